@@ -1,0 +1,9 @@
+package dev.projections.demo.api;
+
+/** A malformed request (400). */
+public class BadRequestJson extends RuntimeException {
+
+    public BadRequestJson(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.projections.demo.orders.control;
+
+import dev.projections.Projection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.List;
+
+/** {@code customer_stats}: per customer, the number of orders and the sum of quantity × price of their lines. */
+@ApplicationScoped
+public class CustomerStatsProjection implements Projection {
+
+    public static final String NAME = "customer-stats";
+
+    @PersistenceContext(unitName = "demo")
+    EntityManager em;
+
+    @Inject
+    ProjectionFaults faults;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void refresh(String id) {
+        faults.check(NAME);
+        long customerId = Long.parseLong(id);
+        em.createNativeQuery("DELETE FROM customer_stats WHERE customer_id = ?1").setParameter(1, customerId)
+                .executeUpdate();
+        em.createNativeQuery("""
+                INSERT INTO customer_stats (customer_id, tenant_id, customer_name, order_count, total_amount)
+                SELECT c.id, c.tenant_id, c.name,
+                       (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id),
+                       (SELECT COALESCE(SUM(l.quantity * l.price), 0)
+                          FROM order_line l JOIN orders o ON o.id = l.order_id WHERE o.customer_id = c.id)
+                  FROM customer c
+                 WHERE c.id = ?1
+                """).setParameter(1, customerId).executeUpdate();
+    }
+
+    @Override
+    public List<String> ids(String after, int limit) {
+        return em.createQuery("SELECT c.id FROM Customer c WHERE c.id > :after ORDER BY c.id", Long.class)
+                .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setMaxResults(limit)
+                .getResultList().stream().map(String::valueOf).toList();
+    }
+
+    @Override
+    public void clear() {
+        em.createNativeQuery("DELETE FROM customer_stats").executeUpdate();
+    }
+}

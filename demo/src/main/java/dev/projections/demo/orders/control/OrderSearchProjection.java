@@ -1,0 +1,51 @@
+package dev.projections.demo.orders.control;
+
+import dev.projections.Projection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.List;
+
+/** {@code order_search}: one row per order with its customer's name, line count and total. */
+@ApplicationScoped
+public class OrderSearchProjection implements Projection {
+
+    public static final String NAME = "order-search";
+
+    @PersistenceContext(unitName = "demo")
+    EntityManager em;
+
+    @Inject
+    ProjectionFaults faults;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Overwrites the order's row from the write tables, or leaves none when the order is gone. */
+    @Override
+    public void refresh(String id) {
+        faults.check(NAME);
+        long orderId = Long.parseLong(id);
+        em.createNativeQuery("DELETE FROM order_search WHERE order_id = ?1").setParameter(1, orderId).executeUpdate();
+        em.createNativeQuery("""
+                INSERT INTO order_search (order_id, tenant_id, customer_name, status, line_count, total, source_version)
+                SELECT o.id, o.tenant_id, c.name, o.status, COUNT(l.id), COALESCE(SUM(l.quantity * l.price), 0), o.version
+                  FROM orders o
+                  JOIN customer c ON c.id = o.customer_id
+                  LEFT JOIN order_line l ON l.order_id = o.id
+                 WHERE o.id = ?1
+                 GROUP BY o.id, o.tenant_id, c.name, o.status, o.version
+                """).setParameter(1, orderId).executeUpdate();
+    }
+
+    @Override
+    public List<String> ids(String after, int limit) {
+        return em.createQuery("SELECT o.id FROM CustomerOrder o WHERE o.id > :after ORDER BY o.id", Long.class)
+                .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setMaxResults(limit)
+                .getResultList().stream().map(String::valueOf).toList();
+    }
+}

@@ -1,0 +1,32 @@
+package dev.projections;
+
+import java.util.Comparator;
+
+/**
+ * The key of a mark: one aggregate of one projection in one tenant ({@code ""} when there is none).
+ * Ordered the way the pending table's primary key is, so that every statement locking several rows
+ * takes them in the same order (SPEC §3 lock order).
+ */
+public record MarkKey(String projection, String tenantId, String entityId) implements Comparable<MarkKey> {
+
+    private static final Comparator<MarkKey> KEY_ORDER = Comparator.comparing(MarkKey::projection)
+            .thenComparing(MarkKey::tenantId)
+            .thenComparing(MarkKey::entityId);
+
+    public MarkKey {
+        if (projection == null || tenantId == null || entityId == null) {
+            throw new IllegalArgumentException("a mark key needs projection, tenant and id, was "
+                    + projection + "/" + tenantId + "/" + entityId);
+        }
+    }
+
+    @Override
+    public int compareTo(MarkKey other) {
+        return KEY_ORDER.compare(this, other);
+    }
+
+    @Override
+    public String toString() {
+        return projection + "[" + tenantId + "]/" + entityId;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.projections;
+
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The application's facade, an application-scoped CDI bean (not an EJB: an EJB would wrap the
+ * {@link IllegalArgumentException}s below and mark the caller's transaction for rollback).
+ * <p>
+ * Bad arguments — an unknown projection, a {@code null}, a blank id, an id over 200 characters or with control
+ * characters, a tenant over 64 characters — get an {@link IllegalArgumentException} naming the bad value and
+ * listing the known projections; nothing is written.
+ */
+public interface Projections {
+
+    int MAX_ID_LENGTH = 200;
+    int MAX_TENANT_LENGTH = 64;
+
+    /**
+     * Marks {@code id} of {@code projection} dirty in the caller's tenant. Inside a JTA transaction the mark
+     * joins it (written at commit, gone on rollback); outside one it is written and refreshed at once.
+     */
+    void markDirty(String projection, String id);
+
+    /** The same for several ids, written in one go. */
+    void markDirty(String projection, Collection<String> ids);
+
+    /** Marks waiting for {@code projection}, all tenants, including those backing off. */
+    long pending(String projection);
+
+    /** The projections this deployment knows. */
+    Set<String> names();
+}

@@ -1,0 +1,181 @@
+package dev.projections.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * The settings of SPEC §10. Each key is read from a system property ({@code projection.batch-size}), then
+ * the environment ({@code PROJECTION_BATCH_SIZE}), then the deployment's {@code META-INF/projection.properties},
+ * then the default. Invalid values are collected and reported together, each naming key and value.
+ */
+public record Settings(
+        boolean enabled,
+        boolean autoRefresh,
+        SchemaMode schema,
+        String datasource,
+        Duration sweepInterval,
+        int batchSize,
+        int workers,
+        Duration retryDelay,
+        Duration maxRetryDelay,
+        Duration leaseTime) {
+
+    public enum SchemaMode { UPDATE, VALIDATE }
+
+    public static final String ENABLED = "projection.enabled";
+    public static final String AUTO_REFRESH = "projection.auto-refresh";
+    public static final String SCHEMA = "projection.schema";
+    public static final String DATASOURCE = "projection.datasource";
+    public static final String SWEEP_INTERVAL = "projection.sweep-interval";
+    public static final String BATCH_SIZE = "projection.batch-size";
+    public static final String WORKERS = "projection.workers";
+    public static final String RETRY_DELAY = "projection.retry-delay";
+    public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
+    public static final String LEASE_TIME = "projection.lease-time";
+
+    /** The datasource of the product's tables when {@value #DATASOURCE} is not set. */
+    public static final String DEFAULT_DATASOURCE = "java:jboss/datasources/ProjectionDS";
+
+    public static Settings defaults() {
+        return from(key -> null);
+    }
+
+    /** Settings from system properties, then environment, then {@code deployment}, then defaults. */
+    public static Settings load(Properties deployment) {
+        return from(source(System.getProperties(), System.getenv(), deployment));
+    }
+
+    static Function<String, String> source(Properties system, Map<String, String> environment, Properties deployment) {
+        return key -> {
+            String value = system.getProperty(key);
+            if (value == null) {
+                value = environment.get(environmentName(key));
+            }
+            if (value == null) {
+                value = deployment.getProperty(key);
+            }
+            return value;
+        };
+    }
+
+    /** {@code projection.batch-size} → {@code PROJECTION_BATCH_SIZE}. */
+    public static String environmentName(String key) {
+        return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    static Settings from(Function<String, String> values) {
+        Parser p = new Parser(values);
+        Settings settings = new Settings(
+                p.bool(ENABLED, true),
+                p.bool(AUTO_REFRESH, true),
+                p.schema(SCHEMA, SchemaMode.UPDATE),
+                p.text(DATASOURCE, DEFAULT_DATASOURCE),
+                p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
+                p.atLeastOne(BATCH_SIZE, 100),
+                p.atLeastOne(WORKERS, 4),
+                p.duration(RETRY_DELAY, Duration.ofSeconds(5)),
+                p.duration(MAX_RETRY_DELAY, Duration.ofMinutes(5)),
+                p.duration(LEASE_TIME, Duration.ofMinutes(2)));
+        if (settings.retryDelay != null && settings.maxRetryDelay != null
+                && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
+            p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
+                    + MAX_RETRY_DELAY + " (" + Durations.format(settings.maxRetryDelay) + ")");
+        }
+        if (!p.errors.isEmpty()) {
+            throw new InvalidSettingsException(p.errors);
+        }
+        return settings;
+    }
+
+    /** Fails when {@code workers} would not leave a thread of the EJB pool for timers and other work. */
+    public void checkWorkersBelow(int ejbPoolMaxThreads) {
+        if (workers >= ejbPoolMaxThreads) {
+            throw new InvalidSettingsException(List.of(WORKERS + " must be below the EJB thread pool's max-threads ("
+                    + ejbPoolMaxThreads + "), was " + workers
+                    + "; raise projection.ejb.max-threads or lower " + WORKERS));
+        }
+    }
+
+    private static final class Parser {
+        private final Function<String, String> values;
+        private final List<String> errors = new ArrayList<>();
+
+        Parser(Function<String, String> values) {
+            this.values = values;
+        }
+
+        private String raw(String key) {
+            String value = values.apply(key);
+            return value == null ? null : value.trim();
+        }
+
+        boolean bool(String key, boolean fallback) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(value);
+            }
+            errors.add(key + " must be true or false, was \"" + value + "\"");
+            return fallback;
+        }
+
+        String text(String key, String fallback) {
+            String value = raw(key);
+            return value == null || value.isEmpty() ? fallback : value;
+        }
+
+        SchemaMode schema(String key, SchemaMode fallback) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            try {
+                return SchemaMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                errors.add(key + " must be update or validate, was \"" + value + "\"");
+                return fallback;
+            }
+        }
+
+        int atLeastOne(String key, int fallback) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            try {
+                int parsed = Integer.parseInt(value);
+                if (parsed >= 1) {
+                    return parsed;
+                }
+                errors.add(key + " must be >= 1, was " + value);
+            } catch (NumberFormatException e) {
+                errors.add(key + " must be a whole number >= 1, was \"" + value + "\"");
+            }
+            return fallback;
+        }
+
+        Duration duration(String key, Duration fallback) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            try {
+                Duration parsed = Durations.parse(value);
+                if (parsed.isNegative() || parsed.isZero()) {
+                    errors.add(key + " must be a positive duration, was \"" + value + "\"");
+                    return fallback;
+                }
+                return parsed;
+            } catch (IllegalArgumentException e) {
+                errors.add(key + " must be a duration such as 500ms, 30s, 5m or 1h, was \"" + value + "\"");
+                return fallback;
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.projections.marking;
+
+import dev.projections.MarkKey;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
+import org.hibernate.action.spi.AfterTransactionCompletionProcess;
+import org.hibernate.action.spi.BeforeTransactionCompletionProcess;
+import org.hibernate.engine.spi.SessionImplementor;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.event.spi.EventSource;
+
+/**
+ * The marks one session collects during one transaction, de-duplicated and kept in key order.
+ * <p>
+ * They are written once, at commit, by a before-completion process of Hibernate's action queue, which runs
+ * after Hibernate's final flush, through the session's own connection: one statement in the business
+ * transaction, holding the pending rows' locks for milliseconds rather than for the whole transaction.
+ * After a successful commit the committed keys go to the {@link MarkSink}; on any completion (commit,
+ * rollback, or a timeout completed on the reaper thread) the buffer is dropped.
+ */
+final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTransactionCompletionProcess {
+
+    /** Weak keys: a session closed without a completion callback must not leak its buffer. */
+    private static final Map<SharedSessionContractImplementor, SessionMarks> OPEN =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final MarkSink sink;
+    private final String tenant;
+    private final Set<MarkKey> keys = new TreeSet<>();
+    private boolean written;
+
+    private SessionMarks(MarkSink sink, String tenant) {
+        this.sink = sink;
+        this.tenant = tenant;
+    }
+
+    /** The buffer of the session's current transaction, created and registered on first use. */
+    static SessionMarks of(EventSource session) {
+        synchronized (OPEN) {
+            SessionMarks marks = OPEN.get(session);
+            if (marks == null) {
+                MarkSink sink = lookUpSink();
+                marks = new SessionMarks(sink, tenantOf(session, sink));
+                OPEN.put(session, marks);
+                session.getActionQueue().registerProcess((BeforeTransactionCompletionProcess) marks);
+                session.getActionQueue().registerProcess((AfterTransactionCompletionProcess) marks);
+            }
+            return marks;
+        }
+    }
+
+    private static MarkSink lookUpSink() {
+        Instance<MarkSink> sink = CDI.current().select(MarkSink.class);
+        if (!sink.isResolvable()) {
+            throw new IllegalStateException("An entity annotated @Projected changed, but no MarkSink bean is "
+                    + "deployed: add the projection-ejb module to the EAR");
+        }
+        return sink.get();
+    }
+
+    private static String tenantOf(SharedSessionContractImplementor session, MarkSink sink) {
+        Object sessionTenant = session.getTenantIdentifierValue();
+        if (sessionTenant != null && !sessionTenant.toString().isEmpty()) {
+            return sessionTenant.toString();
+        }
+        String resolved = sink.currentTenant();
+        return resolved == null ? "" : resolved;
+    }
+
+    synchronized void add(String projection, String entityId) {
+        keys.add(new MarkKey(projection, tenant, entityId));
+    }
+
+    @Override
+    public void doBeforeTransactionCompletion(SessionImplementor session) {
+        List<MarkKey> sorted;
+        synchronized (this) {
+            sorted = new ArrayList<>(keys);
+        }
+        if (!sorted.isEmpty()) {
+            session.doWork(connection -> sink.write(connection, sorted));
+            synchronized (this) {
+                written = true;
+            }
+        }
+    }
+
+    @Override
+    public void doAfterTransactionCompletion(boolean success, SharedSessionContractImplementor session) {
+        OPEN.remove(session);
+        Set<MarkKey> committed;
+        synchronized (this) {
+            if (!success || !written) {
+                return;
+            }
+            committed = Set.copyOf(keys);
+        }
+        sink.committed(committed);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.projections.refresh;
+
+import dev.projections.store.ClaimedMark;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Marks claimed together, each moving CLAIMED → STARTED (a worker refreshes it) or CLAIMED → RELEASED (shutdown,
+ * pause or a short lease gives it back) by compare-and-set, so a release can never race a refresh that is
+ * starting: exactly one of the two wins for each mark.
+ */
+final class ClaimedBatch {
+
+    enum State { CLAIMED, STARTED, RELEASED }
+
+    private final List<ClaimedMark> marks;
+    private final AtomicReferenceArray<State> states;
+
+    ClaimedBatch(List<ClaimedMark> marks) {
+        this.marks = List.copyOf(marks);
+        this.states = new AtomicReferenceArray<>(marks.size());
+        for (int i = 0; i < marks.size(); i++) {
+            states.set(i, State.CLAIMED);
+        }
+    }
+
+    List<ClaimedMark> marks() {
+        return marks;
+    }
+
+    boolean start(ClaimedMark mark) {
+        return states.compareAndSet(marks.indexOf(mark), State.CLAIMED, State.STARTED);
+    }
+
+    boolean toRelease(ClaimedMark mark) {
+        return states.compareAndSet(marks.indexOf(mark), State.CLAIMED, State.RELEASED);
+    }
+
+    /** Moves every still-CLAIMED mark to RELEASED and returns them. */
+    List<ClaimedMark> releaseUnstarted() {
+        List<ClaimedMark> released = new ArrayList<>();
+        for (int i = 0; i < marks.size(); i++) {
+            if (states.compareAndSet(i, State.CLAIMED, State.RELEASED)) {
+                released.add(marks.get(i));
+            }
+        }
+        return released;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.projections.refresh;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Counters of what the engine did on this instance, for tests, metrics and the health endpoint. */
+public final class EngineStats {
+
+    private final Map<DrainerOrigin, AtomicLong> drainersStarted = new EnumMap<>(DrainerOrigin.class);
+    private final AtomicLong sweeps = new AtomicLong();
+
+    public EngineStats() {
+        for (DrainerOrigin origin : DrainerOrigin.values()) {
+            drainersStarted.put(origin, new AtomicLong());
+        }
+    }
+
+    public void drainerStarted(DrainerOrigin origin) {
+        drainersStarted.get(origin).incrementAndGet();
+    }
+
+    public long drainersStarted(DrainerOrigin origin) {
+        return drainersStarted.get(origin).get();
+    }
+
+    public void sweepRan() {
+        sweeps.incrementAndGet();
+    }
+
+    public long sweeps() {
+        return sweeps.get();
+    }
+}

@@ -1,0 +1,46 @@
+package dev.projections.refresh;
+
+import dev.projections.store.ClaimedMark;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * How a refresh fits inside its lease (SPEC §4 steps 2–3). A refresh transaction times out after
+ * {@code min(lease-time / 2, lease left − margin)}, and a mark is only started while its lease has at least
+ * {@code lease-time / 2 + margin} left, so a refresh can never still be writing when its lease lapses and
+ * another worker takes the key. With the default lease of 2 min: margin 10 s, timeout 60 s, start only with
+ * 70 s left.
+ */
+final class LeasePolicy {
+
+    private final Duration lease;
+    private final Duration margin;
+
+    LeasePolicy(Duration lease) {
+        this.lease = lease;
+        Duration tenth = lease.dividedBy(10);
+        this.margin = tenth.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : tenth;
+    }
+
+    boolean leftToStart(ClaimedMark mark, Instant now) {
+        return Duration.between(now, mark.leaseUntil()).compareTo(lease.dividedBy(2).plus(margin)) >= 0;
+    }
+
+    /** The timeout of a refresh transaction over {@code marks}, bounded by the shortest lease among them. */
+    Duration refreshTimeout(List<ClaimedMark> marks, Instant now) {
+        Duration timeout = lease.dividedBy(2);
+        for (ClaimedMark mark : marks) {
+            Duration left = Duration.between(now, mark.leaseUntil()).minus(margin);
+            if (left.compareTo(timeout) < 0) {
+                timeout = left;
+            }
+        }
+        return timeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : timeout;
+    }
+
+    /** Claims, acks of failures and releases are short statements. */
+    Duration shortTransaction() {
+        return lease.dividedBy(2);
+    }
+}

@@ -1,0 +1,12 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import java.time.Duration;
+
+/** Told of every refresh's outcome (metrics, tests). */
+public interface RefreshListener {
+
+    void refreshed(MarkKey key, RefreshOutcome outcome, Duration took);
+
+    RefreshListener NONE = (key, outcome, took) -> { };
+}

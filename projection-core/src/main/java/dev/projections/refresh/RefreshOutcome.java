@@ -1,0 +1,10 @@
+package dev.projections.refresh;
+
+/** The outcome of one refresh, as the {@code projection.refresh} timer tags it. */
+public enum RefreshOutcome {
+    SUCCESS, REPEATED, FAILED;
+
+    public String tag() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

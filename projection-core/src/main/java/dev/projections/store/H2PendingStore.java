@@ -1,0 +1,78 @@
+package dev.projections.store;
+
+import static dev.projections.store.Timestamps.utc;
+
+import dev.projections.MarkKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+/** The pending table on H2, the demo's embedded default. */
+final class H2PendingStore extends SqlPendingStore {
+
+    private static final String DUPLICATE_KEY = "23505";
+    private static final int MAX_TRIES = 5;
+
+    private static final String UPSERT = """
+            MERGE INTO projection_pending p
+            USING (VALUES (CAST(? AS VARCHAR(100)), CAST(? AS VARCHAR(64)), CAST(? AS VARCHAR(200)), CAST(? AS VARCHAR(36))))
+                  AS k(projection, tenant_id, entity_id, generation)
+               ON p.projection = k.projection AND p.tenant_id = k.tenant_id AND p.entity_id = k.entity_id
+             WHEN MATCHED THEN UPDATE SET
+                  generation = k.generation,
+                  mark_count = p.mark_count + 1,
+                  priority = LEAST(p.priority, ?),
+                  available_at = CASE WHEN p.attempts > 0 THEN p.available_at ELSE ? END
+             WHEN NOT MATCHED THEN INSERT
+                  (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at)
+                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?)
+            """;
+
+    /*
+     * H2's MERGE checks for the row and inserts it in two steps: two transactions inserting the same new key
+     * at once make one of them fail with a duplicate key. That key's statement is retried, and then takes the
+     * MATCHED branch. Keys go one statement each, in key order: H2 runs the rest of a JDBC batch after a failed
+     * entry, so retrying a whole batch would count its other keys twice and lock keys after the failed one
+     * before it (out of key order, a deadlock with a concurrent upsert).
+     */
+    @Override
+    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now) throws SQLException {
+        if (sortedKeys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+            for (MarkKey key : sortedKeys) {
+                statement.setString(1, key.projection());
+                statement.setString(2, key.tenantId());
+                statement.setString(3, key.entityId());
+                statement.setString(4, Generations.next());
+                statement.setInt(5, priority);
+                statement.setObject(6, utc(now));
+                statement.setInt(7, priority);
+                statement.setObject(8, utc(now));
+                statement.setObject(9, utc(now));
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        statement.executeUpdate();
+                        break;
+                    } catch (SQLException e) {
+                        if (attempt >= MAX_TRIES || !isDuplicateKey(e)) {
+                            throw e;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean isDuplicateKey(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && DUPLICATE_KEY.equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.projections.store;
+
+import dev.projections.MarkKey;
+import dev.projections.refresh.Backoff;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * Every SQL statement of the pending table (SPEC §4), one implementation per dialect. Each method runs on
+ * the caller's connection, in the caller's transaction. Instants are parameters taken from the engine's
+ * clock (never {@code now()} in SQL), so tests control time. Statements that lock several rows take them in
+ * key order.
+ */
+public interface PendingStore {
+
+    int LIVE = 0;
+    int REBUILD = 1;
+
+    /**
+     * The upsert rule of SPEC §3, for keys sorted in key order: a new key is inserted due now; an existing key
+     * gets a new generation, {@code mark_count + 1}, the lower priority, and becomes due now unless it is
+     * backing off. Claim columns and {@code first_marked_at} are never touched.
+     */
+    void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now) throws SQLException;
+
+    /**
+     * Claims up to {@code limit} due marks of {@code projections} without a valid lease, live before rebuild,
+     * oldest first, skipping rows other transactions hold locked.
+     */
+    List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now, Duration lease,
+                               String token, int limit) throws SQLException;
+
+    /** Claims those of {@code keys} that are due, unleased and of {@code projections}. */
+    List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
+                                Instant now, Duration lease, String token) throws SQLException;
+
+    /**
+     * The ack, last statement of the refresh transaction: deletes the mark if its generation and token are
+     * the claimed ones; otherwise re-marks and releases it if the token is still mine, or upserts it.
+     */
+    AckOutcome ack(Connection connection, ClaimedMark mark, Instant now) throws SQLException;
+
+    /** Records a failure and releases the claim, only while the claim is still mine; false when it was not. */
+    boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Backoff backoff)
+            throws SQLException;
+
+    /** Releases claims by token without refreshing them; returns how many were still mine. */
+    int release(Connection connection, List<ClaimedMark> marks) throws SQLException;
+
+    /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
+    boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;
+
+    /** Marks waiting for {@code projection}, all tenants, including those backing off. */
+    long pending(Connection connection, String projection) throws SQLException;
+
+    /** The store for the database behind {@code dataSource}, chosen from its JDBC metadata. */
+    static PendingStore forDatabase(DataSource dataSource) {
+        String product;
+        try (Connection connection = dataSource.getConnection()) {
+            product = connection.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot reach the projection datasource to detect its database", e);
+        }
+        return forProduct(product);
+    }
+
+    static PendingStore forProduct(String databaseProductName) {
+        return switch (databaseProductName) {
+            case "PostgreSQL" -> new PostgresPendingStore();
+            case "H2" -> new H2PendingStore();
+            default -> throw new IllegalStateException("the pending table is supported on PostgreSQL and H2, "
+                    + "the projection datasource is " + databaseProductName);
+        };
+    }
+}

@@ -1,0 +1,261 @@
+package dev.projections.store;
+
+import static dev.projections.store.Timestamps.utc;
+
+import dev.projections.MarkKey;
+import dev.projections.refresh.Backoff;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The statements PostgreSQL and H2 share; a dialect adds its upsert. Kept to standard SQL that both accept
+ * ({@code FETCH FIRST}, row-value {@code IN}, {@code FOR UPDATE SKIP LOCKED}).
+ */
+abstract class SqlPendingStore implements PendingStore {
+
+    static final int MAX_ERROR_LENGTH = 500;
+
+    /*
+     * Why SKIP LOCKED: the claim is a queue pop run by every worker of every instance at once. With a plain
+     * FOR UPDATE, workers line up behind the first one's locks and then find the rows taken; with NOWAIT they
+     * fail. SKIP LOCKED lets each take the next free rows, and since it never waits it cannot deadlock with
+     * business upserts, whatever order they lock in. Valid leases are excluded by the WHERE clause, so an
+     * upsert that commits meanwhile (it never touches claim columns) cannot make a held mark claimable.
+     */
+    private static final String CLAIM_CANDIDATES = """
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority
+              FROM projection_pending
+             WHERE projection IN (%s)%s
+               AND available_at <= ?
+               AND (claimed_until IS NULL OR claimed_until <= ?)
+             ORDER BY %s
+             FETCH FIRST %d ROWS ONLY
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String SET_CLAIM = """
+            UPDATE projection_pending SET claim_token = ?, claimed_until = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ?
+            """;
+
+    private static final String DELETE_IF_UNCHANGED = """
+            DELETE FROM projection_pending
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND generation = ? AND claim_token = ?
+            """;
+
+    /* first_marked_at becomes the claim time: the change that made this ack miss happened after it. */
+    private static final String REMARK_AND_RELEASE = """
+            UPDATE projection_pending
+               SET generation = ?, claim_token = NULL, claimed_until = NULL, attempts = 0, last_error = NULL,
+                   available_at = ?, first_marked_at = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RECORD_FAILURE = """
+            UPDATE projection_pending
+               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
+                   claim_token = NULL, claimed_until = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RELEASE = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String ANY_DUE = """
+            SELECT 1 FROM projection_pending
+             WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+             FETCH FIRST 1 ROWS ONLY
+            """;
+
+    private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
+
+    @Override
+    public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
+                                      Duration lease, String token, int limit) throws SQLException {
+        if (projections.isEmpty() || limit < 1) {
+            return List.of();
+        }
+        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), "",
+                "priority, available_at", limit);
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            int i = 1;
+            for (String projection : projections) {
+                select.setString(i++, projection);
+            }
+            select.setObject(i++, utc(now));
+            select.setObject(i, utc(now));
+            return claim(connection, select, now, lease, token);
+        }
+    }
+
+    @Override
+    public List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
+                                       Instant now, Duration lease, String token) throws SQLException {
+        if (keys.isEmpty() || projections.isEmpty()) {
+            return List.of();
+        }
+        String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
+                java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
+        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), keyFilter,
+                "projection, tenant_id, entity_id", keys.size());
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            int i = 1;
+            for (String projection : projections) {
+                select.setString(i++, projection);
+            }
+            for (MarkKey key : keys) {
+                select.setString(i++, key.projection());
+                select.setString(i++, key.tenantId());
+                select.setString(i++, key.entityId());
+            }
+            select.setObject(i++, utc(now));
+            select.setObject(i, utc(now));
+            return claim(connection, select, now, lease, token);
+        }
+    }
+
+    private List<ClaimedMark> claim(Connection connection, PreparedStatement select, Instant now, Duration lease,
+                                    String token) throws SQLException {
+        Instant leaseUntil = now.plus(lease);
+        List<ClaimedMark> claimed = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                MarkKey key = new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3));
+                claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6)));
+            }
+        }
+        if (claimed.isEmpty()) {
+            return claimed;
+        }
+        try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
+            for (ClaimedMark mark : sortedByKey(claimed)) {
+                update.setString(1, token);
+                update.setObject(2, utc(leaseUntil));
+                bindKey(update, 3, mark.key());
+                update.addBatch();
+            }
+            update.executeBatch();
+        }
+        return claimed;
+    }
+
+    @Override
+    public AckOutcome ack(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_IF_UNCHANGED)) {
+            int i = bindKey(delete, 1, mark.key());
+            delete.setString(i++, mark.generation());
+            delete.setString(i, mark.token());
+            if (delete.executeUpdate() == 1) {
+                return AckOutcome.SUCCESS;
+            }
+        }
+        try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE)) {
+            remark.setString(1, Generations.next());
+            remark.setObject(2, utc(now));
+            remark.setObject(3, utc(mark.claimedAt()));
+            int i = bindKey(remark, 4, mark.key());
+            remark.setString(i, mark.token());
+            if (remark.executeUpdate() == 1) {
+                return AckOutcome.REPEATED;
+            }
+        }
+        upsert(connection, List.of(mark.key()), mark.priority(), now);
+        return AckOutcome.REPEATED;
+    }
+
+    @Override
+    public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Backoff backoff)
+            throws SQLException {
+        Instant due = now.plus(backoff.delayAfter(mark.attempts() + 1));
+        try (PreparedStatement update = connection.prepareStatement(RECORD_FAILURE)) {
+            update.setObject(1, utc(due));
+            update.setObject(2, utc(now));
+            update.setString(3, truncate(error));
+            int i = bindKey(update, 4, mark.key());
+            update.setString(i, mark.token());
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    @Override
+    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
+        if (marks.isEmpty()) {
+            return 0;
+        }
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                int i = bindKey(update, 1, mark.key());
+                update.setString(i, mark.token());
+                update.addBatch();
+            }
+            for (int count : update.executeBatch()) {
+                released += Math.max(count, 0);
+            }
+        }
+        return released;
+    }
+
+    @Override
+    public boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
+        if (projections.isEmpty()) {
+            return false;
+        }
+        try (PreparedStatement select = connection.prepareStatement(ANY_DUE.formatted(placeholders(projections.size())))) {
+            int i = 1;
+            for (String projection : projections) {
+                select.setString(i++, projection);
+            }
+            select.setObject(i++, utc(now));
+            select.setObject(i, utc(now));
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    @Override
+    public long pending(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING)) {
+            count.setString(1, projection);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    static int bindKey(PreparedStatement statement, int index, MarkKey key) throws SQLException {
+        statement.setString(index, key.projection());
+        statement.setString(index + 1, key.tenantId());
+        statement.setString(index + 2, key.entityId());
+        return index + 3;
+    }
+
+    private static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
+        List<ClaimedMark> sorted = new ArrayList<>(marks);
+        sorted.sort(Comparator.comparing(ClaimedMark::key));
+        return sorted;
+    }
+
+    private static String placeholders(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+    }
+
+    static String truncate(String error) {
+        if (error == null) {
+            return null;
+        }
+        return error.length() <= MAX_ERROR_LENGTH ? error : error.substring(0, MAX_ERROR_LENGTH);
+    }
+}

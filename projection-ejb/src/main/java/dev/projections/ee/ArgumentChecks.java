@@ -1,0 +1,48 @@
+package dev.projections.ee;
+
+import dev.projections.Projections;
+
+/** The facade's argument rules (SPEC §2): every message names the bad value and what is allowed. */
+final class ArgumentChecks {
+
+    private ArgumentChecks() {
+    }
+
+    static String projection(String projection, ProjectionRegistry registry) {
+        if (projection == null || !registry.isKnown(projection)) {
+            throw new IllegalArgumentException("unknown projection " + quoted(projection) + "; known projections: "
+                    + registry.names());
+        }
+        return projection;
+    }
+
+    static String id(String id, String projection) {
+        if (id == null) {
+            throw new IllegalArgumentException("an id of projection " + projection + " is null");
+        }
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("an id of projection " + projection + " is blank: " + quoted(id));
+        }
+        if (id.length() > Projections.MAX_ID_LENGTH) {
+            throw new IllegalArgumentException("id " + quoted(id.substring(0, 40) + "…") + " of projection " + projection
+                    + " is " + id.length() + " characters long; at most " + Projections.MAX_ID_LENGTH + " are allowed");
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("id " + quoted(id.replaceAll("\\p{Cntrl}", "?"))
+                    + " of projection " + projection + " contains control characters");
+        }
+        return id;
+    }
+
+    static String tenant(String tenant) {
+        if (tenant != null && tenant.length() > Projections.MAX_TENANT_LENGTH) {
+            throw new IllegalArgumentException("tenant " + quoted(tenant) + " is " + tenant.length()
+                    + " characters long; at most " + Projections.MAX_TENANT_LENGTH + " are allowed");
+        }
+        return tenant == null ? "" : tenant;
+    }
+
+    private static String quoted(String value) {
+        return value == null ? "null" : "\"" + value + "\"";
+    }
+}

@@ -1,0 +1,33 @@
+package dev.projections.ee;
+
+import dev.projections.refresh.DatabaseTroubleException;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
+
+/**
+ * Database trouble seen by drainers, reported by the sweep as one WARN with a count per sweep rather than a
+ * log line per key or per drainer.
+ */
+@ApplicationScoped
+public class DatabaseTroubleLog {
+
+    private static final Logger LOG = Logger.getLogger(DatabaseTroubleLog.class.getName());
+
+    private final AtomicLong count = new AtomicLong();
+    private final AtomicReference<String> last = new AtomicReference<>();
+
+    public void record(DatabaseTroubleException e) {
+        count.incrementAndGet();
+        last.set(e.getMessage());
+    }
+
+    /** Called once per sweep. */
+    public void report() {
+        long seen = count.getAndSet(0);
+        if (seen > 0) {
+            LOG.warning("projection engine: " + seen + " database errors since the last sweep; last: " + last.get());
+        }
+    }
+}

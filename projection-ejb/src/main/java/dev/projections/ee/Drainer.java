@@ -1,0 +1,53 @@
+package dev.projections.ee;
+
+import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.DrainerOrigin;
+import jakarta.ejb.Asynchronous;
+import jakarta.ejb.LocalBean;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * An asynchronous drainer (SPEC §5): holds one of the hand-off's {@code workers} slots while it claims and
+ * refreshes marks, then gives the slot back, or passes it to a new drainer when keys arrived meanwhile. It
+ * runs outside any transaction; the engine opens a short one for each claim, refresh and failure record.
+ */
+@Stateless
+@LocalBean
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Drainer {
+
+    private static final Logger LOG = Logger.getLogger(Drainer.class.getName());
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    DrainerStarter starter;
+
+    @Inject
+    DatabaseTroubleLog troubles;
+
+    @Asynchronous
+    public void drain(DrainerOrigin origin) {
+        resources.stats().drainerStarted(origin);
+        try {
+            runtime.engine().drain();
+        } catch (DatabaseTroubleException e) {
+            troubles.record(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
+        } finally {
+            if (resources.handoff().drainerFinished()) {
+                starter.startReserved(DrainerOrigin.HANDOFF);
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.projections.ee;
+
+import dev.projections.config.Settings;
+import dev.projections.refresh.AdjustableClock;
+import dev.projections.refresh.EngineStats;
+import dev.projections.refresh.Handoff;
+import dev.projections.store.PendingStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/** The engine's plain objects, built once per deployment from the settings. */
+@ApplicationScoped
+public class EngineResources {
+
+    /** Keys waiting for a drainer, beyond which the hand-off drops them and asks for a sweep. */
+    static final int HANDOFF_CAPACITY = 50_000;
+
+    private Settings settings;
+    private DataSource dataSource;
+    private PendingStore store;
+    private Handoff handoff;
+    private final AdjustableClock clock = new AdjustableClock();
+    private final EngineStats stats = new EngineStats();
+
+    @PostConstruct
+    void init() {
+        settings = DeploymentSettings.load();
+        try {
+            dataSource = (DataSource) new InitialContext().lookup(settings.datasource());
+        } catch (NamingException | ClassCastException e) {
+            throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
+        }
+        store = PendingStore.forDatabase(dataSource);
+        handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    public PendingStore store() {
+        return store;
+    }
+
+    public Handoff handoff() {
+        return handoff;
+    }
+
+    /** The engine's clock; tests move it forward to expire leases and backoffs without sleeping. */
+    public AdjustableClock clock() {
+        return clock;
+    }
+
+    public EngineStats stats() {
+        return stats;
+    }
+}

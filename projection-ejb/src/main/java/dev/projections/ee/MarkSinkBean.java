@@ -1,0 +1,52 @@
+package dev.projections.ee;
+
+import dev.projections.MarkKey;
+import dev.projections.MarksCommitted;
+import dev.projections.TenantResolver;
+import dev.projections.marking.MarkSink;
+import dev.projections.store.PendingStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+
+/** Where the Hibernate integration delivers marks: written by the pending store, announced after commit. */
+@ApplicationScoped
+public class MarkSinkBean implements MarkSink {
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    Event<MarksCommitted> committed;
+
+    @Inject
+    Instance<TenantResolver> tenantResolver;
+
+    @Override
+    public String currentTenant() {
+        if (!tenantResolver.isResolvable()) {
+            return "";
+        }
+        String tenant = tenantResolver.get().currentTenant();
+        return tenant == null ? "" : tenant;
+    }
+
+    @Override
+    public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
+        if (resources.settings().enabled()) {
+            resources.store().upsert(connection, sortedKeys, PendingStore.LIVE, resources.clock().instant());
+        }
+    }
+
+    @Override
+    public void committed(Set<MarkKey> keys) {
+        if (resources.settings().enabled()) {
+            committed.fire(new MarksCommitted(keys));
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.projections.ee;
+
+import dev.projections.Projection;
+import dev.projections.marking.ProjectionNames;
+import dev.projections.refresh.ProjectionCatalog;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** The {@link Projection} beans of the deployment, by name; names are checked at start-up. */
+@ApplicationScoped
+public class ProjectionRegistry implements ProjectionCatalog {
+
+    @Inject
+    @Any
+    Instance<Projection> beans;
+
+    private Map<String, Projection> byName;
+
+    @PostConstruct
+    void init() {
+        Map<String, Projection> found = new TreeMap<>();
+        for (Projection projection : beans) {
+            String name = projection.name();
+            if (!ProjectionNames.isValid(name)) {
+                throw new IllegalStateException("projection bean " + projection.getClass().getName()
+                        + " has an invalid name \"" + name + "\": a name must match [a-z0-9._-]{1,100}");
+            }
+            Projection previous = found.put(name, projection);
+            if (previous != null) {
+                throw new IllegalStateException("two projection beans are named \"" + name + "\": "
+                        + previous.getClass().getName() + " and " + projection.getClass().getName());
+            }
+        }
+        byName = Map.copyOf(found);
+    }
+
+    @Override
+    public Projection byName(String name) {
+        Projection projection = byName.get(name);
+        if (projection == null) {
+            throw new IllegalArgumentException("unknown projection \"" + name + "\"; known projections: " + names());
+        }
+        return projection;
+    }
+
+    public boolean isKnown(String name) {
+        return byName.containsKey(name);
+    }
+
+    public Set<String> names() {
+        return new java.util.TreeSet<>(byName.keySet());
+    }
+
+    @Override
+    public Set<String> claimable() {
+        return byName.keySet();
+    }
+}

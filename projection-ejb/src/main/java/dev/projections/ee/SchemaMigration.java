@@ -1,0 +1,53 @@
+package dev.projections.ee;
+
+import dev.projections.config.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.util.logging.Logger;
+import liquibase.Contexts;
+import liquibase.LabelExpression;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+
+/**
+ * Brings the product's tables up to date at deployment ({@code projection.schema=update}). It runs without a
+ * container transaction because Liquibase commits itself (STACK.md pitfall 13); reading the settings here
+ * first makes invalid settings fail the deployment before anything else starts.
+ */
+@Singleton
+@Startup
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class SchemaMigration {
+
+    static final String CHANGELOG = "dev/projections/liquibase/changelog.xml";
+    private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
+
+    @Inject
+    EngineResources resources;
+
+    @PostConstruct
+    void migrate() {
+        Settings settings = resources.settings();
+        if (!settings.enabled() || settings.schema() != Settings.SchemaMode.UPDATE) {
+            return;
+        }
+        try (Connection connection = resources.dataSource().getConnection()) {
+            Database database = DatabaseFactory.getInstance()
+                    .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+            Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
+                    database);
+            liquibase.update(new Contexts(), new LabelExpression());
+            LOG.info("projection schema is up to date (" + database.getDatabaseProductName() + ")");
+        } catch (Exception e) {
+            throw new IllegalStateException("projection schema migration failed: " + e.getMessage(), e);
+        }
+    }
+}

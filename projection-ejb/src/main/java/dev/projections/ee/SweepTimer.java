@@ -1,0 +1,89 @@
+package dev.projections.ee;
+
+import dev.projections.config.Settings;
+import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.DrainerOrigin;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+
+/**
+ * The sweep (SPEC §5): a non-persistent interval timer that starts drainers for marks no hand-off announced —
+ * left by a crash, by another instance, or due for a retry. Runs without a transaction (a long drain inside a
+ * REQUIRED timeout would time out and be retried by the container, STACK.md pitfall 14) and never overlaps
+ * itself. At undeploy it stops the engine: unstarted claims are released at once.
+ */
+@Singleton
+@Startup
+@DependsOn("SchemaMigration")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class SweepTimer {
+
+    private static final Logger LOG = Logger.getLogger(SweepTimer.class.getName());
+
+    @Resource
+    TimerService timers;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    DrainerStarter starter;
+
+    @Inject
+    DatabaseTroubleLog troubles;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+
+    @PostConstruct
+    void schedule() {
+        Settings settings = resources.settings();
+        if (!settings.enabled() || !settings.autoRefresh()) {
+            LOG.info("projection sweep is off (projection.enabled=" + settings.enabled()
+                    + ", projection.auto-refresh=" + settings.autoRefresh() + ")");
+            return;
+        }
+        long interval = settings.sweepInterval().toMillis();
+        timers.createIntervalTimer(Math.min(interval, 1000), interval, new TimerConfig("projection-sweep", false));
+    }
+
+    @Timeout
+    void sweep() {
+        if (runtime.engine().stopping() || !running.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            resources.stats().sweepRan();
+            if (runtime.engine().hasDueWork()) {
+                starter.startIfSlotFree(DrainerOrigin.SWEEP);
+            }
+        } catch (DatabaseTroubleException e) {
+            troubles.record(e);
+        } finally {
+            troubles.report();
+            running.set(false);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        runtime.engine().stop();
+    }
+}

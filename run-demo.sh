@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the demo EAR and a provisioned WildFly, then runs them. Needs only JDK 17 and Maven.
+# Database: PostgreSQL when PROJECTION_DB_URL (and _USER, _PASSWORD) is set, else an embedded H2 file
+# database under target/demo/, kept across restarts of this command.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+mvn -B -q -DskipTests -pl projection-ear,wildfly-config -am install
+
+server=wildfly-config/target/server
+base=target/demo/standalone
+mkdir -p "$base"
+# A server base directory of its own: the provisioned server stays clean for the tests, and the demo's
+# data directory (H2 database) survives rebuilds.
+cp -r "$server/standalone/configuration" "$base/"
+mkdir -p "$base/deployments"
+rm -f "$base"/deployments/projection-ear.ear.*
+cp projection-ear/target/projection-ear.ear "$base/deployments/"
+
+"$server/bin/standalone.sh" -Djboss.server.base.dir="$PWD/$base" "$@" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' INT TERM
+for _ in $(seq 1 120); do
+  if [ -f "$base/deployments/projection-ear.ear.deployed" ]; then
+    echo
+    echo "================================================================"
+    echo " Projections demo is running."
+    echo "   Console:  http://localhost:8080/projections/"
+    echo "   Demo API: http://localhost:8080/demo/api/orders"
+    echo "   Try: curl -X POST -H 'Content-Type: application/json' \\"
+    echo "          -d '{\"customer\":\"alice\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":9.5}]}' \\"
+    echo "          http://localhost:8080/demo/api/orders"
+    echo " Stop with Ctrl+C."
+    echo "================================================================"
+    break
+  fi
+  if [ -f "$base/deployments/projection-ear.ear.failed" ]; then
+    echo "The demo EAR failed to deploy:" >&2
+    cat "$base/deployments/projection-ear.ear.failed" >&2
+    break
+  fi
+  sleep 1
+done
+wait $pid
