@@ -8,9 +8,10 @@ import java.util.Properties;
 import java.util.function.Function;
 
 /**
- * The settings of SPEC §10. Each key is read from a system property ({@code projection.batch-size}), then
- * the environment ({@code PROJECTION_BATCH_SIZE}), then the deployment's {@code META-INF/projection.properties},
- * then the default. Invalid values are collected and reported together, each naming key and value.
+ * The settings of SPEC §10. Each key is read from the deployment's {@code META-INF/projection.properties}
+ * (a deployment overrides the server-wide values), then a system property ({@code projection.batch-size}),
+ * then the environment ({@code PROJECTION_BATCH_SIZE}), then the default. Invalid values are collected and
+ * reported together, each naming key and value.
  */
 public record Settings(
         boolean enabled,
@@ -44,19 +45,19 @@ public record Settings(
         return from(key -> null);
     }
 
-    /** Settings from system properties, then environment, then {@code deployment}, then defaults. */
+    /** Settings from {@code deployment}, then system properties, then environment, then defaults. */
     public static Settings load(Properties deployment) {
         return from(source(System.getProperties(), System.getenv(), deployment));
     }
 
     static Function<String, String> source(Properties system, Map<String, String> environment, Properties deployment) {
         return key -> {
-            String value = system.getProperty(key);
+            String value = deployment.getProperty(key);
             if (value == null) {
-                value = environment.get(environmentName(key));
+                value = system.getProperty(key);
             }
             if (value == null) {
-                value = deployment.getProperty(key);
+                value = environment.get(environmentName(key));
             }
             return value;
         };

@@ -1,0 +1,90 @@
+package dev.projections.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Browser;
+import dev.projections.it.support.Deployments;
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** The console in a real headless Chromium: the overview shows the table's counts and its button reloads them. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ConsolePageIT {
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        // nothing refreshes the mark this test inserts, so the page can be compared with the table
+        return Deployments.ear(Map.of("projection.auto-refresh", "false"));
+    }
+
+    @Test
+    void theRefreshButtonShowsAMarkThatArrivedAfterThePageWasLoaded() throws Exception {
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            driver.get("http://127.0.0.1:8080/projections/");
+            long before = pendingInTable("customer-stats");
+            assertThat(pendingOf(driver, "customer-stats")).isEqualTo(String.valueOf(before));
+            browser.screenshot("overview-before");
+
+            insertMark("customer-stats", "424242");
+            assertThat(pendingOf(driver, "customer-stats")).as("not reloaded yet").isEqualTo(String.valueOf(before));
+
+            driver.findElement(By.id("overview:refresh")).click();
+            String after = String.valueOf(before + 1);
+            new WebDriverWait(driver, Duration.ofSeconds(15))
+                    .ignoring(StaleElementReferenceException.class) // the form is re-rendered by Ajax
+                    .until(d -> after.equals(pendingOf(d, "customer-stats")));
+            browser.screenshot("overview-after");
+        }
+    }
+
+    private static String pendingOf(WebDriver driver, String projection) {
+        return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals(projection))
+                .map(row -> row.findElement(By.cssSelector("td:nth-child(2)")).getText())
+                .findFirst().orElse("missing");
+    }
+
+    private static long pendingInTable(String projection) throws Exception {
+        try (Connection connection = TestDatabase.get().connect();
+             PreparedStatement count = connection.prepareStatement(
+                     "SELECT COUNT(*) FROM projection_pending WHERE projection = ?")) {
+            count.setString(1, projection);
+            try (var rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    private static void insertMark(String projection, String id) throws Exception {
+        try (Connection connection = TestDatabase.get().connect();
+             PreparedStatement insert = connection.prepareStatement("""
+                     INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
+                                                     attempts, available_at, first_marked_at)
+                     VALUES (?, '', ?, 'console-test', 1, 0, 0, ?, ?)""")) {
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            insert.setString(1, projection);
+            insert.setString(2, id);
+            insert.setObject(3, now);
+            insert.setObject(4, now);
+            insert.executeUpdate();
+        }
+    }
+}

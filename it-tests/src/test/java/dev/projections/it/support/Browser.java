@@ -1,0 +1,59 @@
+package dev.projections.it.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * A real headless Chromium from Debian's packages. The driver path is pinned, so Selenium Manager never goes
+ * online (STACK.md pitfall 6).
+ */
+public final class Browser implements AutoCloseable {
+
+    private static final File CHROMIUM = new File("/usr/bin/chromium");
+    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+    private final WebDriver driver;
+
+    public Browser() throws IOException {
+        if (!CHROMIUM.canExecute() || !CHROMEDRIVER.canExecute()) {
+            throw new IllegalStateException("the console tests need Chromium and its driver: "
+                    + "apt-get install -y chromium chromium-driver (.ci/run does this)");
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--window-size=1280,900",
+                "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+    }
+
+    public WebDriver driver() {
+        return driver;
+    }
+
+    /** Saves a screenshot under target/screenshots/. */
+    public void screenshot(String name) throws IOException {
+        Path dir = Path.of("target", "screenshots");
+        Files.createDirectories(dir);
+        File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), dir.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() {
+        driver.quit();
+    }
+}

@@ -1,0 +1,36 @@
+package dev.projections.it.support;
+
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.jboss.arquillian.config.descriptor.api.ContainerDef;
+import org.jboss.arquillian.container.spi.event.SetupContainer;
+import org.jboss.arquillian.core.api.annotation.Observes;
+
+/**
+ * Chooses the test database before the managed server starts and hands it to the server as system
+ * properties: a test JVM cannot set the environment of the server Arquillian launches (STACK.md pitfall 3).
+ * It observes the setup with a high precedence, so it runs before the container reads its configuration.
+ * The database's public schema is emptied first, so every run starts from the same state.
+ */
+public class TestDatabaseConfigurer {
+
+    public void configure(@Observes(precedence = 100) SetupContainer event) throws SQLException {
+        TestDatabase database = TestDatabase.get();
+        resetSchema(database);
+        ContainerDef container = event.getContainer().getContainerConfiguration();
+        String jvmArguments = container.getContainerProperties().getOrDefault("javaVmArguments", "");
+        container.overrideProperty("javaVmArguments", jvmArguments
+                + " -Dprojection.db.url=" + database.jdbcUrl()
+                + " -Dprojection.db.user=" + database.user()
+                + " -Dprojection.db.password=" + database.password());
+    }
+
+    private static void resetSchema(TestDatabase database) throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
+            statement.execute("CREATE SCHEMA public");
+        }
+    }
+}

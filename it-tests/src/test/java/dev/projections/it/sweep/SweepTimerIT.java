@@ -1,0 +1,64 @@
+package dev.projections.it.sweep;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.ee.EngineResources;
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.Rows;
+import dev.projections.refresh.DrainerOrigin;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The sweep: a non-persistent interval timer that picks up marks nobody handed over. */
+@ExtendWith(ArquillianExtension.class)
+class SweepTimerIT {
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.sweep-interval", "1s"), SweepTimerIT.class);
+    }
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    @Inject
+    EngineResources engine;
+
+    @Test
+    void theIntervalTimerFiresRepeatedly() {
+        long before = engine.stats().sweeps();
+        Await.until("two sweeps", () -> engine.stats().sweeps() >= before + 2);
+    }
+
+    @Test
+    void aMarkLeftWithoutAHandoffIsRefreshedByTheSweep() throws Exception {
+        long sweepDrainers = engine.stats().drainersStarted(DrainerOrigin.SWEEP);
+        // as a crash after the commit would leave it: in the table, never announced
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement("""
+                     INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
+                                                     attempts, available_at, first_marked_at)
+                     VALUES ('order-search', '', '987654321', 'left-by-a-crash', 1, 0, 0, ?, ?)""")) {
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            insert.setObject(1, now);
+            insert.setObject(2, now);
+            insert.executeUpdate();
+        }
+        Rows rows = new Rows(dataSource);
+        Await.until("the sweep to refresh the orphaned mark", () ->
+                !rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = '987654321'"));
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).isGreaterThan(sweepDrainers);
+    }
+}

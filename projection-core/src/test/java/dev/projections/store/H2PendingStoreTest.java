@@ -1,0 +1,75 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The pending-table contract on H2 2.2 (the demo's embedded database), in memory. */
+class H2PendingStoreTest extends PendingStoreContract {
+
+    private static final String URL = "jdbc:h2:mem:store;DB_CLOSE_DELAY=-1";
+
+    @BeforeAll
+    static void createSchema() throws Exception {
+        try (Connection connection = DriverManager.getConnection(URL, "sa", "");
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP ALL OBJECTS"); // a fresh database even if another class used the same name
+        }
+        LiquibaseSchema.update(DriverManager.getConnection(URL, "sa", ""));
+    }
+
+    @Override
+    protected PendingStore store() {
+        return PendingStore.forProduct("H2");
+    }
+
+    @Override
+    protected Connection connect() throws SQLException {
+        return DriverManager.getConnection(URL, "sa", "");
+    }
+
+    @Override
+    protected long sessionId(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT SESSION_ID()")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    /*
+     * H2 shows no lock wait for a statement that waits on another transaction's uncommitted insert of the same
+     * key (BLOCKER_ID stays null, the state RUNNING), so a statement that has been executing for 100 ms counts
+     * as waiting: the statements of these tests take well under a millisecond otherwise.
+     */
+    @Override
+    protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+        try (PreparedStatement statement = observer.prepareStatement("""
+                SELECT BLOCKER_ID, EXECUTING_STATEMENT_START FROM INFORMATION_SCHEMA.SESSIONS
+                 WHERE SESSION_ID = ? AND EXECUTING_STATEMENT IS NOT NULL
+                """)) {
+            statement.setLong(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    return false;
+                }
+                OffsetDateTime since = rows.getObject(2, OffsetDateTime.class);
+                return rows.getObject(1) != null
+                        || since != null && Duration.between(since.toInstant(), Instant.now()).toMillis() >= 100;
+            }
+        }
+    }
+
+    /* H2 locks every row a FOR UPDATE query reads before it sorts and cuts them to FETCH FIRST. */
+    @Override
+    protected boolean aClaimLocksOnlyTheMarksItTakes() {
+        return false;
+    }
+}

@@ -1,0 +1,1067 @@
+package dev.projections.store;
+
+import static dev.projections.store.PendingStore.LIVE;
+import static dev.projections.store.PendingStore.REBUILD;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.projections.MarkKey;
+import dev.projections.refresh.Backoff;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link PendingStore} (SPEC §3 upsert rule, §4 claims, leases, acks and failures), run
+ * against every database the product supports: each subclass provides a database whose schema was created by
+ * the real Liquibase changelog. Every instant is passed in (the store never reads a clock), so time is a
+ * base instant plus offsets; nothing sleeps. Columns are read back with plain JDBC.
+ */
+abstract class PendingStoreContract {
+
+    static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
+    static final Duration LEASE = Duration.ofMinutes(2);
+    static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(5), Duration.ofMinutes(5));
+
+    static final String ORDERS = "order-search";
+    static final String STATS = "customer-stats";
+    static final String OTHER = "other-projection";
+
+    static final MarkKey ORDER_1 = key(ORDERS, "1");
+    static final MarkKey ORDER_2 = key(ORDERS, "2");
+    static final MarkKey ORDER_3 = key(ORDERS, "3");
+    static final MarkKey ORDER_4 = key(ORDERS, "4");
+
+    private static final long WAIT_SECONDS = 20;
+
+    /** The store under test, for this subclass's database. */
+    protected abstract PendingStore store();
+
+    /** A new connection to the schema the changelog created (auto-commit on, as a driver hands it out). */
+    protected abstract Connection connect() throws SQLException;
+
+    /** The database's id of the session behind {@code connection}. */
+    protected abstract long sessionId(Connection connection) throws SQLException;
+
+    /** Whether session {@code sessionId} is waiting for a lock, asked through {@code observer}. */
+    protected abstract boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException;
+
+    /**
+     * Whether a claim's {@code FOR UPDATE SKIP LOCKED} locks only the marks it takes, so a second claimer running
+     * meanwhile gets the rest. PostgreSQL does; H2 locks every candidate it reads before applying the limit.
+     */
+    protected boolean aClaimLocksOnlyTheMarksItTakes() {
+        return true;
+    }
+
+    private PendingStore store;
+    private ExecutorService threads;
+    private final String tokenA = UUID.randomUUID().toString();
+    private final String tokenB = UUID.randomUUID().toString();
+
+    @BeforeEach
+    void emptyTheTable() throws SQLException {
+        store = store();
+        threads = Executors.newCachedThreadPool();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_pending");
+        }
+    }
+
+    @AfterEach
+    void stopThreads() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(WAIT_SECONDS, SECONDS)).as("test threads ended").isTrue();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // §3 upsert rule
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void aNewKeyIsInsertedDueNowWithFirstMarkedAtNowAndMarkCountOne() throws Exception {
+        mark(at(0), ORDER_1);
+
+        Row row = row(ORDER_1);
+        assertThat(row).as("the mark's row").isNotNull();
+        assertThat(row.generation()).isNotBlank();
+        assertThat(row.markCount()).isEqualTo(1);
+        assertThat(row.priority()).isEqualTo(LIVE);
+        assertThat(row.availableAt()).isEqualTo(at(0));
+        assertThat(row.firstMarkedAt()).isEqualTo(at(0));
+        assertThat(row.attempts()).isZero();
+        assertThat(row.claimToken()).isNull();
+        assertThat(row.claimedUntil()).isNull();
+        assertThat(row.lastFailedAt()).isNull();
+        assertThat(row.lastError()).isNull();
+    }
+
+    @Test
+    void aNewKeyMarkedByARebuildIsInsertedWithRebuildPriority() throws Exception {
+        markRebuild(at(0), ORDER_1);
+
+        assertThat(row(ORDER_1).priority()).isEqualTo(REBUILD);
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(0));
+    }
+
+    @Test
+    void reMarkingAKeyGivesANewGenerationCountsTheMarkAndKeepsFirstMarkedAt() throws Exception {
+        Set<String> generations = new HashSet<>();
+        mark(at(0), ORDER_1);
+        generations.add(row(ORDER_1).generation());
+        mark(at(5), ORDER_1);
+        generations.add(row(ORDER_1).generation());
+        mark(at(9), ORDER_1);
+        generations.add(row(ORDER_1).generation());
+
+        Row row = row(ORDER_1);
+        assertThat(generations).as("a new generation at every mark, never reused").hasSize(3);
+        assertThat(row.markCount()).isEqualTo(3);
+        assertThat(row.firstMarkedAt()).isEqualTo(at(0));
+        assertThat(row.availableAt()).as("due now").isEqualTo(at(9));
+        assertThat(rowCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aLiveMarkOverARebuildMarkMakesTheKeyLive() throws Exception {
+        markRebuild(at(0), ORDER_1);
+        mark(at(1), ORDER_1);
+
+        assertThat(row(ORDER_1).priority()).isEqualTo(LIVE);
+    }
+
+    @Test
+    void aRebuildMarkOverALiveMarkLeavesTheKeyLive() throws Exception {
+        mark(at(0), ORDER_1);
+        markRebuild(at(1), ORDER_1);
+
+        assertThat(row(ORDER_1).priority()).isEqualTo(LIVE);
+        assertThat(row(ORDER_1).markCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aRebuildMarkOverARebuildMarkStaysARebuildMark() throws Exception {
+        markRebuild(at(0), ORDER_1);
+        markRebuild(at(1), ORDER_1);
+
+        assertThat(row(ORDER_1).priority()).isEqualTo(REBUILD);
+    }
+
+    @Test
+    void aKeyThatIsNotBackingOffBecomesDueNowWhenMarkedAgain() throws Exception {
+        mark(at(0), ORDER_1);
+        setAvailableAt(ORDER_1, at(3600));
+
+        mark(at(10), ORDER_1);
+
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(10));
+    }
+
+    @Test
+    void aBackingOffKeyKeepsItsRetryTimeWhenMarkedAgain() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        assertThat(fail(claimed, "java.lang.IllegalStateException: boom", at(2))).isTrue();
+        Instant retryAt = at(2).plus(BACKOFF.delayAfter(1));
+
+        mark(at(3), ORDER_1);
+
+        Row row = row(ORDER_1);
+        assertThat(row.availableAt()).as("a hot failing key must not retry on every write").isEqualTo(retryAt);
+        assertThat(row.attempts()).isEqualTo(1);
+        assertThat(row.markCount()).isEqualTo(2);
+        assertThat(row.lastError()).isEqualTo("java.lang.IllegalStateException: boom");
+        assertThat(claimDue(at(3), tokenB, 10, ORDERS)).isEmpty();
+        assertThat(keysOf(claimDue(retryAt, tokenB, 10, ORDERS))).containsExactly(ORDER_1);
+    }
+
+    @Test
+    void anUpsertNeverTouchesTheClaimOfAMark() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        mark(at(2), ORDER_1);
+        markRebuild(at(3), ORDER_1);
+
+        Row row = row(ORDER_1);
+        assertThat(row.claimToken()).isEqualTo(tokenA);
+        assertThat(row.claimedUntil()).isEqualTo(claimed.leaseUntil()).isEqualTo(at(1).plus(LEASE));
+        assertThat(row.firstMarkedAt()).isEqualTo(at(0));
+        assertThat(row.markCount()).isEqualTo(3);
+        assertThat(row.generation()).isNotEqualTo(claimed.generation());
+    }
+
+    @Test
+    void oneUpsertMarksEveryKeyItIsGiven() throws Exception {
+        mark(at(0), ORDER_1);
+
+        mark(at(5), ORDER_1, ORDER_2, ORDER_3);
+
+        assertThat(row(ORDER_1).markCount()).isEqualTo(2);
+        assertThat(row(ORDER_1).firstMarkedAt()).isEqualTo(at(0));
+        assertThat(row(ORDER_2).markCount()).isEqualTo(1);
+        assertThat(row(ORDER_2).firstMarkedAt()).isEqualTo(at(5));
+        assertThat(row(ORDER_3).availableAt()).isEqualTo(at(5));
+        assertThat(rowCount()).isEqualTo(3);
+    }
+
+    @Test
+    void theSameIdInTwoTenantsGivesTwoMarks() throws Exception {
+        MarkKey inA = new MarkKey(ORDERS, "tenant-a", "1");
+        MarkKey inB = new MarkKey(ORDERS, "tenant-b", "1");
+
+        mark(at(0), ORDER_1, inA, inB);
+
+        assertThat(rowCount()).isEqualTo(3);
+        assertThat(row(inA).markCount()).isEqualTo(1);
+        assertThat(row(inB).generation()).isNotEqualTo(row(inA).generation());
+        assertThat(keysOf(claimDue(at(1), tokenA, 10, ORDERS))).containsExactlyInAnyOrder(ORDER_1, inA, inB);
+    }
+
+    @Test
+    void anEmptyUpsertWritesNothing() throws Exception {
+        inTransaction(connection -> {
+            store.upsert(connection, List.of(), LIVE, at(0));
+            return null;
+        });
+
+        assertThat(rowCount()).isZero();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // §4.1 claims and leases
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void aClaimSetsATokenAndALeaseAndRemembersTheGenerationOfTheMark() throws Exception {
+        markRebuild(at(0), ORDER_1);
+        String generation = row(ORDER_1).generation();
+
+        List<ClaimedMark> claimed = claimDue(at(1), tokenA, 10, ORDERS);
+
+        assertThat(claimed).hasSize(1);
+        ClaimedMark mark = claimed.get(0);
+        assertThat(mark.key()).isEqualTo(ORDER_1);
+        assertThat(mark.generation()).isEqualTo(generation);
+        assertThat(mark.token()).isEqualTo(tokenA);
+        assertThat(mark.claimedAt()).isEqualTo(at(1));
+        assertThat(mark.leaseUntil()).isEqualTo(at(1).plus(LEASE));
+        assertThat(mark.attempts()).isZero();
+        assertThat(mark.priority()).isEqualTo(REBUILD);
+        Row row = row(ORDER_1);
+        assertThat(row.claimToken()).isEqualTo(tokenA);
+        assertThat(row.claimedUntil()).isEqualTo(at(1).plus(LEASE));
+        assertThat(row.generation()).as("a claim is not a mark").isEqualTo(generation);
+        assertThat(row.availableAt()).isEqualTo(at(0));
+        assertThat(row.markCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aValidLeaseIsNeverClaimedWhateverUpsertsHappen() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        mark(at(2), ORDER_1);
+        markRebuild(at(3), ORDER_1);
+        mark(at(4), ORDER_1, ORDER_2);
+
+        Instant lastMomentOfTheLease = claimed.leaseUntil().minusMillis(1);
+        for (Instant now : List.of(at(4), at(60), lastMomentOfTheLease)) {
+            List<ClaimedMark> due = claimDue(now, tokenB, 10, ORDERS);
+            assertThat(keysOf(due)).as("claim at %s", now).containsOnly(ORDER_2);
+            release(due);
+            assertThat(claimKeys(List.of(ORDER_1), now, tokenB, ORDERS)).as("claim by key at %s", now).isEmpty();
+        }
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
+        assertThat(row(ORDER_1).claimedUntil()).isEqualTo(claimed.leaseUntil());
+    }
+
+    @Test
+    void anExpiredLeaseIsClaimedByAnotherWorker() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark first = claimOne(ORDER_1, at(1), tokenA);
+        mark(at(2), ORDER_1);
+        String generation = row(ORDER_1).generation();
+
+        Instant leaseEnd = first.leaseUntil();
+        List<ClaimedMark> takenOver = claimDue(leaseEnd, tokenB, 10, ORDERS);
+
+        assertThat(takenOver).hasSize(1);
+        assertThat(takenOver.get(0).generation()).as("the generation current at the new claim").isEqualTo(generation);
+        assertThat(takenOver.get(0).token()).isEqualTo(tokenB);
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenB);
+        assertThat(row(ORDER_1).claimedUntil()).isEqualTo(leaseEnd.plus(LEASE));
+    }
+
+    @Test
+    void anExpiredLeaseIsClaimedByKeyToo() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark first = claimOne(ORDER_1, at(1), tokenA);
+
+        List<ClaimedMark> takenOver = claimKeys(List.of(ORDER_1), first.leaseUntil().plusSeconds(1), tokenB, ORDERS);
+
+        assertThat(keysOf(takenOver)).containsExactly(ORDER_1);
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenB);
+    }
+
+    @Test
+    void liveMarksAreClaimedBeforeRebuildMarksAndOldestFirst() throws Exception {
+        MarkKey oldRebuild = key(ORDERS, "old-rebuild");
+        MarkKey oldLive = key(ORDERS, "old-live");
+        MarkKey newRebuild = key(ORDERS, "new-rebuild");
+        MarkKey newLive = key(ORDERS, "new-live");
+        markRebuild(at(0), oldRebuild);
+        mark(at(1), oldLive);
+        markRebuild(at(2), newRebuild);
+        mark(at(3), newLive);
+
+        List<MarkKey> order = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            order.addAll(keysOf(claimDue(at(10), tokenA, 1, ORDERS)));
+        }
+
+        assertThat(order).containsExactly(oldLive, newLive, oldRebuild, newRebuild);
+    }
+
+    @Test
+    void aClaimTakesAtMostItsLimit() throws Exception {
+        mark(at(0), IntStream.rangeClosed(1, 5).mapToObj(i -> key(ORDERS, "id-" + i)).toArray(MarkKey[]::new));
+
+        assertThat(claimDue(at(1), tokenA, 3, ORDERS)).hasSize(3);
+        assertThat(claimDue(at(1), tokenA, 3, ORDERS)).hasSize(2);
+        assertThat(claimDue(at(1), tokenA, 3, ORDERS)).isEmpty();
+    }
+
+    @Test
+    void onlyMarksOfTheGivenProjectionsAreClaimed() throws Exception {
+        MarkKey stats = key(STATS, "1");
+        MarkKey other = key(OTHER, "1");
+        mark(at(0), ORDER_1, stats, other);
+
+        assertThat(keysOf(claimDue(at(1), tokenA, 10, STATS))).containsExactly(stats);
+        assertThat(keysOf(claimDue(at(1), tokenA, 10, ORDERS, STATS))).containsExactly(ORDER_1);
+        assertThat(claimDue(at(1), tokenA, 10)).as("no projections, no claim").isEmpty();
+        assertThat(row(other).claimToken()).isNull();
+    }
+
+    @Test
+    void marksThatAreNotYetDueAreNotClaimed() throws Exception {
+        mark(at(0), ORDER_1);
+        fail(claimOne(ORDER_1, at(1), tokenA), "boom", at(1));
+        Instant retryAt = row(ORDER_1).availableAt();
+        assertThat(retryAt).isEqualTo(at(6));
+        mark(at(2), ORDER_2);
+        setAvailableAt(ORDER_2, at(100));
+
+        assertThat(claimDue(retryAt.minusMillis(1), tokenB, 10, ORDERS)).isEmpty();
+        assertThat(claimKeys(List.of(ORDER_1, ORDER_2), retryAt.minusMillis(1), tokenB, ORDERS)).isEmpty();
+        assertThat(keysOf(claimDue(retryAt, tokenB, 10, ORDERS))).containsExactly(ORDER_1);
+        assertThat(keysOf(claimKeys(List.of(ORDER_2), at(100), tokenB, ORDERS))).containsExactly(ORDER_2);
+    }
+
+    @Test
+    void claimingByKeyClaimsOnlyTheNamedKeys() throws Exception {
+        MarkKey stats = key(STATS, "1");
+        MarkKey missing = key(ORDERS, "never-marked");
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3, stats);
+
+        List<ClaimedMark> claimed = claimKeys(List.of(ORDER_1, ORDER_3, stats, missing), at(1), tokenA, ORDERS);
+
+        assertThat(keysOf(claimed)).containsExactlyInAnyOrder(ORDER_1, ORDER_3);
+        assertThat(claimed).allSatisfy(mark -> {
+            assertThat(mark.token()).isEqualTo(tokenA);
+            assertThat(mark.claimedAt()).isEqualTo(at(1));
+            assertThat(mark.generation()).isEqualTo(row(mark.key()).generation());
+        });
+        assertThat(row(ORDER_2).claimToken()).isNull();
+        assertThat(row(stats).claimToken()).as("a projection that was not asked for").isNull();
+        assertThat(row(missing)).isNull();
+        assertThat(claimKeys(List.of(), at(1), tokenA, ORDERS)).isEmpty();
+    }
+
+    @Test
+    void claimingByKeySkipsMarksThatAreLeasedOrNotDue() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3);
+        claimOne(ORDER_1, at(1), tokenA);
+        fail(claimOne(ORDER_2, at(1), tokenA), "boom", at(1));
+
+        List<ClaimedMark> claimed = claimKeys(List.of(ORDER_1, ORDER_2, ORDER_3), at(2), tokenB, ORDERS);
+
+        assertThat(keysOf(claimed)).containsExactly(ORDER_3);
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
+        assertThat(row(ORDER_2).claimToken()).isNull();
+    }
+
+    @Test
+    void aClaimRemembersTheAttemptsOfAFailingMark() throws Exception {
+        mark(at(0), ORDER_1);
+        fail(claimOne(ORDER_1, at(1), tokenA), "boom", at(1));
+
+        ClaimedMark retried = claimOne(ORDER_1, at(6), tokenB);
+
+        assertThat(retried.attempts()).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // §4.4 acks
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void anAckWithTheClaimedGenerationAndTokenDeletesTheMark() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        assertThat(ack(claimed, at(2))).isEqualTo(AckOutcome.SUCCESS);
+
+        assertThat(row(ORDER_1)).isNull();
+        assertThat(row(ORDER_2)).as("other marks stay").isNotNull();
+    }
+
+    @Test
+    void anAckAfterTheLeaseLapsedStillSucceedsWhenNobodyChangedOrTookTheMark() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        assertThat(ack(claimed, claimed.leaseUntil().plusSeconds(30))).isEqualTo(AckOutcome.SUCCESS);
+
+        assertThat(row(ORDER_1)).isNull();
+    }
+
+    @Test
+    void aMissedAckWhileTheClaimIsStillMineMarksTheKeyAgainAndReleasesIt() throws Exception {
+        mark(at(0), ORDER_1);
+        fail(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: first try", at(2));
+        ClaimedMark claimed = claimOne(ORDER_1, at(7), tokenA);
+        mark(at(8), ORDER_1); // the data changes during the refresh
+        String generationOfTheChange = row(ORDER_1).generation();
+
+        AckOutcome outcome = ack(claimed, at(9));
+
+        assertThat(outcome).isEqualTo(AckOutcome.REPEATED);
+        Row row = row(ORDER_1);
+        assertThat(row).as("the mark survives the ack").isNotNull();
+        assertThat(row.generation()).isNotIn(claimed.generation(), generationOfTheChange);
+        assertThat(row.claimToken()).isNull();
+        assertThat(row.claimedUntil()).isNull();
+        assertThat(row.attempts()).isZero();
+        assertThat(row.lastError()).isNull();
+        assertThat(row.availableAt()).as("due at once, not a lease later").isEqualTo(at(9));
+        assertThat(row.firstMarkedAt()).as("the claim time").isEqualTo(at(7));
+        assertThat(keysOf(claimDue(at(9), tokenB, 10, ORDERS))).containsExactly(ORDER_1);
+    }
+
+    @Test
+    void aMissedAckAfterAnotherWorkerTookTheMarkOverMarksItAgainWithoutTouchingTheirClaim() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        ClaimedMark theirs = claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+        assertThat(theirs.generation()).as("nothing changed in between").isEqualTo(mine.generation());
+        Row before = row(ORDER_1);
+
+        AckOutcome outcome = ack(mine, mine.leaseUntil().plusSeconds(1));
+
+        assertThat(outcome).as("the generation matches but the token does not").isEqualTo(AckOutcome.REPEATED);
+        Row after = row(ORDER_1);
+        assertThat(after).isNotNull();
+        assertThat(after.claimToken()).isEqualTo(tokenB);
+        assertThat(after.claimedUntil()).isEqualTo(theirs.leaseUntil());
+        assertThat(after.generation()).isNotEqualTo(before.generation());
+        assertThat(after.markCount()).isEqualTo(before.markCount() + 1);
+        assertThat(after.firstMarkedAt()).isEqualTo(before.firstMarkedAt());
+
+        assertThat(ack(theirs, mine.leaseUntil().plusSeconds(2)))
+                .as("my stale write may have landed after theirs: they refresh once more")
+                .isEqualTo(AckOutcome.REPEATED);
+        assertThat(row(ORDER_1).claimToken()).isNull();
+    }
+
+    @Test
+    void aMissedAckOfAMarkItsNewOwnerAlreadyAckedMarksTheKeyAgain() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        ClaimedMark theirs = claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+        assertThat(ack(theirs, mine.leaseUntil().plusSeconds(1))).isEqualTo(AckOutcome.SUCCESS);
+
+        Instant late = mine.leaseUntil().plusSeconds(2);
+        assertThat(ack(mine, late)).isEqualTo(AckOutcome.REPEATED);
+
+        Row row = row(ORDER_1);
+        assertThat(row).isNotNull();
+        assertThat(row.availableAt()).isEqualTo(late);
+        assertThat(row.firstMarkedAt()).isEqualTo(late);
+        assertThat(row.markCount()).isEqualTo(1);
+        assertThat(row.claimToken()).isNull();
+    }
+
+    @Test
+    void anAckOnlyDeletesTheMarkItClaimed() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        List<ClaimedMark> claimed = claimDue(at(1), tokenA, 10, ORDERS);
+        ClaimedMark first = claimed.stream().filter(m -> m.key().equals(ORDER_1)).findFirst().orElseThrow();
+
+        assertThat(ack(first, at(2))).isEqualTo(AckOutcome.SUCCESS);
+
+        assertThat(row(ORDER_1)).isNull();
+        assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenA);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // §4.5 failures
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void aFailureWhileTheClaimIsMineCountsTheAttemptKeepsTheErrorReleasesAndBacksOff() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        boolean recorded = fail(claimed, "java.lang.IllegalStateException: boom", at(2));
+
+        assertThat(recorded).isTrue();
+        Row row = row(ORDER_1);
+        assertThat(row.attempts()).isEqualTo(1);
+        assertThat(row.lastError()).isEqualTo("java.lang.IllegalStateException: boom");
+        assertThat(row.lastFailedAt()).isEqualTo(at(2));
+        assertThat(row.claimToken()).isNull();
+        assertThat(row.claimedUntil()).isNull();
+        assertThat(row.availableAt()).isEqualTo(at(2).plusSeconds(5));
+        assertThat(row.generation()).isEqualTo(claimed.generation());
+        assertThat(row.firstMarkedAt()).isEqualTo(at(0));
+    }
+
+    @Test
+    void aLongErrorIsCutTo500Characters() throws Exception {
+        mark(at(0), ORDER_1);
+        String error = "java.lang.RuntimeException: " + "x".repeat(2000);
+
+        fail(claimOne(ORDER_1, at(1), tokenA), error, at(2));
+
+        assertThat(row(ORDER_1).lastError()).hasSize(500).isEqualTo(error.substring(0, 500));
+    }
+
+    @Test
+    void aFailureAfterTheClaimWasLostChangesNothingAndReturnsFalse() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        ClaimedMark theirs = claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+        Row taken = row(ORDER_1);
+
+        assertThat(fail(mine, "too late", mine.leaseUntil().plusSeconds(1))).isFalse();
+        assertThat(row(ORDER_1)).isEqualTo(taken);
+
+        release(List.of(theirs));
+        Row released = row(ORDER_1);
+        assertThat(fail(theirs, "after release", mine.leaseUntil().plusSeconds(2))).isFalse();
+        assertThat(row(ORDER_1)).isEqualTo(released);
+    }
+
+    @Test
+    void aFailureOfAMarkThatIsGoneRecordsNothing() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        ack(claimed, at(2));
+
+        assertThat(fail(claimed, "boom", at(3))).isFalse();
+        assertThat(rowCount()).isZero();
+    }
+
+    @Test
+    void theRetryDelayDoublesWithEveryFailureUpToTheCap() throws Exception {
+        mark(at(0), ORDER_1);
+        List<Duration> expected = seconds(5, 10, 20, 40, 80, 160, 300, 300, 300);
+
+        Instant now = at(1);
+        List<Duration> delays = new ArrayList<>();
+        for (int failure = 1; failure <= expected.size(); failure++) {
+            List<ClaimedMark> claimed = claimDue(now, tokenA, 10, ORDERS);
+            assertThat(claimed).as("claim for try %d", failure).hasSize(1);
+            assertThat(fail(claimed.get(0), "failure " + failure, now)).isTrue();
+            Row row = row(ORDER_1);
+            assertThat(row.attempts()).isEqualTo(failure);
+            delays.add(Duration.between(now, row.availableAt()));
+            assertThat(claimDue(row.availableAt().minusMillis(1), tokenA, 10, ORDERS)).isEmpty();
+            now = row.availableAt();
+        }
+
+        assertThat(delays).isEqualTo(expected);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // releases and counts
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void aReleaseByTokenReleasesOnlyMyClaims() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
+        assertThat(mine).hasSize(2);
+        Instant later = mine.get(0).leaseUntil();
+        ClaimedMark theirs = claimOne(ORDER_2, later, tokenB);
+        Row firstBefore = row(ORDER_1);
+
+        assertThat(release(mine)).isEqualTo(1);
+
+        Row first = row(ORDER_1);
+        assertThat(first.claimToken()).isNull();
+        assertThat(first.claimedUntil()).isNull();
+        assertThat(first.generation()).isEqualTo(firstBefore.generation());
+        assertThat(first.availableAt()).isEqualTo(firstBefore.availableAt());
+        assertThat(first.attempts()).isEqualTo(firstBefore.attempts());
+        assertThat(first.markCount()).isEqualTo(firstBefore.markCount());
+        assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenB);
+        assertThat(row(ORDER_2).claimedUntil()).isEqualTo(theirs.leaseUntil());
+        assertThat(release(List.of())).isZero();
+    }
+
+    @Test
+    void aReleasedMarkCanBeClaimedAtOnce() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+
+        assertThat(release(List.of(claimed))).isEqualTo(1);
+
+        assertThat(keysOf(claimDue(at(2), tokenB, 10, ORDERS))).containsExactly(ORDER_1);
+    }
+
+    @Test
+    void pendingCountsEveryTenantIncludingMarksThatBackOffOrAreClaimed() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3, new MarkKey(ORDERS, "tenant-a", "1"), key(STATS, "1"));
+        fail(claimOne(ORDER_1, at(1), tokenA), "boom", at(1));
+        claimOne(ORDER_2, at(1), tokenA);
+
+        assertThat(pending(ORDERS)).isEqualTo(4);
+        assertThat(pending(STATS)).isEqualTo(1);
+        assertThat(pending(OTHER)).isZero();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // concurrency
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void concurrentUpsertsOfOneKeyNeverFailAndNeverDuplicateTheRow() throws Exception {
+        int threadCount = 8;
+        int upsertsPerThread = 50;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < threadCount; t++) {
+            int thread = t;
+            workers.add(threads.submit(() -> {
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    start.await();
+                    for (int i = 0; i < upsertsPerThread; i++) {
+                        store.upsert(connection, List.of(ORDER_1), thread % 2 == 0 ? LIVE : REBUILD,
+                                at(i).plusMillis(thread));
+                        connection.commit();
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        awaitAll(workers);
+
+        assertThat(rowCount()).isEqualTo(1);
+        assertThat(row(ORDER_1).markCount()).isEqualTo((long) threadCount * upsertsPerThread);
+        assertThat(row(ORDER_1).priority()).isEqualTo(LIVE);
+    }
+
+    @Test
+    void concurrentUpsertsOfOverlappingKeysInKeyOrderNeitherDeadlockNorLoseAMark() throws Exception {
+        List<MarkKey> keys = IntStream.rangeClosed(1, 6).mapToObj(i -> key(ORDERS, "hot-" + i)).toList();
+        Map<MarkKey, AtomicLong> expected = new ConcurrentHashMap<>();
+        keys.forEach(key -> expected.put(key, new AtomicLong()));
+        int threadCount = 4;
+        int transactionsPerThread = 30;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (int t = 0; t < threadCount; t++) {
+            Random random = new Random(42 + t);
+            workers.add(threads.submit(() -> {
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    start.await();
+                    for (int i = 0; i < transactionsPerThread; i++) {
+                        List<MarkKey> some = new ArrayList<>(keys);
+                        Collections.shuffle(some, random);
+                        some = new ArrayList<>(some.subList(0, 2 + random.nextInt(keys.size() - 1)));
+                        Collections.sort(some);
+                        store.upsert(connection, some, LIVE, at(i));
+                        connection.commit();
+                        some.forEach(key -> expected.get(key).incrementAndGet());
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        awaitAll(workers);
+
+        Map<MarkKey, Long> counts = new TreeMap<>();
+        Map<MarkKey, Long> wanted = new TreeMap<>();
+        for (MarkKey key : keys) {
+            Row row = row(key);
+            counts.put(key, row == null ? 0 : row.markCount());
+            wanted.put(key, expected.get(key).get());
+        }
+        assertThat(counts).isEqualTo(wanted);
+        assertThat(rowCount()).isEqualTo(keys.size());
+    }
+
+    @Test
+    void anUpsertThatWaitsForAnotherTransactionsInsertOfTheSameKeyCountsEveryKeyOnce() throws Exception {
+        try (Connection holder = connect(); Connection waiter = connect(); Connection observer = connect()) {
+            holder.setAutoCommit(false);
+            waiter.setAutoCommit(false);
+            store.upsert(holder, List.of(ORDER_2), LIVE, at(0)); // a new key, not committed yet
+            long waiterSession = sessionId(waiter);
+
+            Future<Void> upsert = threads.submit(() -> {
+                store.upsert(waiter, List.of(ORDER_1, ORDER_2), LIVE, at(1));
+                waiter.commit();
+                return null;
+            });
+            awaitLockWaitOrEnd(observer, waiterSession, upsert);
+            holder.commit();
+            upsert.get(WAIT_SECONDS, SECONDS);
+        }
+
+        assertThat(rowCount()).isEqualTo(2);
+        assertThat(row(ORDER_1).markCount()).as("the key before the contended one").isEqualTo(1);
+        assertThat(row(ORDER_2).markCount()).isEqualTo(2);
+        assertThat(row(ORDER_2).firstMarkedAt()).isEqualTo(at(0));
+    }
+
+    @Test
+    void twoConcurrentClaimersNeverGetTheSameKey() throws Exception {
+        List<MarkKey> keys = IntStream.rangeClosed(1, 6).mapToObj(i -> key(ORDERS, "k" + i)).toList();
+        mark(at(0), keys.toArray(MarkKey[]::new));
+
+        Claims claims = claimWhileAnotherClaimHoldsItsRows(4, 10);
+
+        assertThat(claims.first()).hasSize(4);
+        assertThat(claims.second()).as("never a key the first claimer holds").doesNotContainAnyElementsOf(claims.first());
+        assertThat(concat(claims.first(), claims.second())).doesNotHaveDuplicates().isSubsetOf(keys);
+        for (MarkKey key : claims.first()) {
+            assertThat(row(key).claimToken()).isEqualTo(tokenA);
+        }
+        for (MarkKey key : claims.second()) {
+            assertThat(row(key).claimToken()).isEqualTo(tokenB);
+        }
+        assertThat(keysOf(claimDue(at(2), tokenB, 10, ORDERS)))
+                .as("after both commits, only what neither took")
+                .containsExactlyInAnyOrderElementsOf(keys.stream()
+                        .filter(key -> !claims.first().contains(key) && !claims.second().contains(key)).toList());
+    }
+
+    @Test
+    void aSecondClaimerTakesTheMarksTheFirstDoesNotHold() throws Exception {
+        assumeTrue(aClaimLocksOnlyTheMarksItTakes(), "this database locks every candidate row of a claim");
+        List<MarkKey> keys = IntStream.rangeClosed(1, 6).mapToObj(i -> key(ORDERS, "k" + i)).toList();
+        mark(at(0), keys.toArray(MarkKey[]::new));
+
+        Claims claims = claimWhileAnotherClaimHoldsItsRows(4, 10);
+
+        assertThat(claims.second()).as("the rows the first claimer holds are skipped, the others taken")
+                .hasSize(2).doesNotContainAnyElementsOf(claims.first());
+        assertThat(concat(claims.first(), claims.second())).containsExactlyInAnyOrderElementsOf(keys);
+    }
+
+    /** What two claimers took: the first claims and keeps its transaction open while the second claims. */
+    record Claims(List<MarkKey> first, List<MarkKey> second) {
+    }
+
+    private Claims claimWhileAnotherClaimHoldsItsRows(int firstLimit, int secondLimit) throws Exception {
+        CountDownLatch firstHoldsItsClaim = new CountDownLatch(1);
+        CountDownLatch secondClaimed = new CountDownLatch(1);
+        Future<List<ClaimedMark>> first = threads.submit(() -> {
+            try (Connection connection = connect()) {
+                connection.setAutoCommit(false);
+                List<ClaimedMark> claimed = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenA, firstLimit);
+                firstHoldsItsClaim.countDown();
+                assertThat(secondClaimed.await(WAIT_SECONDS, SECONDS)).as("second claimer done").isTrue();
+                connection.commit();
+                return claimed;
+            }
+        });
+        Future<List<ClaimedMark>> second = threads.submit(() -> {
+            try {
+                assertThat(firstHoldsItsClaim.await(WAIT_SECONDS, SECONDS)).as("first claimer holds").isTrue();
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    List<ClaimedMark> claimed =
+                            store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenB, secondLimit);
+                    connection.commit();
+                    return claimed;
+                }
+            } finally {
+                secondClaimed.countDown();
+            }
+        });
+        List<MarkKey> secondKeys = keysOf(second.get(WAIT_SECONDS, SECONDS)); // it must not wait for the first
+        return new Claims(keysOf(first.get(WAIT_SECONDS, SECONDS)), secondKeys);
+    }
+
+    @Test
+    void aClaimByKeySkipsAMarkAnotherClaimerHoldsInsteadOfWaiting() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        try (Connection holder = connect()) {
+            holder.setAutoCommit(false);
+            assertThat(keysOf(store.claimKeys(holder, List.of(ORDER_1), List.of(ORDERS), at(1), LEASE, tokenA)))
+                    .containsExactly(ORDER_1);
+
+            Future<List<ClaimedMark>> second = threads.submit(() ->
+                    claimKeys(List.of(ORDER_1, ORDER_2), at(1), tokenB, ORDERS));
+
+            assertThat(keysOf(second.get(WAIT_SECONDS, SECONDS))).containsExactly(ORDER_2);
+            holder.commit();
+        }
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
+        assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenB);
+    }
+
+    @Test
+    void aClaimDoesNotWaitForABusinessTransactionThatIsMarkingTheKey() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        try (Connection business = connect()) {
+            business.setAutoCommit(false);
+            store.upsert(business, List.of(ORDER_1), LIVE, at(1)); // holds the row lock until commit
+
+            Future<List<ClaimedMark>> claim = threads.submit(() -> claimDue(at(2), tokenA, 10, ORDERS));
+
+            assertThat(keysOf(claim.get(WAIT_SECONDS, SECONDS))).containsExactly(ORDER_2);
+            business.commit();
+        }
+        assertThat(keysOf(claimDue(at(3), tokenA, 10, ORDERS))).containsExactly(ORDER_1);
+        assertThat(row(ORDER_1).markCount()).isEqualTo(2);
+    }
+
+    @Test
+    void manyWorkersClaimingAtOnceClaimEveryMarkExactlyOnce() throws Exception {
+        List<MarkKey> keys = IntStream.range(0, 120).mapToObj(i -> key(ORDERS, "id-%03d".formatted(i))).toList();
+        mark(at(0), keys.toArray(MarkKey[]::new));
+        List<MarkKey> claimed = new CopyOnWriteArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Void>> workers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            String token = UUID.randomUUID().toString();
+            workers.add(threads.submit(() -> {
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    start.await();
+                    while (true) {
+                        List<ClaimedMark> batch = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, token, 7);
+                        connection.commit();
+                        if (batch.isEmpty()) {
+                            return null;
+                        }
+                        claimed.addAll(keysOf(batch));
+                    }
+                }
+            }));
+        }
+        start.countDown();
+        awaitAll(workers);
+
+        assertThat(claimed).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(keys);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // helpers
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** The columns of one pending row, read with plain JDBC. */
+    record Row(String generation, long markCount, int priority, String claimToken, Instant claimedUntil, int attempts,
+               Instant availableAt, Instant firstMarkedAt, Instant lastFailedAt, String lastError) {
+    }
+
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws Exception;
+    }
+
+    static MarkKey key(String projection, String id) {
+        return new MarkKey(projection, "", id);
+    }
+
+    static Instant at(long seconds) {
+        return T0.plusSeconds(seconds);
+    }
+
+    static List<Duration> seconds(long... values) {
+        return Arrays.stream(values).mapToObj(Duration::ofSeconds).toList();
+    }
+
+    static List<MarkKey> keysOf(List<ClaimedMark> marks) {
+        return marks.stream().map(ClaimedMark::key).collect(Collectors.toList());
+    }
+
+    static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Runs {@code work} in a transaction of its own, on a connection of its own. */
+    <T> T inTransaction(Work<T> work) throws Exception {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (Exception | Error e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+    }
+
+    void mark(Instant now, MarkKey... keys) throws Exception {
+        upsert(now, LIVE, keys);
+    }
+
+    void markRebuild(Instant now, MarkKey... keys) throws Exception {
+        upsert(now, REBUILD, keys);
+    }
+
+    private void upsert(Instant now, int priority, MarkKey... keys) throws Exception {
+        List<MarkKey> sorted = Arrays.stream(keys).sorted().toList();
+        inTransaction(connection -> {
+            store.upsert(connection, sorted, priority, now);
+            return null;
+        });
+    }
+
+    List<ClaimedMark> claimDue(Instant now, String token, int limit, String... projections) throws Exception {
+        return inTransaction(connection -> store.claimDue(connection, List.of(projections), now, LEASE, token, limit));
+    }
+
+    List<ClaimedMark> claimKeys(Collection<MarkKey> keys, Instant now, String token, String... projections)
+            throws Exception {
+        return inTransaction(connection -> store.claimKeys(connection, keys, List.of(projections), now, LEASE, token));
+    }
+
+    /** Claims exactly {@code key}, failing the test if it cannot be claimed. */
+    ClaimedMark claimOne(MarkKey key, Instant now, String token) throws Exception {
+        List<ClaimedMark> claimed = claimKeys(List.of(key), now, token, key.projection());
+        assertThat(keysOf(claimed)).as("claim of %s at %s", key, now).containsExactly(key);
+        return claimed.get(0);
+    }
+
+    AckOutcome ack(ClaimedMark mark, Instant now) throws Exception {
+        return inTransaction(connection -> store.ack(connection, mark, now));
+    }
+
+    boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {
+        return inTransaction(connection -> store.recordFailure(connection, mark, error, now, BACKOFF));
+    }
+
+    int release(List<ClaimedMark> marks) throws Exception {
+        return inTransaction(connection -> store.release(connection, marks));
+    }
+
+    long pending(String projection) throws Exception {
+        return inTransaction(connection -> store.pending(connection, projection));
+    }
+
+    Row row(MarkKey key) {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement("""
+                SELECT generation, mark_count, priority, claim_token, claimed_until, attempts, available_at,
+                       first_marked_at, last_failed_at, last_error
+                  FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?
+                """)) {
+            select.setString(1, key.projection());
+            select.setString(2, key.tenantId());
+            select.setString(3, key.entityId());
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                Row row = new Row(rows.getString(1), rows.getLong(2), rows.getInt(3), rows.getString(4),
+                        instant(rows, 5), rows.getInt(6), instant(rows, 7), instant(rows, 8), instant(rows, 9),
+                        rows.getString(10));
+                assertThat(rows.next()).as("one row per key").isFalse();
+                return row;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    long rowCount() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM projection_pending")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    void setAvailableAt(MarkKey key, Instant availableAt) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement update = connection.prepareStatement(
+                "UPDATE projection_pending SET available_at = ? WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            update.setObject(1, availableAt.atOffset(ZoneOffset.UTC));
+            update.setString(2, key.projection());
+            update.setString(3, key.tenantId());
+            update.setString(4, key.entityId());
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    private static Instant instant(ResultSet rows, int column) throws SQLException {
+        OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static <T> void awaitAll(List<Future<T>> futures) throws Exception {
+        for (Future<T> future : futures) {
+            future.get(60, SECONDS);
+        }
+    }
+
+    /**
+     * Polls until session {@code sessionId} waits for a lock, or {@code work} ended (then the race this wait
+     * sets up simply did not happen, and the test checks the plain outcome).
+     */
+    private void awaitLockWaitOrEnd(Connection observer, long sessionId, Future<?> work) throws Exception {
+        long deadline = System.nanoTime() + SECONDS.toNanos(WAIT_SECONDS);
+        while (!work.isDone() && !isWaitingForALock(observer, sessionId)) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("session " + sessionId + " neither waited for a lock nor finished");
+            }
+            Thread.sleep(5);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.projections.store;
+
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The pending-table contract on PostgreSQL ({@link TestDatabase}: {@code PROJECTION_TEST_JDBC_URL}, else
+ * Testcontainers, else an embedded server), in a schema of its own that is dropped and recreated per run.
+ */
+class PostgresPendingStoreTest extends PendingStoreContract {
+
+    private static final String SCHEMA = "pending_store_contract";
+
+    private static String url;
+
+    @BeforeAll
+    static void createSchema() throws Exception {
+        TestDatabase database = TestDatabase.get();
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+            statement.execute("CREATE SCHEMA " + SCHEMA);
+        }
+        String base = database.jdbcUrl();
+        url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA;
+        LiquibaseSchema.update(connectTo());
+    }
+
+    private static Connection connectTo() throws SQLException {
+        TestDatabase database = TestDatabase.get();
+        return DriverManager.getConnection(url, database.user(), database.password());
+    }
+
+    @Override
+    protected PendingStore store() {
+        return PendingStore.forProduct("PostgreSQL");
+    }
+
+    @Override
+    protected Connection connect() throws SQLException {
+        return connectTo();
+    }
+
+    @Override
+    protected long sessionId(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    @Override
+    protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+        try (PreparedStatement statement = observer.prepareStatement(
+                "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
+            statement.setLong(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) > 0;
+            }
+        }
+    }
+}
