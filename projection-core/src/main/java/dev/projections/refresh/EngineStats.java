@@ -9,6 +9,7 @@ public final class EngineStats {
 
     private final Map<DrainerOrigin, AtomicLong> drainersStarted = new EnumMap<>(DrainerOrigin.class);
     private final AtomicLong sweeps = new AtomicLong();
+    private final AtomicLong markStatements = new AtomicLong();
 
     public EngineStats() {
         for (DrainerOrigin origin : DrainerOrigin.values()) {
@@ -30,5 +31,14 @@ public final class EngineStats {
 
     public long sweeps() {
         return sweeps.get();
+    }
+
+    /** One commit-time statement wrote a transaction's marks. */
+    public void marksWritten() {
+        markStatements.incrementAndGet();
+    }
+
+    public long markStatements() {
+        return markStatements.get();
     }
 }

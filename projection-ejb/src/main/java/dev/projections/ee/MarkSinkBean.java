@@ -40,6 +40,7 @@ public class MarkSinkBean implements MarkSink {
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
         if (resources.settings().enabled()) {
             resources.store().upsert(connection, sortedKeys, PendingStore.LIVE, resources.clock().instant());
+            resources.stats().marksWritten();
         }
     }
 

@@ -7,7 +7,9 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import dev.projections.store.SchemaCheck;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.logging.Logger;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
@@ -18,7 +20,8 @@ import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 
 /**
- * Brings the product's tables up to date at deployment ({@code projection.schema=update}). It runs without a
+ * Brings the product's tables up to date at deployment ({@code projection.schema=update}), or checks them
+ * without writing ({@code validate}) and fails the deployment printing the DDL. It runs without a
  * container transaction because Liquibase commits itself (STACK.md pitfall 13); reading the settings here
  * first makes invalid settings fail the deployment before anything else starts.
  */
@@ -36,7 +39,11 @@ public class SchemaMigration {
     @PostConstruct
     void migrate() {
         Settings settings = resources.settings();
-        if (!settings.enabled() || settings.schema() != Settings.SchemaMode.UPDATE) {
+        if (!settings.enabled()) {
+            return;
+        }
+        if (settings.schema() == Settings.SchemaMode.VALIDATE) {
+            validate();
             return;
         }
         try (Connection connection = resources.dataSource().getConnection()) {
@@ -48,6 +55,15 @@ public class SchemaMigration {
             LOG.info("projection schema is up to date (" + database.getDatabaseProductName() + ")");
         } catch (Exception e) {
             throw new IllegalStateException("projection schema migration failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void validate() {
+        try (Connection connection = resources.dataSource().getConnection()) {
+            SchemaCheck.ofShippedDdl(getClass().getClassLoader()).require(connection);
+            LOG.info("projection schema validated (projection.schema=validate)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("projection schema validation could not read the catalog: " + e.getMessage(), e);
         }
     }
 }

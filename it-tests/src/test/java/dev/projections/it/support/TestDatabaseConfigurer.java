@@ -21,10 +21,14 @@ public class TestDatabaseConfigurer {
         resetSchema(database);
         ContainerDef container = event.getContainer().getContainerConfiguration();
         String jvmArguments = container.getContainerProperties().getOrDefault("javaVmArguments", "");
-        container.overrideProperty("javaVmArguments", jvmArguments
-                + " -Dprojection.db.url=" + database.jdbcUrl()
-                + " -Dprojection.db.user=" + database.user()
-                + " -Dprojection.db.password=" + database.password());
+        StringBuilder arguments = new StringBuilder(jvmArguments)
+                .append(" -Dprojection.db.url=").append(database.jdbcUrl())
+                .append(" -Dprojection.db.user=").append(database.user());
+        // WildFly refuses an empty password; without one the datasource's default is sent (trust auth ignores it)
+        if (!database.password().isEmpty()) {
+            arguments.append(" -Dprojection.db.password=").append(database.password());
+        }
+        container.overrideProperty("javaVmArguments", arguments.toString());
     }
 
     private static void resetSchema(TestDatabase database) throws SQLException {

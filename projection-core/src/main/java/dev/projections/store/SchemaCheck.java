@@ -1,0 +1,127 @@
+package dev.projections.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code projection.schema=validate}: checks through JDBC metadata, without writing, that every table, column
+ * and index of the product's schema exists. The expected schema is the DDL the build generated from the
+ * Liquibase changelog ({@value #DDL}), so there is one source of truth; when something is missing the error
+ * carries that DDL for a DBA to apply.
+ */
+public final class SchemaCheck {
+
+    public static final String DDL = "dev/projections/liquibase/postgresql.sql";
+
+    private static final Pattern TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*)\\);");
+    private static final Pattern COLUMN_SEPARATOR = Pattern.compile(",\\s*(?=[a-z_]+ [A-Z])");
+    private static final Pattern INDEX = Pattern.compile("CREATE (?:UNIQUE )?INDEX (\\w+) ON (\\w+)");
+
+    private final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
+    private final Map<String, String> tableByIndex = new LinkedHashMap<>();
+    private final String ddl;
+
+    SchemaCheck(String ddl) {
+        this.ddl = ddl;
+        for (String line : ddl.split("\n")) {
+            Matcher table = TABLE.matcher(line);
+            if (table.find()) {
+                List<String> columns = new ArrayList<>();
+                for (String column : COLUMN_SEPARATOR.split(table.group(2))) {
+                    columns.add(column.trim().split(" ")[0]);
+                }
+                columnsByTable.put(table.group(1), columns);
+            }
+            Matcher index = INDEX.matcher(line);
+            if (index.find()) {
+                tableByIndex.put(index.group(1), index.group(2));
+            }
+        }
+    }
+
+    /** The check of the DDL shipped with the changelog. */
+    public static SchemaCheck ofShippedDdl(ClassLoader loader) {
+        try (InputStream in = loader.getResourceAsStream(DDL)) {
+            if (in == null) {
+                throw new IllegalStateException(DDL + " is missing: deploy projection-liquibase in the EAR's lib");
+            }
+            return new SchemaCheck(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + DDL, e);
+        }
+    }
+
+    /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
+    public List<String> missing(Connection connection) throws SQLException {
+        DatabaseMetaData metadata = connection.getMetaData();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, List<String>> table : columnsByTable.entrySet()) {
+            Set<String> present = columnsOf(metadata, table.getKey());
+            if (present.isEmpty()) {
+                missing.add("table " + table.getKey());
+                continue;
+            }
+            for (String column : table.getValue()) {
+                if (!present.contains(column.toLowerCase(Locale.ROOT))) {
+                    missing.add("column " + table.getKey() + "." + column);
+                }
+            }
+        }
+        for (Map.Entry<String, String> index : tableByIndex.entrySet()) {
+            if (!indexesOf(metadata, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
+                missing.add("index " + index.getKey());
+            }
+        }
+        return missing;
+    }
+
+    /** Fails, listing what is missing and the DDL to create it, unless the schema is complete. */
+    public void require(Connection connection) throws SQLException {
+        List<String> missing = missing(connection);
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("projection.schema=validate: the database lacks " + String.join(", ", missing)
+                    + ". Apply the product's DDL (or run with projection.schema=update):\n" + ddl);
+        }
+    }
+
+    private static Set<String> columnsOf(DatabaseMetaData metadata, String table) throws SQLException {
+        Set<String> columns = new TreeSet<>();
+        for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+            try (ResultSet rs = metadata.getColumns(null, null, name, null)) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return columns;
+    }
+
+    private static Set<String> indexesOf(DatabaseMetaData metadata, String table) throws SQLException {
+        Set<String> indexes = new TreeSet<>();
+        for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
+            try (ResultSet rs = metadata.getIndexInfo(null, null, name, false, true)) {
+                while (rs.next()) {
+                    String index = rs.getString("INDEX_NAME");
+                    if (index != null) {
+                        indexes.add(index.toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+        }
+        return indexes;
+    }
+}
