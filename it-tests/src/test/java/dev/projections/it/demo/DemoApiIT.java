@@ -1,0 +1,159 @@
+package dev.projections.it.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Deployments;
+import dev.projections.testsupport.TestDatabase;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The demo's JSON API over HTTP: each operation, and the read models following it; bad input writes nothing. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class DemoApiIT {
+
+    private static final String API = "http://127.0.0.1:8080/demo/api";
+    private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of());
+    }
+
+    @Test
+    void eachOperationRoundTripsAndTheReadModelsFollow() throws Exception {
+        String alice = "alice-" + UUID.randomUUID();
+        String bob = "bob-" + UUID.randomUUID();
+        HttpResponse<String> created = send("POST", "/orders",
+                "{\"customer\":\"" + alice + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":9.5}]}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        long id = idOf(created.body());
+        awaitRow("SELECT total FROM order_search WHERE order_id = ?", id, new BigDecimal("19.00"));
+
+        assertThat(send("PUT", "/orders/" + id + "/status", "{\"status\":\"PAID\"}").statusCode()).isEqualTo(200);
+        awaitRow("SELECT status FROM order_search WHERE order_id = ?", id, "PAID");
+
+        assertThat(send("POST", "/orders/" + id + "/lines", "{\"sku\":\"b\",\"quantity\":1,\"price\":3}").statusCode())
+                .isEqualTo(201);
+        awaitRow("SELECT total FROM order_search WHERE order_id = ?", id, new BigDecimal("22.00"));
+        awaitRow("SELECT total_amount FROM customer_stats WHERE customer_name = ?", alice, new BigDecimal("22.00"));
+
+        assertThat(send("PUT", "/orders/" + id + "/customer", "{\"customer\":\"" + bob + "\"}").statusCode())
+                .isEqualTo(200);
+        awaitRow("SELECT order_count FROM customer_stats WHERE customer_name = ?", bob, 1);
+        awaitRow("SELECT order_count FROM customer_stats WHERE customer_name = ?", alice, 0);
+        awaitRow("SELECT customer_name FROM order_search WHERE order_id = ?", id, bob);
+
+        HttpResponse<String> search = send("GET", "/search/orders/" + id, null);
+        assertThat(search.statusCode()).isEqualTo(200);
+        assertThat(search.body()).contains("\"customerName\":\"" + bob + "\"");
+
+        assertThat(send("DELETE", "/orders/" + id, null).statusCode()).isEqualTo(204);
+        Await.until("order_search row of deleted order " + id + " removed",
+                () -> query("SELECT 1 FROM order_search WHERE order_id = ?", id).isEmpty());
+        assertThat(send("GET", "/search/orders/" + id, null).statusCode()).isEqualTo(404);
+
+        HttpResponse<String> load = send("POST", "/load?orders=5&updates=3", null);
+        assertThat(load.statusCode()).isEqualTo(200);
+        assertThat(load.body()).contains("\"orders\":5").contains("\"updates\":3");
+
+        HttpResponse<String> fault = send("POST", "/faults/order-search?failNext=0", null);
+        assertThat(fault.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void badRequestsAnswerWithAJsonErrorAndWriteNothing() throws Exception {
+        long orders = count("SELECT COUNT(*) FROM orders");
+        long lines = count("SELECT COUNT(*) FROM order_line");
+        List<HttpResponse<String>> refused = new ArrayList<>();
+        refused.add(send("POST", "/orders", "{not json"));
+        refused.add(send("POST", "/orders", "{\"customer\":\"x\",\"lines\":[{\"sku\":\"a\",\"quantity\":-1,\"price\":1}]}"));
+        refused.add(send("POST", "/orders", "{\"customer\":\"\",\"lines\":[]}"));
+        refused.add(send("POST", "/orders/1/lines", "{\"sku\":\"a\",\"quantity\":1,\"price\":-2}"));
+        refused.add(send("POST", "/faults/no-such-projection?failNext=1", null));
+        for (HttpResponse<String> response : refused) {
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+            assertThat(response.body()).startsWith("{\"error\":");
+        }
+        HttpResponse<String> unknown = send("PUT", "/orders/999999999/status", "{\"status\":\"PAID\"}");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("no order 999999999");
+        assertThat(count("SELECT COUNT(*) FROM orders")).isEqualTo(orders);
+        assertThat(count("SELECT COUNT(*) FROM order_line")).isEqualTo(lines);
+    }
+
+    private HttpResponse<String> send(String method, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        request.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static long idOf(String body) {
+        Matcher m = ID.matcher(body);
+        assertThat(m.find()).as(body).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    private static void awaitRow(String sql, Object key, Object expected) {
+        Await.until(sql + " [" + key + "] = " + expected, () -> {
+            List<Object> values = query(sql, key);
+            return !values.isEmpty() && equal(values.get(0), expected);
+        });
+    }
+
+    private static boolean equal(Object actual, Object expected) {
+        if (actual instanceof BigDecimal a && expected instanceof BigDecimal e) {
+            return a.compareTo(e) == 0;
+        }
+        if (actual instanceof Number a && expected instanceof Number e) {
+            return a.longValue() == e.longValue();
+        }
+        return expected.equals(actual);
+    }
+
+    private static long count(String sql) throws Exception {
+        return ((Number) query(sql, null).get(0)).longValue();
+    }
+
+    private static List<Object> query(String sql, Object parameter) {
+        try (Connection connection = TestDatabase.get().connect();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            if (parameter != null) {
+                statement.setObject(1, parameter);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                List<Object> values = new ArrayList<>();
+                while (rs.next()) {
+                    values.add(rs.getObject(1));
+                }
+                return values;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+}

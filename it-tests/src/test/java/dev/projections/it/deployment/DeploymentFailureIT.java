@@ -1,0 +1,109 @@
+package dev.projections.it.deployment;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.it.support.Deployments;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Wrong configuration fails the deployment, and the failure names the key or the entity and path. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class DeploymentFailureIT {
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "batch-size-zero", managed = false, testable = false)
+    static EnterpriseArchive batchSizeZero() {
+        return named("batch-size-zero", Map.of("projection.batch-size", "0"));
+    }
+
+    @Deployment(name = "negative-lease", managed = false, testable = false)
+    static EnterpriseArchive negativeLease() {
+        return named("negative-lease", Map.of("projection.lease-time", "-5s"));
+    }
+
+    @Deployment(name = "unparseable-sweep", managed = false, testable = false)
+    static EnterpriseArchive unparseableSweep() {
+        return named("unparseable-sweep", Map.of("projection.sweep-interval", "soon"));
+    }
+
+    @Deployment(name = "retry-over-max", managed = false, testable = false)
+    static EnterpriseArchive retryOverMax() {
+        return named("retry-over-max", Map.of("projection.retry-delay", "10m", "projection.max-retry-delay", "5m"));
+    }
+
+    @Deployment(name = "bad-key-path", managed = false, testable = false)
+    static EnterpriseArchive badKeyPath() {
+        EnterpriseArchive ear = named("bad-key-path", Map.of());
+        // a persistence unit in a jar of the EAR's lib: deployed without being listed in application.xml
+        ear.addAsLibrary(ShrinkWrap.create(JavaArchive.class, "bad-path.jar")
+                .addClass(BadPathEntity.class)
+                .addAsManifestResource(new StringAsset("""
+                        <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                          <persistence-unit name="bad-path" transaction-type="JTA">
+                            <jta-data-source>java:jboss/datasources/ProjectionDS</jta-data-source>
+                            <class>dev.projections.it.deployment.BadPathEntity</class>
+                            <exclude-unlisted-classes>true</exclude-unlisted-classes>
+                            <properties><property name="hibernate.hbm2ddl.auto" value="none"/></properties>
+                          </persistence-unit>
+                        </persistence>"""), "persistence.xml"));
+        return ear;
+    }
+
+    /** Arquillian needs a distinct archive name per deployment of a class. */
+    private static EnterpriseArchive named(String name, Map<String, String> settings) {
+        return ShrinkWrap.create(EnterpriseArchive.class, name + ".ear").merge(Deployments.ear(settings));
+    }
+
+    @Test
+    void aBatchSizeBelowOneFailsTheDeploymentNamingKeyAndValue() {
+        assertDeploymentFails("batch-size-zero", "projection.batch-size must be >= 1, was 0");
+    }
+
+    @Test
+    void aNegativeLeaseFailsTheDeploymentNamingKeyAndValue() {
+        assertDeploymentFails("negative-lease", "projection.lease-time must be a positive duration, was", "-5s");
+    }
+
+    @Test
+    void anUnparseableDurationFailsTheDeploymentNamingKeyAndValue() {
+        assertDeploymentFails("unparseable-sweep", "projection.sweep-interval must be a duration", "soon");
+    }
+
+    @Test
+    void aRetryDelayOverItsCapFailsTheDeployment() {
+        assertDeploymentFails("retry-over-max", "projection.retry-delay (10m) must not exceed projection.max-retry-delay (5m)");
+    }
+
+    @Test
+    void aKeyPathNamingNoAttributeFailsTheDeploymentNamingEntityAndPath() {
+        assertDeploymentFails("bad-key-path", "on entity dev.projections.it.deployment.BadPathEntity has an invalid key path", "nope");
+    }
+
+    private void assertDeploymentFails(String deployment, String... messageParts) {
+        try {
+            var failure = assertThatThrownBy(() -> deployer.deploy(deployment));
+            for (String part : messageParts) {
+                failure.hasStackTraceContaining(part);
+            }
+        } finally {
+            try {
+                deployer.undeploy(deployment);
+            } catch (RuntimeException alreadyGone) {
+                // a failed deployment is usually rolled back by the server already
+            }
+        }
+    }
+}
