@@ -3,6 +3,7 @@ package dev.projections.marking;
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -21,4 +22,10 @@ public interface MarkSink {
 
     /** Called on the committing thread after a successful commit, with the keys that were written. */
     void committed(Set<MarkKey> keys);
+
+    /**
+     * A session started buffering marks in the current transaction: returns keys buffered earlier by explicit
+     * {@code markDirty} calls, which the session now writes with its own; later calls join the session's buffer.
+     */
+    Collection<MarkKey> sessionBufferOpened(MarkBuffer sessionBuffer);
 }

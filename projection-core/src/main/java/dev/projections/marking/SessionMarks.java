@@ -25,7 +25,7 @@ import org.hibernate.event.spi.EventSource;
  * After a successful commit the committed keys go to the {@link MarkSink}; on any completion (commit,
  * rollback, or a timeout completed on the reaper thread) the buffer is dropped.
  */
-final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTransactionCompletionProcess {
+final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTransactionCompletionProcess, MarkBuffer {
 
     /** Weak keys: a session closed without a completion callback must not leak its buffer. */
     private static final Map<SharedSessionContractImplementor, SessionMarks> OPEN =
@@ -48,6 +48,7 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
             if (marks == null) {
                 MarkSink sink = lookUpSink();
                 marks = new SessionMarks(sink, tenantOf(session, sink));
+                marks.addAll(sink.sessionBufferOpened(marks));
                 OPEN.put(session, marks);
                 session.getActionQueue().registerProcess((BeforeTransactionCompletionProcess) marks);
                 session.getActionQueue().registerProcess((AfterTransactionCompletionProcess) marks);
@@ -79,16 +80,24 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
     }
 
     @Override
+    public synchronized boolean addAll(java.util.Collection<MarkKey> more) {
+        if (written) {
+            return false;
+        }
+        keys.addAll(more);
+        return true;
+    }
+
+    @Override
     public void doBeforeTransactionCompletion(SessionImplementor session) {
         List<MarkKey> sorted;
         synchronized (this) {
+            // closed to late joiners first: a markDirty after this point buffers on its own
+            written = true;
             sorted = new ArrayList<>(keys);
         }
         if (!sorted.isEmpty()) {
             session.doWork(connection -> sink.write(connection, sorted));
-            synchronized (this) {
-                written = true;
-            }
         }
     }
 
@@ -97,7 +106,7 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
         OPEN.remove(session);
         Set<MarkKey> committed;
         synchronized (this) {
-            if (!success || !written) {
+            if (!success || !written || keys.isEmpty()) {
                 return;
             }
             committed = Set.copyOf(keys);

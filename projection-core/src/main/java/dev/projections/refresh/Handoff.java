@@ -22,6 +22,7 @@ public final class Handoff {
     private final int workers;
     private final Set<MarkKey> waiting = new LinkedHashSet<>();
     private int inFlight;
+    private int peakInFlight;
     private boolean sweepRequested;
 
     public Handoff(int capacity, int workers) {
@@ -50,6 +51,7 @@ public final class Handoff {
             return false;
         }
         inFlight++;
+        peakInFlight = Math.max(peakInFlight, inFlight);
         return true;
     }
 
@@ -92,6 +94,11 @@ public final class Handoff {
         return inFlight;
     }
 
+    /** The most drainers ever in flight at once. */
+    public synchronized int peakInFlight() {
+        return peakInFlight;
+    }
+
     public synchronized int waiting() {
         return waiting.size();
     }
@@ -101,6 +108,7 @@ public final class Handoff {
             return false;
         }
         inFlight++;
+        peakInFlight = Math.max(peakInFlight, inFlight);
         return true;
     }
 }

@@ -80,6 +80,24 @@ public final class RefreshEngine {
         }
     }
 
+    /**
+     * Step by step, for tests with {@code projection.auto-refresh=false}: claims those of {@code keys} that are
+     * due and unleased, in a committed transaction of its own.
+     */
+    public List<ClaimedMark> claim(List<MarkKey> keys) {
+        return claim(keys, catalog.claimable());
+    }
+
+    /** Step by step: claims due marks of every claimable projection. */
+    public List<ClaimedMark> claimDue() {
+        return claimDue(catalog.claimable());
+    }
+
+    /** Step by step: starts (or releases) and refreshes claimed marks, exactly as a drainer does. */
+    public void refresh(List<ClaimedMark> claimed) {
+        process(new ClaimedBatch(claimed));
+    }
+
     /** Claims in its own transaction, committed before any refresh starts. */
     List<ClaimedMark> claim(List<MarkKey> keys, Set<String> claimable) {
         String token = UUID.randomUUID().toString();

@@ -33,6 +33,8 @@ public final class SchemaCheck {
 
     private final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
     private final Map<String, String> tableByIndex = new LinkedHashMap<>();
+    /** Partial indexes exist only where the database has them (PostgreSQL); elsewhere the changelog skips them. */
+    private final Set<String> partialIndexes = new TreeSet<>();
     private final String ddl;
 
     SchemaCheck(String ddl) {
@@ -49,6 +51,9 @@ public final class SchemaCheck {
             Matcher index = INDEX.matcher(line);
             if (index.find()) {
                 tableByIndex.put(index.group(1), index.group(2));
+                if (line.contains(" WHERE ")) {
+                    partialIndexes.add(index.group(1));
+                }
             }
         }
     }
@@ -81,7 +86,11 @@ public final class SchemaCheck {
                 }
             }
         }
+        boolean partialIndexesSupported = "PostgreSQL".equals(metadata.getDatabaseProductName());
         for (Map.Entry<String, String> index : tableByIndex.entrySet()) {
+            if (partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
+                continue;
+            }
             if (!indexesOf(metadata, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
                 missing.add("index " + index.getKey());
             }

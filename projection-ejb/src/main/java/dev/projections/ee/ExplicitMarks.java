@@ -1,39 +1,48 @@
 package dev.projections.ee;
 
 import dev.projections.MarkKey;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import dev.projections.marking.MarkBuffer;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Marks from {@code markDirty} inside a JTA transaction, written at commit in that transaction.
+ * Marks from {@code markDirty} inside a JTA transaction in which no Hibernate session buffers marks yet, written
+ * at commit in that transaction. When a session starts buffering later in the transaction, these keys are handed
+ * over to it ({@link #handOver}) so the transaction still writes one statement.
  * <p>
  * The connection is obtained (and so enlisted) when the first mark is made: a first connection may not be
  * opened inside {@code beforeCompletion}. The handle is closed at once; the managed connection stays bound to
  * the transaction, so the handle opened again at commit is the same enlisted connection, not a new resource.
  */
-final class ExplicitMarks implements Synchronization {
-
-    private static final Object KEY = ExplicitMarks.class;
+final class ExplicitMarks implements Synchronization, MarkBuffer {
 
     private final EngineResources resources;
     private final MarkSinkBean sink;
     private final Set<MarkKey> keys = new TreeSet<>();
-    private boolean written;
+    private final Set<MarkKey> written = new TreeSet<>();
+    private boolean closed;
 
     private ExplicitMarks(EngineResources resources, MarkSinkBean sink) {
         this.resources = resources;
         this.sink = sink;
     }
 
-    static ExplicitMarks of(TransactionSynchronizationRegistry registry, EngineResources resources, MarkSinkBean sink) {
-        ExplicitMarks marks = (ExplicitMarks) registry.getResource(KEY);
+    /** Buffers {@code more} in the transaction's buffer: a session's if one is open, else this kind. */
+    static void buffer(TransactionSynchronizationRegistry registry, EngineResources resources, MarkSinkBean sink,
+                       List<MarkKey> more) {
+        MarkBuffer current = (MarkBuffer) registry.getResource(MarkBuffer.class);
+        if (current != null && current.addAll(more)) {
+            return;
+        }
+        ExplicitMarks marks = (ExplicitMarks) registry.getResource(ExplicitMarks.class);
         if (marks == null) {
             marks = new ExplicitMarks(resources, sink);
             try (Connection enlisted = resources.dataSource().getConnection()) {
@@ -42,20 +51,41 @@ final class ExplicitMarks implements Synchronization {
                 throw new IllegalStateException("could not enlist the projection datasource: " + e.getMessage(), e);
             }
             registry.registerInterposedSynchronization(marks);
-            registry.putResource(KEY, marks);
+            registry.putResource(ExplicitMarks.class, marks);
+            if (current == null) {
+                registry.putResource(MarkBuffer.class, marks);
+            }
         }
-        return marks;
+        if (!marks.addAll(more)) {
+            throw new IllegalStateException("marks " + more + " arrive after the transaction wrote its marks");
+        }
     }
 
-    synchronized void addAll(List<MarkKey> more) {
+    @Override
+    public synchronized boolean addAll(Collection<MarkKey> more) {
+        if (closed) {
+            return false;
+        }
         keys.addAll(more);
+        return true;
+    }
+
+    /** A session's buffer takes over the keys buffered so far, to write them with its own. */
+    synchronized Collection<MarkKey> handOver() {
+        List<MarkKey> handed = new ArrayList<>(keys);
+        keys.clear();
+        return handed;
     }
 
     @Override
     public void beforeCompletion() {
         List<MarkKey> sorted;
         synchronized (this) {
+            closed = true;
             sorted = new ArrayList<>(keys);
+        }
+        if (sorted.isEmpty()) {
+            return;
         }
         try (Connection connection = resources.dataSource().getConnection()) {
             sink.write(connection, sorted);
@@ -63,7 +93,7 @@ final class ExplicitMarks implements Synchronization {
             throw new IllegalStateException("could not write marks " + sorted + " at commit: " + e.getMessage(), e);
         }
         synchronized (this) {
-            written = true;
+            written.addAll(sorted);
         }
     }
 
@@ -71,10 +101,10 @@ final class ExplicitMarks implements Synchronization {
     public void afterCompletion(int status) {
         Set<MarkKey> committed;
         synchronized (this) {
-            if (status != Status.STATUS_COMMITTED || !written) {
+            if (status != Status.STATUS_COMMITTED || written.isEmpty()) {
                 return;
             }
-            committed = Set.copyOf(keys);
+            committed = Set.copyOf(written);
         }
         sink.committed(committed);
     }

@@ -3,14 +3,19 @@ package dev.projections.ee;
 import dev.projections.MarkKey;
 import dev.projections.MarksCommitted;
 import dev.projections.TenantResolver;
+import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
 import dev.projections.store.PendingStore;
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -27,6 +32,9 @@ public class MarkSinkBean implements MarkSink {
     @Inject
     Instance<TenantResolver> tenantResolver;
 
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
     @Override
     public String currentTenant() {
         if (!tenantResolver.isResolvable()) {
@@ -42,6 +50,27 @@ public class MarkSinkBean implements MarkSink {
             resources.store().upsert(connection, sortedKeys, PendingStore.LIVE, resources.clock().instant());
             resources.stats().marksWritten();
         }
+    }
+
+    @Override
+    public Collection<MarkKey> sessionBufferOpened(MarkBuffer sessionBuffer) {
+        int status = transactions.getTransactionStatus();
+        if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
+            return List.of();
+        }
+        Object current = transactions.getResource(MarkBuffer.class);
+        Collection<MarkKey> adopted = List.of();
+        if (current instanceof ExplicitMarks explicit) {
+            adopted = explicit.handOver();
+        }
+        if (current == null || current instanceof ExplicitMarks) {
+            try {
+                transactions.putResource(MarkBuffer.class, sessionBuffer);
+            } catch (IllegalStateException completing) {
+                // opened by the flush at commit: no markDirty can follow, nothing needs to find the buffer
+            }
+        }
+        return adopted;
     }
 
     @Override

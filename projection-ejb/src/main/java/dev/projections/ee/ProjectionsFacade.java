@@ -43,7 +43,7 @@ public class ProjectionsFacade implements Projections {
             return;
         }
         if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
-            ExplicitMarks.of(transactions, resources, sink).addAll(keys);
+            ExplicitMarks.buffer(transactions, resources, sink, keys);
             return;
         }
         try (Connection connection = resources.dataSource().getConnection()) {

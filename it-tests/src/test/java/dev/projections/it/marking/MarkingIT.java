@@ -210,6 +210,23 @@ class MarkingIT {
     }
 
     @Test
+    void anExplicitMarkJoinsTheSessionsMarksAndTheCommitWritesThemWithOneStatement() throws Exception {
+        Order order = committedOrder("joined");
+        delete("order-search", order.getId());
+        String explicit = "joined-" + UUID.randomUUID();
+        long statements = engine.stats().markStatements();
+        transaction.begin();
+        em.find(Order.class, order.getId()).setStatus("PAID");
+        projections.markDirty("customer-stats", explicit);
+        transaction.commit();
+
+        assertThat(markCount("order-search", order.getId())).isEqualTo(1);
+        assertThat(markCount("customer-stats", explicit)).isEqualTo(1);
+        assertThat(engine.stats().markStatements()).isEqualTo(statements + 1);
+        assertThat(recorder.committed(new MarkKey("customer-stats", "", explicit))).hasSize(1);
+    }
+
+    @Test
     void markDirtyInARolledBackTransactionLeavesNothing() throws Exception {
         String id = "explicit-rollback-" + UUID.randomUUID();
         transaction.begin();

@@ -1,0 +1,91 @@
+package dev.projections.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+    @Test
+    void defaultsAreThoseOfTheSpec() {
+        Settings settings = Settings.defaults();
+        assertThat(settings.enabled()).isTrue();
+        assertThat(settings.autoRefresh()).isTrue();
+        assertThat(settings.schema()).isEqualTo(Settings.SchemaMode.UPDATE);
+        assertThat(settings.sweepInterval()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.batchSize()).isEqualTo(100);
+        assertThat(settings.workers()).isEqualTo(4);
+        assertThat(settings.retryDelay()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(settings.maxRetryDelay()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.leaseTime()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void theDeploymentWinsOverSystemPropertiesWhichWinOverTheEnvironment() {
+        Properties system = new Properties();
+        system.setProperty("projection.batch-size", "20");
+        system.setProperty("projection.workers", "3");
+        Properties deployment = new Properties();
+        deployment.setProperty("projection.batch-size", "10");
+        Map<String, String> environment = Map.of("PROJECTION_BATCH_SIZE", "30", "PROJECTION_WORKERS", "5",
+                "PROJECTION_LEASE_TIME", "90s");
+
+        Settings settings = Settings.from(Settings.source(system, environment, deployment));
+
+        assertThat(settings.batchSize()).isEqualTo(10);
+        assertThat(settings.workers()).isEqualTo(3);
+        assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void environmentNamesAreUpperCaseWithUnderscores() {
+        assertThat(Settings.environmentName("projection.max-retry-delay")).isEqualTo("PROJECTION_MAX_RETRY_DELAY");
+    }
+
+    @Test
+    void everyInvalidValueIsReportedWithItsKeyAndValue() {
+        Map<String, String> values = Map.of("projection.batch-size", "0", "projection.workers", "many",
+                "projection.lease-time", "-1s", "projection.sweep-interval", "soon", "projection.enabled", "yes",
+                "projection.schema", "drop");
+        assertThatThrownBy(() -> Settings.from(values::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.batch-size must be >= 1, was 0")
+                .hasMessageContaining("projection.workers must be a whole number >= 1, was \"many\"")
+                .hasMessageContaining("projection.lease-time must be a positive duration, was \"-1s\"")
+                .hasMessageContaining("projection.sweep-interval must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"")
+                .hasMessageContaining("projection.enabled must be true or false, was \"yes\"")
+                .hasMessageContaining("projection.schema must be update or validate, was \"drop\"");
+    }
+
+    @Test
+    void aZeroDurationIsRefused() {
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.retry-delay", "0s")::get))
+                .hasMessageContaining("projection.retry-delay must be a positive duration, was \"0s\"");
+    }
+
+    @Test
+    void aRetryDelayOverItsCapIsRefused() {
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.retry-delay", "10m")::get))
+                .hasMessageContaining("projection.retry-delay (10m) must not exceed projection.max-retry-delay (5m)");
+    }
+
+    @Test
+    void workersMustStayBelowTheEjbPool() {
+        assertThatThrownBy(() -> Settings.defaults().checkWorkersBelow(4))
+                .hasMessageContaining("projection.workers must be below the EJB thread pool's max-threads (4), was 4");
+        Settings.defaults().checkWorkersBelow(5);
+    }
+
+    @Test
+    void durationsAcceptUnitsAndIso8601() {
+        assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Durations.parse("2h")).isEqualTo(Duration.ofHours(2));
+        assertThat(Durations.parse("PT45S")).isEqualTo(Duration.ofSeconds(45));
+        assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("90s");
+        assertThat(Durations.format(Duration.ofMinutes(5))).isEqualTo("5m");
+    }
+}

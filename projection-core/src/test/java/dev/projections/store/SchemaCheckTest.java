@@ -1,0 +1,39 @@
+package dev.projections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** projection.schema=validate against H2: the DDL the build generated is the expected schema. */
+class SchemaCheckTest {
+
+    private final SchemaCheck check = SchemaCheck.ofShippedDdl(getClass().getClassLoader());
+
+    @Test
+    void anEmptyDatabaseLacksEveryTableAndTheErrorCarriesTheDdl() throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:schema-empty")) {
+            assertThat(check.missing(connection)).contains("table projection_pending", "table projection_instance");
+            assertThatThrownBy(() -> check.require(connection))
+                    .hasMessageContaining("projection.schema=validate: the database lacks table projection_pending")
+                    .hasMessageContaining("CREATE TABLE projection_pending");
+        }
+    }
+
+    @Test
+    void theMigratedSchemaPassesAndAMissingIndexIsNamed() throws Exception {
+        String url = "jdbc:h2:mem:schema-full;DB_CLOSE_DELAY=-1";
+        LiquibaseSchema.update(DriverManager.getConnection(url));
+        try (Connection connection = DriverManager.getConnection(url)) {
+            assertThat(check.missing(connection)).isEmpty();
+            check.require(connection);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("DROP INDEX projection_pending_due_idx");
+            }
+            assertThat(check.missing(connection)).containsExactly("index projection_pending_due_idx");
+        }
+    }
+}
