@@ -1,6 +1,7 @@
 package dev.projections.it.support;
 
 import java.io.File;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Testable;
@@ -26,6 +27,12 @@ public final class Deployments {
     }
 
     public static EnterpriseArchive ear(Map<String, String> settings, Class<?>... testClasses) {
+        return ear(settings, List.of(), testClasses);
+    }
+
+    /** With test beans the engine must see ({@link GatedProjection}, {@link RecordingTenantScope}). */
+    public static EnterpriseArchive ear(Map<String, String> settings, List<Class<?>> engineBeans,
+                                        Class<?>... testClasses) {
         File built = new File(System.getProperty("projection.ear", "../projection-ear/target/projection-ear.ear"));
         if (!built.isFile()) {
             throw new IllegalStateException("no EAR at " + built.getAbsolutePath() + ": build the reactor first (mvn verify)");
@@ -33,6 +40,7 @@ public final class Deployments {
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, built);
         JavaArchive engine = ear.getAsType(JavaArchive.class, ENGINE_MODULE);
         engine.addClasses(CommitRecorder.class, CommitRecorder.Committed.class, CommitRecorder.Refreshed.class);
+        engine.addClasses(engineBeans.toArray(Class<?>[]::new));
         ear.delete(ENGINE_MODULE);
         ear.addAsModule(engine);
         if (testClasses.length > 0) {

@@ -1,0 +1,368 @@
+package dev.projections.it.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.ee.EngineResources;
+import dev.projections.ee.EngineRuntime;
+import dev.projections.it.support.CommitRecorder;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.RecordingTenantScope;
+import dev.projections.it.support.Rows;
+import dev.projections.refresh.RefreshEngine;
+import dev.projections.refresh.RefreshOutcome;
+import dev.projections.store.ClaimedMark;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The claim → refresh → ack protocol of SPEC §4, one interleaving per test, forced with latches (a gate inside
+ * the refresh) and the engine's clock; refreshing is switched off, so the test itself plays the workers.
+ */
+@ExtendWith(ArquillianExtension.class)
+class RefreshProtocolIT {
+
+    private static final Duration LEASE = Duration.ofMinutes(2);
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.auto-refresh", "false", "projection.lease-time", "2m",
+                        "projection.retry-delay", "5s", "projection.max-retry-delay", "20s"),
+                List.of(GatedProjection.class, RecordingTenantScope.class), RefreshProtocolIT.class);
+    }
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    @Resource
+    ManagedExecutorService executor;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    GatedProjection gated;
+
+    @Inject
+    RecordingTenantScope tenants;
+
+    @Inject
+    CommitRecorder recorder;
+
+    private RefreshEngine engine;
+    private Rows rows;
+
+    @BeforeEach
+    void tables() throws Exception {
+        engine = runtime.engine();
+        rows = new Rows(dataSource);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+        }
+    }
+
+    @AfterEach
+    void reset() {
+        resources.clock().reset();
+        gated.reset();
+    }
+
+    @Test
+    void aWorkerStalledPastItsLeaseLosesTheKeyAndItsStaleWriteIsRepairedByTheNextRefresh() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        GatedProjection.Gate gate = gated.gate(id);
+        List<ClaimedMark> stale = engine.claim(List.of(key));
+        Future<?> staleWorker = executor.submit(() -> engine.refresh(stale));
+        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).as("stale worker read v1").isTrue();
+
+        resources.clock().advance(LEASE.plusSeconds(1));
+        source(id, "v2");
+        mark(id, "");
+        List<ClaimedMark> next = engine.claim(List.of(key));
+        assertThat(next).as("the lapsed lease lets another worker claim").hasSize(1);
+        engine.refresh(next);
+        assertThat(model(id)).isEqualTo("v2");
+        assertThat(pending(key)).isZero();
+
+        gate.release.countDown();
+        staleWorker.get(30, TimeUnit.SECONDS);
+        assertThat(model(id)).as("the stale worker overwrote v2").isEqualTo("v1");
+        assertThat(pending(key)).as("its missed ack marked the key again").isEqualTo(1);
+
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(model(id)).isEqualTo("v2");
+        assertThat(pending(key)).isZero();
+        assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
+                .containsExactly(RefreshOutcome.SUCCESS, RefreshOutcome.REPEATED, RefreshOutcome.SUCCESS);
+    }
+
+    @Test
+    void aKeyMarkedDuringAValidLeaseStaysWithItsHolderAndIsDueAgainTheMomentItsAckMisses() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        GatedProjection.Gate gate = gated.gate(id);
+        List<ClaimedMark> holder = engine.claim(List.of(key));
+        Future<?> worker = executor.submit(() -> engine.refresh(holder));
+        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+        source(id, "v2");
+        mark(id, "");
+        assertThat(engine.claim(List.of(key))).as("a valid lease is never claimed by another").isEmpty();
+
+        gate.release.countDown();
+        worker.get(30, TimeUnit.SECONDS);
+        List<Object> row = rows.one("""
+                SELECT claim_token, attempts, available_at, first_marked_at FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""", key.projection(), key.tenantId(), id);
+        assertThat(row.get(0)).as("claim released").isNull();
+        assertThat(row.get(1)).isEqualTo(0);
+        assertThat(((Timestamp) row.get(2)).toInstant()).as("due at once, not a lease later")
+                .isBeforeOrEqualTo(resources.clock().instant());
+        assertThat(((Timestamp) row.get(3)).toInstant()).as("first_marked_at = the claim time")
+                .isEqualTo(holder.get(0).claimedAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+
+        List<ClaimedMark> again = engine.claim(List.of(key));
+        assertThat(again).as("claimable right away").hasSize(1);
+        engine.refresh(again);
+        assertThat(model(id)).isEqualTo("v2");
+        assertThat(pending(key)).isZero();
+        assertThat(gated.calls(id)).as("exactly one more refresh").hasSize(2);
+        assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
+                .containsExactly(RefreshOutcome.REPEATED, RefreshOutcome.SUCCESS);
+    }
+
+    @Test
+    void aStaleWriteThatResurrectsADeletedRowIsDeletedAgain() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(model(id)).isEqualTo("v1");
+
+        mark(id, "");
+        GatedProjection.Gate gate = gated.gate(id);
+        List<ClaimedMark> holder = engine.claim(List.of(key));
+        Future<?> worker = executor.submit(() -> engine.refresh(holder));
+        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
+        source(id, null); // the source is deleted while the refresh holds v1
+        mark(id, "");
+        gate.release.countDown();
+        worker.get(30, TimeUnit.SECONDS);
+        assertThat(model(id)).as("resurrected by the stale write").isEqualTo("v1");
+
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(model(id)).as("no row once the source is gone").isNull();
+        assertThat(pending(key)).isZero();
+    }
+
+    @Test
+    void aFailureRecordedByAWorkerWhoseLeaseLapsedDoesNotTouchTheNewHoldersClaim() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        gated.failNext(id, 1);
+        GatedProjection.Gate gate = gated.gate(id);
+        List<ClaimedMark> lapsed = engine.claim(List.of(key));
+        Future<?> worker = executor.submit(() -> engine.refresh(lapsed));
+        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+        resources.clock().advance(LEASE.plusSeconds(1));
+        List<ClaimedMark> holder = engine.claim(List.of(key));
+        assertThat(holder).hasSize(1);
+        gate.release.countDown();
+        worker.get(30, TimeUnit.SECONDS);
+
+        List<Object> row = rows.one("""
+                SELECT claim_token, attempts, last_error FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""", key.projection(), key.tenantId(), id);
+        assertThat(row).containsExactly(holder.get(0).token(), 0, null);
+        engine.refresh(holder);
+        assertThat(model(id)).isEqualTo("v1");
+        assertThat(pending(key)).isZero();
+    }
+
+    @Test
+    void aMarkThatFailsTwiceIsRefreshedThreeTimesWithDoublingDelaysThatABusinessChangeDoesNotShorten()
+            throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        gated.failNext(id, 2);
+
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(rows.one("SELECT attempts, last_error FROM projection_pending WHERE entity_id = ?", id))
+                .containsExactly(1, "java.lang.IllegalStateException: gated failure of " + id);
+        assertThat(engine.claim(List.of(key))).as("backing off").isEmpty();
+
+        resources.clock().advance(Duration.ofSeconds(2));
+        mark(id, "");
+        assertThat(engine.claim(List.of(key))).as("a business change does not make it due early").isEmpty();
+
+        resources.clock().advance(Duration.ofSeconds(3));
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
+
+        resources.clock().advance(Duration.ofSeconds(9));
+        assertThat(engine.claim(List.of(key))).isEmpty();
+        resources.clock().advance(Duration.ofSeconds(1));
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(pending(key)).isZero();
+        assertThat(model(id)).isEqualTo("v1");
+        assertThat(gated.calls(id)).hasSize(3);
+        assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
+                .containsExactly(RefreshOutcome.FAILED, RefreshOutcome.FAILED, RefreshOutcome.SUCCESS);
+    }
+
+    @Test
+    void retryDelaysDoubleUpToTheirCap() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        gated.failNext(id, 4);
+        List<Duration> delays = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            engine.refresh(engine.claim(List.of(key)));
+            Duration delay = backoff(key);
+            delays.add(delay);
+            resources.clock().advance(delay);
+        }
+        assertThat(delays).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20),
+                Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aClaimNearTheEndOfItsLeaseIsReleasedUnstartedNeverRefreshed() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        List<ClaimedMark> claimed = engine.claim(List.of(key));
+        resources.clock().advance(LEASE.dividedBy(2)); // less than lease/2 + margin left
+        engine.refresh(claimed);
+        assertThat(gated.calls(id)).isEmpty();
+        assertThat(rows.one("SELECT claim_token FROM projection_pending WHERE entity_id = ?", id).get(0)).isNull();
+        assertThat(engine.claim(List.of(key))).as("free for the next worker at once").hasSize(1);
+    }
+
+    @Test
+    void aBatchWhoseRefreshAllThrowsRetriesEachIdAloneAndRecordsTheFailureForThePoisonedIdOnly() throws Exception {
+        String a = newId();
+        String b = newId();
+        String c = newId();
+        for (String id : List.of(a, b, c)) {
+            source(id, "v-" + id);
+            mark(id, "");
+        }
+        gated.poison(b);
+        List<ClaimedMark> claimed = engine.claim(List.of(key(a, ""), key(b, ""), key(c, "")));
+        assertThat(claimed).hasSize(3);
+        engine.refresh(claimed);
+
+        assertThat(gated.batches()).as("one refreshAll of the tenant's batch").hasSize(1);
+        assertThat(pending(key(a, ""))).isZero();
+        assertThat(pending(key(c, ""))).isZero();
+        assertThat(rows.one("SELECT attempts FROM projection_pending WHERE entity_id = ?", b).get(0)).isEqualTo(1);
+        assertThat(model(a)).isEqualTo("v-" + a);
+        assertThat(model(c)).isEqualTo("v-" + c);
+    }
+
+    @Test
+    void eachMarkIsRefreshedAsItsTenantAndTheThreadsContextIsRestoredAfterSuccessAndFailure() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey inA = mark(id, "tenant-a");
+        MarkKey inB = mark(id, "tenant-b");
+        MarkKey none = mark(id, "");
+        gated.failNext(id, 1); // the first of the three fails
+        int entered = tenants.entered();
+
+        engine.refresh(engine.claim(List.of(inA, inB, none)));
+
+        assertThat(gated.calls(id)).extracting(GatedProjection.Call::tenant)
+                .containsExactlyInAnyOrder("tenant-a", "tenant-b", null);
+        assertThat(tenants.entered() - entered).as("no tenant on the row: none entered").isEqualTo(2);
+        assertThat(tenants.exited()).isEqualTo(tenants.entered());
+        assertThat(tenants.current()).as("this thread's context after the refreshes").isNull();
+        assertThat(rows.count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", id))
+                .as("two refreshed, one failed and backing off").isEqualTo(1);
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private static MarkKey key(String id, String tenant) {
+        return new MarkKey(GatedProjection.NAME, tenant, id);
+    }
+
+    /** Marks as a committed business change would (the upsert rule), at the engine's time. */
+    private MarkKey mark(String id, String tenant) throws Exception {
+        MarkKey key = key(id, tenant);
+        try (Connection connection = dataSource.getConnection()) {
+            resources.store().upsert(connection, List.of(key), 0, resources.clock().instant());
+        }
+        return key;
+    }
+
+    private void source(String id, String value) throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM gated_source WHERE id = ?")) {
+                delete.setString(1, id);
+                delete.executeUpdate();
+            }
+            if (value != null) {
+                try (PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO gated_source (id, value) VALUES (?, ?)")) {
+                    insert.setString(1, id);
+                    insert.setString(2, value);
+                    insert.executeUpdate();
+                }
+            }
+        }
+    }
+
+    private String model(String id) {
+        List<List<Object>> found = rows.all("SELECT value FROM gated_model WHERE id = ?", id);
+        return found.isEmpty() ? null : (String) found.get(0).get(0);
+    }
+
+    private long pending(MarkKey key) {
+        return rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND tenant_id = ? AND entity_id = ?",
+                key.projection(), key.tenantId(), key.entityId());
+    }
+
+    private Duration backoff(MarkKey key) {
+        List<Object> row = rows.one("""
+                SELECT available_at, last_failed_at FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""", key.projection(), key.tenantId(), key.entityId());
+        return Duration.between(((Timestamp) row.get(1)).toInstant(), ((Timestamp) row.get(0)).toInstant());
+    }
+
+}

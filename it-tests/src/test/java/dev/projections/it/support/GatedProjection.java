@@ -1,0 +1,143 @@
+package dev.projections.it.support;
+
+import dev.projections.Projection;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * A test projection whose refresh can be held at a chosen point: it copies {@code gated_source.value} to
+ * {@code gated_model.value} (no source row: no model row), and a {@link Gate} set for an id makes its next
+ * refresh stop after reading the source and before writing, until the test releases it. It can also be told to
+ * fail, and records every call with the tenant it ran under.
+ */
+@ApplicationScoped
+public class GatedProjection implements Projection {
+
+    public static final String NAME = "gated";
+
+    /** Entered when the refresh has read the source; released by the test to let it write. */
+    public static final class Gate {
+        public final CountDownLatch entered = new CountDownLatch(1);
+        public final CountDownLatch release = new CountDownLatch(1);
+    }
+
+    public record Call(String id, String valueRead, String tenant, String thread) {
+    }
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    @Inject
+    RecordingTenantScope tenantScope;
+
+    private final Map<String, Gate> gates = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    private final Set<String> poisoned = ConcurrentHashMap.newKeySet();
+    private final List<Call> calls = new CopyOnWriteArrayList<>();
+    private final List<List<String>> batches = new CopyOnWriteArrayList<>();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    public Gate gate(String id) {
+        Gate gate = new Gate();
+        gates.put(id, gate);
+        return gate;
+    }
+
+    /** The next {@code times} refreshes of {@code id} throw after reading (and after any gate). */
+    public void failNext(String id, int times) {
+        failures.put(id, new AtomicInteger(times));
+    }
+
+    /** Every refresh of {@code id}, and every batch holding it, throws. */
+    public void poison(String id) {
+        poisoned.add(id);
+    }
+
+    public List<Call> calls(String id) {
+        return calls.stream().filter(c -> c.id().equals(id)).toList();
+    }
+
+    public List<List<String>> batches() {
+        return batches;
+    }
+
+    public void reset() {
+        gates.clear();
+        failures.clear();
+        poisoned.clear();
+        calls.clear();
+        batches.clear();
+    }
+
+    @Override
+    public void refreshAll(List<String> ids) throws Exception {
+        batches.add(List.copyOf(ids));
+        for (String id : ids) {
+            if (poisoned.contains(id)) {
+                throw new IllegalStateException("batch holds poisoned id " + id);
+            }
+        }
+        Projection.super.refreshAll(ids);
+    }
+
+    @Override
+    public void refresh(String id) throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            String value = read(connection, id);
+            calls.add(new Call(id, value, tenantScope.current(), Thread.currentThread().getName()));
+            Gate gate = gates.remove(id);
+            if (gate != null) {
+                gate.entered.countDown();
+                if (!gate.release.await(60, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("gate of " + id + " was never released");
+                }
+            }
+            AtomicInteger failuresLeft = failures.get(id);
+            if (poisoned.contains(id) || (failuresLeft != null && failuresLeft.getAndDecrement() > 0)) {
+                throw new IllegalStateException("gated failure of " + id);
+            }
+            write(connection, id, value);
+        }
+    }
+
+    private static String read(Connection connection, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT value FROM gated_source WHERE id = ?")) {
+            select.setString(1, id);
+            try (ResultSet rs = select.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    private static void write(Connection connection, String id, String value) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM gated_model WHERE id = ?")) {
+            delete.setString(1, id);
+            delete.executeUpdate();
+        }
+        if (value != null) {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO gated_model (id, value) VALUES (?, ?)")) {
+                insert.setString(1, id);
+                insert.setString(2, value);
+                insert.executeUpdate();
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.projections.it.support;
+
+import dev.projections.TenantScope;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A tenant scope kept in a thread-local, as an application's would be; counts entries and exits. */
+@ApplicationScoped
+public class RecordingTenantScope implements TenantScope {
+
+    private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
+
+    private final AtomicInteger entered = new AtomicInteger();
+    private final AtomicInteger exited = new AtomicInteger();
+
+    @Override
+    public Entered enter(String tenantId) {
+        String previous = CURRENT.get();
+        CURRENT.set(tenantId);
+        entered.incrementAndGet();
+        return () -> {
+            if (previous == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(previous);
+            }
+            exited.incrementAndGet();
+        };
+    }
+
+    public String current() {
+        return CURRENT.get();
+    }
+
+    public int entered() {
+        return entered.get();
+    }
+
+    public int exited() {
+        return exited.get();
+    }
+}
