@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -32,9 +33,10 @@ public final class AdjustableClock extends Clock {
         offset.set(Duration.ZERO);
     }
 
+    /** In microseconds, the precision of the database's timestamps, so an instant survives a round trip. */
     @Override
     public Instant instant() {
-        return base.instant().plus(offset.get());
+        return base.instant().plus(offset.get()).truncatedTo(ChronoUnit.MICROS);
     }
 
     @Override

@@ -8,6 +8,9 @@ public interface ProjectionCatalog {
 
     Projection byName(String name);
 
+    /** Names of every deployed projection. */
+    Set<String> names();
+
     /** Names of deployed projections whose marks this instance may claim now. */
     Set<String> claimable();
 }

@@ -42,6 +42,7 @@ public final class RefreshEngine {
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final Object startedLock = new Object();
     private int started;
+    private int draining;
     private volatile boolean stopping;
 
     public RefreshEngine(PendingStore store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
@@ -64,6 +65,20 @@ public final class RefreshEngine {
      * the sweep tries again later.
      */
     public void drain() {
+        synchronized (startedLock) {
+            draining++;
+        }
+        try {
+            drainUntilEmpty();
+        } finally {
+            synchronized (startedLock) {
+                draining--;
+                startedLock.notifyAll();
+            }
+        }
+    }
+
+    private void drainUntilEmpty() {
         while (!stopping) {
             List<MarkKey> handed = handoff.take(settings.batchSize());
             Set<String> claimable = catalog.claimable();
@@ -238,7 +253,8 @@ public final class RefreshEngine {
 
     /**
      * Stops claiming, gives back every claim not yet started, and waits up to {@code min(lease-time, 10s)} for
-     * started refreshes, so that nothing is lost and no key waits a lease after a redeploy.
+     * started refreshes and for drainers to give back what they claimed meanwhile, so that nothing is lost and no
+     * key waits a lease after a redeploy.
      */
     public void stop() {
         stopping = true;
@@ -248,7 +264,7 @@ public final class RefreshEngine {
         Duration wait = settings.leaseTime().compareTo(Duration.ofSeconds(10)) < 0 ? settings.leaseTime() : Duration.ofSeconds(10);
         long deadline = System.nanoTime() + wait.toNanos();
         synchronized (startedLock) {
-            while (started > 0) {
+            while (started > 0 || draining > 0) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     LOG.log(Level.WARNING, "{0} refreshes still running at shutdown; their leases will expire", started);

@@ -75,4 +75,23 @@ final class H2PendingStore extends SqlPendingStore {
         }
         return false;
     }
+
+    private static final String HEARTBEAT = """
+            MERGE INTO projection_instance (instance_id, projection, last_seen) KEY (instance_id, projection)
+            VALUES (?, ?, ?)
+            """;
+
+    @Override
+    public void heartbeat(Connection connection, String instanceId, java.util.Collection<String> projections,
+                          Instant now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(HEARTBEAT)) {
+            for (String projection : new java.util.TreeSet<>(projections)) {
+                statement.setString(1, instanceId);
+                statement.setString(2, projection);
+                statement.setObject(3, utc(now));
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
 }

@@ -55,6 +55,13 @@ public interface PendingStore {
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
     boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;
 
+    /** Records that {@code instanceId} deploys {@code projections} at {@code now} ({@code projection_instance}). */
+    void heartbeat(Connection connection, String instanceId, Collection<String> projections, Instant now)
+            throws SQLException;
+
+    /** The database's own clock, to compare with the engine's. */
+    Instant databaseTime(Connection connection) throws SQLException;
+
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(Connection connection, String projection) throws SQLException;
 

@@ -59,4 +59,23 @@ final class PostgresPendingStore extends SqlPendingStore {
             statement.executeUpdate();
         }
     }
+
+    private static final String HEARTBEAT = """
+            INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)
+            ON CONFLICT (instance_id, projection) DO UPDATE SET last_seen = EXCLUDED.last_seen
+            """;
+
+    @Override
+    public void heartbeat(Connection connection, String instanceId, java.util.Collection<String> projections,
+                          Instant now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(HEARTBEAT)) {
+            for (String projection : new java.util.TreeSet<>(projections)) {
+                statement.setString(1, instanceId);
+                statement.setString(2, projection);
+                statement.setObject(3, utc(now));
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
 }

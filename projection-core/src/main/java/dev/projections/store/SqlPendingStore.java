@@ -225,6 +225,15 @@ abstract class SqlPendingStore implements PendingStore {
     }
 
     @Override
+    public Instant databaseTime(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");
+             ResultSet rows = select.executeQuery()) {
+            rows.next();
+            return rows.getObject(1, java.time.OffsetDateTime.class).toInstant();
+        }
+    }
+
+    @Override
     public long pending(Connection connection, String projection) throws SQLException {
         try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING)) {
             count.setString(1, projection);

@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.TenantScope;
+import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.RefreshListener;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,6 +28,7 @@ public class EngineRuntime {
     Instance<RefreshListener> listeners;
 
     private RefreshEngine engine;
+    private InstanceHeartbeat heartbeat;
 
     public synchronized RefreshEngine engine() {
         if (engine == null) {
@@ -35,5 +37,26 @@ public class EngineRuntime {
                     listeners.isResolvable() ? listeners.get() : RefreshListener.NONE);
         }
         return engine;
+    }
+
+    public synchronized InstanceHeartbeat heartbeat() {
+        if (heartbeat == null) {
+            heartbeat = new InstanceHeartbeat(resources.store(), transactions, resources.clock(), registry,
+                    instanceId(), resources.settings().leaseTime());
+        }
+        return heartbeat;
+    }
+
+    /** This server's node name (unique per instance of a cluster or domain), else its host name. */
+    private static String instanceId() {
+        String node = System.getProperty("jboss.node.name");
+        if (node != null && !node.isBlank()) {
+            return node;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "unknown-host";
+        }
     }
 }

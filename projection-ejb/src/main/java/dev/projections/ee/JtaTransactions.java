@@ -1,59 +1,80 @@
 package dev.projections.ee;
 
 import dev.projections.refresh.Transactions;
-import jakarta.annotation.Resource;
-import jakarta.ejb.LocalBean;
-import jakarta.ejb.Stateless;
-import jakarta.ejb.TransactionManagement;
-import jakarta.ejb.TransactionManagementType;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
-import jakarta.transaction.UserTransaction;
+import jakarta.transaction.TransactionManager;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
- * The engine's transactions, as JTA transactions begun by a bean-managed EJB: each with its own timeout, so a
+ * The engine's transactions, begun on the container's JTA transaction manager, each with its own timeout so a
  * refresh times out inside its lease. The projection's container-managed EntityManager joins the same
- * transaction, and the engine's connection is enlisted in it, so a read model in the projection datasource
+ * transaction and the engine's connection is enlisted in it, so a read model in the projection datasource
  * commits atomically with the ack.
+ * <p>
+ * Not an EJB: the engine stops in a {@code @PreDestroy} at undeploy, when the module's EJBs already refuse
+ * calls, and it must still release its claims then.
  */
-@Stateless
-@LocalBean
-@TransactionManagement(TransactionManagementType.BEAN)
+@ApplicationScoped
 public class JtaTransactions implements Transactions {
 
-    @Resource
-    UserTransaction transaction;
+    /** WildFly, then Payara, then the older WildFly name. */
+    private static final List<String> TRANSACTION_MANAGER = List.of(
+            "java:jboss/TransactionManager", "java:appserver/TransactionManager", "java:/TransactionManager");
 
     @Inject
     EngineResources resources;
 
+    private TransactionManager manager;
+
+    @PostConstruct
+    void lookUp() {
+        for (String name : TRANSACTION_MANAGER) {
+            try {
+                manager = (TransactionManager) new InitialContext().lookup(name);
+                return;
+            } catch (NamingException | ClassCastException notHere) {
+                // try the next server's name
+            }
+        }
+        throw new IllegalStateException("no JTA TransactionManager under " + TRANSACTION_MANAGER);
+    }
+
     @Override
     public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
-        transaction.setTransactionTimeout((int) Math.max(1, timeout.toSeconds()));
+        if (manager.getStatus() != Status.STATUS_NO_TRANSACTION) {
+            throw new IllegalStateException("the engine's transactions run on threads without one; status "
+                    + manager.getStatus());
+        }
+        manager.setTransactionTimeout((int) Math.max(1, timeout.toSeconds()));
         try {
-            transaction.begin();
+            manager.begin();
             T result;
             try (Connection connection = resources.dataSource().getConnection()) {
                 result = work.run(connection);
             }
-            transaction.commit();
+            manager.commit();
             return result;
         } catch (Exception | Error e) {
             rollbackIfActive();
             throw e;
         } finally {
-            transaction.setTransactionTimeout(0);
+            manager.setTransactionTimeout(0);
         }
     }
 
     private void rollbackIfActive() throws SystemException {
-        int status = transaction.getStatus();
+        int status = manager.getStatus();
         if (status != Status.STATUS_NO_TRANSACTION && status != Status.STATUS_COMMITTED
                 && status != Status.STATUS_ROLLEDBACK) {
-            transaction.rollback();
+            manager.rollback();
         }
     }
 }

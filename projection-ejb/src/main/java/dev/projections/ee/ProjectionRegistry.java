@@ -53,6 +53,7 @@ public class ProjectionRegistry implements ProjectionCatalog {
         return byName.containsKey(name);
     }
 
+    @Override
     public Set<String> names() {
         return new java.util.TreeSet<>(byName.keySet());
     }

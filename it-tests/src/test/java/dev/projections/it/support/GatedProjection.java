@@ -49,6 +49,8 @@ public class GatedProjection implements Projection {
     private final Set<String> poisoned = ConcurrentHashMap.newKeySet();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final List<List<String>> batches = new CopyOnWriteArrayList<>();
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger peakRunning = new AtomicInteger();
 
     @Override
     public String name() {
@@ -79,7 +81,17 @@ public class GatedProjection implements Projection {
         return batches;
     }
 
+    /** The most refreshes (or batches) that ever ran at once. */
+    public int peakRunning() {
+        return peakRunning.get();
+    }
+
+    public int callCount() {
+        return calls.size();
+    }
+
     public void reset() {
+        peakRunning.set(0);
         gates.clear();
         failures.clear();
         poisoned.clear();
@@ -90,16 +102,36 @@ public class GatedProjection implements Projection {
     @Override
     public void refreshAll(List<String> ids) throws Exception {
         batches.add(List.copyOf(ids));
+        peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+        try {
+            refreshEach(ids);
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    private void refreshEach(List<String> ids) throws Exception {
         for (String id : ids) {
             if (poisoned.contains(id)) {
                 throw new IllegalStateException("batch holds poisoned id " + id);
             }
         }
-        Projection.super.refreshAll(ids);
+        for (String id : ids) {
+            copy(id);
+        }
     }
 
     @Override
     public void refresh(String id) throws Exception {
+        peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+        try {
+            copy(id);
+        } finally {
+            running.decrementAndGet();
+        }
+    }
+
+    private void copy(String id) throws Exception {
         try (Connection connection = dataSource.getConnection()) {
             String value = read(connection, id);
             calls.add(new Call(id, value, tenantScope.current(), Thread.currentThread().getName()));

@@ -1,0 +1,129 @@
+package dev.projections.it.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.Projections;
+import dev.projections.demo.orders.entity.Customer;
+import dev.projections.demo.orders.entity.Order;
+import dev.projections.ee.EngineResources;
+import dev.projections.it.support.Await;
+import dev.projections.it.support.CommitRecorder;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.RecordingTenantScope;
+import dev.projections.it.support.Rows;
+import dev.projections.refresh.DrainerOrigin;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.UserTransaction;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The engine running by itself (hand-off and drainers; the sweep too slow to matter): counts and bounds. */
+@ExtendWith(ArquillianExtension.class)
+class AutoRefreshIT {
+
+    private static final int WORKERS = 4;
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.sweep-interval", "1h", "projection.workers", String.valueOf(WORKERS)),
+                List.of(GatedProjection.class, RecordingTenantScope.class), AutoRefreshIT.class);
+    }
+
+    @PersistenceContext(unitName = "demo")
+    EntityManager em;
+
+    @Resource
+    UserTransaction transaction;
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    @Inject
+    EngineResources engine;
+
+    @Inject
+    Projections projections;
+
+    @Inject
+    GatedProjection gated;
+
+    @Inject
+    CommitRecorder recorder;
+
+    @BeforeEach
+    void tables() throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+        }
+    }
+
+    @Test
+    void threeMarksOfOneKeyInOneTransactionAreRefreshedOnce() throws Exception {
+        transaction.begin();
+        Customer customer = new Customer("", "three-" + UUID.randomUUID());
+        em.persist(customer);
+        Order order = new Order("", customer, "NEW");
+        em.persist(order);
+        transaction.commit();
+        MarkKey key = new MarkKey("order-search", "", String.valueOf(order.getId()));
+        Rows rows = new Rows(dataSource);
+        Await.until("the first refresh of " + key, () -> recorder.refreshed(key).size() == 1);
+
+        transaction.begin();
+        Order managed = em.find(Order.class, order.getId());
+        managed.setStatus("PAID");
+        em.persist(managed.addLine("a", 1, BigDecimal.ONE));
+        em.persist(managed.addLine("b", 2, BigDecimal.ONE));
+        transaction.commit();
+
+        Await.until("the mark of " + key + " acked", () -> recorder.refreshed(key).size() >= 2
+                && !rows.exists("SELECT 1 FROM projection_pending WHERE projection = 'order-search' AND entity_id = ?",
+                key.entityId()));
+        assertThat(recorder.refreshed(key)).as("one refresh for the three marks").hasSize(2);
+        assertThat(rows.one("SELECT line_count, status FROM order_search WHERE order_id = ?", order.getId()))
+                .containsExactly(2, "PAID");
+    }
+
+    @Test
+    void aBurstOfFiveThousandCommitsDrainsWithAtMostWorkersDrainersAndRefreshesAtOnce() {
+        long drainers = engine.stats().drainersStarted(DrainerOrigin.HANDOFF);
+        String prefix = "burst-" + UUID.randomUUID() + "-";
+        for (int i = 0; i < 5_000; i++) {
+            projections.markDirty(GatedProjection.NAME, prefix + i); // each written and announced at once
+        }
+        Rows rows = new Rows(dataSource);
+        Await.until("the burst to drain", Duration.ofMinutes(3), () ->
+                rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND entity_id LIKE ?",
+                        prefix + "%") == 0);
+
+        assertThat(engine.handoff().peakInFlight()).as("drainers in flight at once").isLessThanOrEqualTo(WORKERS);
+        assertThat(gated.peakRunning()).as("refreshes running at once").isLessThanOrEqualTo(WORKERS);
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF) - drainers)
+                .as("drainers started, far fewer than commits").isLessThan(5_000);
+    }
+
+    @Test
+    void theSweepRecordsThisInstanceForEveryDeployedProjection() {
+        Rows rows = new Rows(dataSource);
+        Await.until("a heartbeat", () -> rows.count("SELECT COUNT(*) FROM projection_instance WHERE projection IN "
+                + "('gated', 'order-search', 'customer-stats')") >= 3);
+    }
+}
