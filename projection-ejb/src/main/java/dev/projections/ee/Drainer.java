@@ -2,6 +2,9 @@ package dev.projections.ee;
 
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RunAs;
 import jakarta.ejb.Asynchronous;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
@@ -18,6 +21,10 @@ import java.util.logging.Logger;
  */
 @Stateless
 @LocalBean
+@RunAs(SystemIdentity.ROLE)
+@DeclareRoles(SystemIdentity.ROLE)
+// with roles declared and no permission, WildFly would deny every call, an @Asynchronous one silently
+@PermitAll
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Drainer {
 

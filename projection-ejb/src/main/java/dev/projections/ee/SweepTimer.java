@@ -6,6 +6,9 @@ import dev.projections.refresh.DrainerOrigin;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RunAs;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -28,6 +31,10 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
+@RunAs(SystemIdentity.ROLE)
+@DeclareRoles(SystemIdentity.ROLE)
+// with roles declared and no permission, WildFly would deny every call, an @Asynchronous one silently
+@PermitAll
 @DependsOn("SchemaMigration")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)

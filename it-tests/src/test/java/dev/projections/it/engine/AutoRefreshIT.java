@@ -11,6 +11,7 @@ import dev.projections.it.support.Await;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.IdentityProbe;
 import dev.projections.it.support.RecordingTenantScope;
 import dev.projections.it.support.Rows;
 import dev.projections.refresh.DrainerOrigin;
@@ -43,7 +44,7 @@ class AutoRefreshIT {
     @Deployment
     static EnterpriseArchive deployment() {
         return Deployments.ear(Map.of("projection.sweep-interval", "1h", "projection.workers", String.valueOf(WORKERS)),
-                List.of(GatedProjection.class, RecordingTenantScope.class), AutoRefreshIT.class);
+                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), AutoRefreshIT.class);
     }
 
     @PersistenceContext(unitName = "demo")
@@ -118,6 +119,14 @@ class AutoRefreshIT {
         assertThat(gated.peakRunning()).as("refreshes running at once").isLessThanOrEqualTo(WORKERS);
         assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF) - drainers)
                 .as("drainers started, far fewer than commits").isLessThan(5_000);
+    }
+
+    @Test
+    void aRefreshStartedByTheHandoffRunsAsTheSystemIdentity() {
+        String id = "identity-" + UUID.randomUUID();
+        projections.markDirty(GatedProjection.NAME, id);
+        Await.until("the refresh of " + id, () -> !gated.calls(id).isEmpty());
+        assertThat(gated.calls(id)).extracting(GatedProjection.Call::asSystem).containsOnly(true);
     }
 
     @Test

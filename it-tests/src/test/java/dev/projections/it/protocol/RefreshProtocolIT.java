@@ -8,6 +8,7 @@ import dev.projections.ee.EngineRuntime;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.IdentityProbe;
 import dev.projections.it.support.RecordingTenantScope;
 import dev.projections.it.support.Rows;
 import dev.projections.refresh.RefreshEngine;
@@ -48,7 +49,7 @@ class RefreshProtocolIT {
     static EnterpriseArchive deployment() {
         return Deployments.ear(Map.of("projection.auto-refresh", "false", "projection.lease-time", "2m",
                         "projection.retry-delay", "5s", "projection.max-retry-delay", "20s"),
-                List.of(GatedProjection.class, RecordingTenantScope.class), RefreshProtocolIT.class);
+                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), RefreshProtocolIT.class);
     }
 
     @Resource(lookup = "java:jboss/datasources/ProjectionDS")

@@ -35,7 +35,7 @@ public class GatedProjection implements Projection {
         public final CountDownLatch release = new CountDownLatch(1);
     }
 
-    public record Call(String id, String valueRead, String tenant, String thread) {
+    public record Call(String id, String valueRead, String tenant, String thread, boolean asSystem) {
     }
 
     @Resource(lookup = "java:jboss/datasources/ProjectionDS")
@@ -43,6 +43,9 @@ public class GatedProjection implements Projection {
 
     @Inject
     RecordingTenantScope tenantScope;
+
+    @jakarta.ejb.EJB
+    IdentityProbe identity;
 
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
@@ -134,7 +137,8 @@ public class GatedProjection implements Projection {
     private void copy(String id) throws Exception {
         try (Connection connection = dataSource.getConnection()) {
             String value = read(connection, id);
-            calls.add(new Call(id, value, tenantScope.current(), Thread.currentThread().getName()));
+            calls.add(new Call(id, value, tenantScope.current(), Thread.currentThread().getName(),
+                    identity.callerIsSystem()));
             Gate gate = gates.remove(id);
             if (gate != null) {
                 gate.entered.countDown();
