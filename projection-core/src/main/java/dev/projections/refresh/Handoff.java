@@ -23,6 +23,8 @@ public final class Handoff {
     private final Set<MarkKey> waiting = new LinkedHashSet<>();
     private int inFlight;
     private int peakInFlight;
+    private int running;
+    private int suspectedLost;
     private boolean sweepRequested;
 
     public Handoff(int capacity, int workers) {
@@ -76,6 +78,29 @@ public final class Handoff {
         }
         inFlight--;
         return false;
+    }
+
+    /** A drainer began to run in its slot. */
+    public synchronized void drainerRunning() {
+        running++;
+    }
+
+    /** A running drainer is about to finish or pass its slot on ({@link #drainerFinished}). */
+    public synchronized void drainerStopped() {
+        running--;
+    }
+
+    /**
+     * Run by each sweep. A slot reserved for a drainer the container never ran (its asynchronous invocation
+     * failed before the drainer's code, which the caller cannot see) would be held for ever; slots reserved but
+     * not running at two sweeps in a row are taken back. Returns how many.
+     */
+    public synchronized int reclaimLostSlots() {
+        int notRunning = inFlight - running;
+        int lost = Math.min(notRunning, suspectedLost);
+        inFlight -= lost;
+        suspectedLost = notRunning - lost;
+        return lost;
     }
 
     /** A drainer could not be started (the container refused): the slot is given back. */

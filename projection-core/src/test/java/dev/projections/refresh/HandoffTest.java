@@ -71,4 +71,23 @@ class HandoffTest {
         handoff.startFailed();
         assertThat(handoff.tryReserveSlot()).isTrue();
     }
+
+    @Test
+    void aSlotWhoseDrainerNeverRanIsTakenBackAtTheSecondSweep() {
+        Handoff handoff = new Handoff(10, 1);
+        handoff.offer(List.of(key(1))); // the container then fails the asynchronous call
+        assertThat(handoff.reclaimLostSlots()).as("first sweep: perhaps only queued").isZero();
+        assertThat(handoff.reclaimLostSlots()).as("second sweep: lost").isEqualTo(1);
+        assertThat(handoff.tryReserveSlot()).isTrue();
+    }
+
+    @Test
+    void aRunningDrainersSlotIsNeverTakenBack() {
+        Handoff handoff = new Handoff(10, 1);
+        handoff.offer(List.of(key(1)));
+        handoff.drainerRunning();
+        assertThat(handoff.reclaimLostSlots()).isZero();
+        assertThat(handoff.reclaimLostSlots()).isZero();
+        assertThat(handoff.inFlight()).isEqualTo(1);
+    }
 }

@@ -45,6 +45,7 @@ public class Drainer {
     @Asynchronous
     public void drain(DrainerOrigin origin) {
         resources.stats().drainerStarted(origin);
+        resources.handoff().drainerRunning();
         try {
             runtime.engine().drain();
         } catch (DatabaseTroubleException e) {
@@ -52,6 +53,7 @@ public class Drainer {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
         } finally {
+            resources.handoff().drainerStopped();
             if (resources.handoff().drainerFinished()) {
                 starter.startReserved(DrainerOrigin.HANDOFF);
             }

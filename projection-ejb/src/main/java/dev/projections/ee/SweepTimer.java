@@ -78,6 +78,10 @@ public class SweepTimer {
         }
         try {
             resources.stats().sweepRan();
+            int lost = resources.handoff().reclaimLostSlots();
+            if (lost > 0) {
+                LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
+            }
             runtime.heartbeat().beat();
             if (runtime.engine().hasDueWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
