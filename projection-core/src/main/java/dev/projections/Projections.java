@@ -1,6 +1,7 @@
 package dev.projections;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -27,6 +28,21 @@ public interface Projections {
 
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(String projection);
+
+    /** Marks of {@code projection} whose refreshes failed ({@code attempts > 0}), all tenants. */
+    long failing(String projection);
+
+    /** Up to {@code limit} failing marks of {@code projection}, the next to be retried first. */
+    List<FailedRefresh> failures(String projection, int limit);
+
+    /**
+     * Makes every failing mark of {@code projection} due now and returns how many. {@code attempts} is kept, so
+     * a new failure continues the backoff where it was.
+     */
+    int retryFailed(String projection);
+
+    /** The same for one mark; an {@link IllegalArgumentException} when that key has no failing mark. */
+    void retry(String projection, String tenant, String id);
 
     /** The projections this deployment knows. */
     Set<String> names();

@@ -62,6 +62,19 @@ public interface PendingStore {
     /** The database's own clock, to compare with the engine's. */
     Instant databaseTime(Connection connection) throws SQLException;
 
+    /** Marks of {@code projection} with {@code attempts > 0}. */
+    long failing(Connection connection, String projection) throws SQLException;
+
+    /** Failing marks of {@code projection}, next retry first. */
+    List<dev.projections.FailedRefresh> failures(Connection connection, String projection, int limit)
+            throws SQLException;
+
+    /** Makes failing marks due at {@code now}, keeping attempts; all of {@code projection}, locked in key order. */
+    int retryFailed(Connection connection, String projection, Instant now) throws SQLException;
+
+    /** The same for one key; false when it has no failing mark. */
+    boolean retry(Connection connection, MarkKey key, Instant now) throws SQLException;
+
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(Connection connection, String projection) throws SQLException;
 

@@ -77,6 +77,30 @@ abstract class SqlPendingStore implements PendingStore {
              FETCH FIRST 1 ROWS ONLY
             """;
 
+    private static final String COUNT_FAILING =
+            "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND attempts > 0";
+
+    private static final String FAILURES = """
+            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at, available_at
+              FROM projection_pending
+             WHERE projection = ? AND attempts > 0
+             ORDER BY available_at, tenant_id, entity_id
+             FETCH FIRST %d ROWS ONLY
+            """;
+
+    /* locks the failing rows in key order before the update touches them (SPEC §3 lock order) */
+    private static final String LOCK_FAILING = """
+            SELECT tenant_id, entity_id FROM projection_pending
+             WHERE projection = ? AND attempts > 0
+             ORDER BY tenant_id, entity_id
+               FOR UPDATE
+            """;
+
+    private static final String MAKE_DUE = """
+            UPDATE projection_pending SET available_at = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
+            """;
+
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
 
     @Override
@@ -231,6 +255,67 @@ abstract class SqlPendingStore implements PendingStore {
             rows.next();
             return rows.getObject(1, java.time.OffsetDateTime.class).toInstant();
         }
+    }
+
+    @Override
+    public long failing(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(COUNT_FAILING)) {
+            count.setString(1, projection);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    @Override
+    public List<dev.projections.FailedRefresh> failures(Connection connection, String projection, int limit)
+            throws SQLException {
+        List<dev.projections.FailedRefresh> failures = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(FAILURES.formatted(Math.max(1, limit)))) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    failures.add(new dev.projections.FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
+                            rows.getString(4), instantOf(rows, 5), instantOf(rows, 6)));
+                }
+            }
+        }
+        return failures;
+    }
+
+    @Override
+    public int retryFailed(Connection connection, String projection, Instant now) throws SQLException {
+        List<MarkKey> keys = new ArrayList<>();
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_FAILING)) {
+            lock.setString(1, projection);
+            try (ResultSet rows = lock.executeQuery()) {
+                while (rows.next()) {
+                    keys.add(new MarkKey(projection, rows.getString(1), rows.getString(2)));
+                }
+            }
+        }
+        int retried = 0;
+        for (MarkKey key : keys) {
+            if (retry(connection, key, now)) {
+                retried++;
+            }
+        }
+        return retried;
+    }
+
+    @Override
+    public boolean retry(Connection connection, MarkKey key, Instant now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(MAKE_DUE)) {
+            update.setObject(1, utc(now));
+            bindKey(update, 2, key);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    private static Instant instantOf(ResultSet rows, int column) throws SQLException {
+        java.time.OffsetDateTime value = rows.getObject(column, java.time.OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
     }
 
     @Override

@@ -541,6 +541,27 @@ abstract class PendingStoreContract {
     // ---------------------------------------------------------------------------------------------------------
 
     @Test
+    void failingMarksAreCountedAndListedNextRetryFirstAndRetryMakesThemDueKeepingAttempts() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        fail(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: one", at(2));
+        fail(claimOne(ORDER_2, at(1), tokenB), "java.lang.IllegalStateException: two", at(1));
+
+        assertThat(this.<Long>inTransaction(c -> store.failing(c, ORDERS))).isEqualTo(2L);
+        assertThat(this.<List<dev.projections.FailedRefresh>>inTransaction(c -> store.failures(c, ORDERS, 10)))
+                .extracting(dev.projections.FailedRefresh::id, dev.projections.FailedRefresh::attempts,
+                        dev.projections.FailedRefresh::nextRetry)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("2", 1, at(1).plusSeconds(5)),
+                        org.assertj.core.groups.Tuple.tuple("1", 1, at(2).plusSeconds(5)));
+
+        assertThat(this.<Integer>inTransaction(c -> store.retryFailed(c, ORDERS, at(3)))).isEqualTo(2);
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(3));
+        assertThat(row(ORDER_1).attempts()).isEqualTo(1);
+        assertThat(this.<Boolean>inTransaction(c -> store.retry(c, ORDER_1, at(4)))).isTrue();
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(4));
+        assertThat(this.<Boolean>inTransaction(c -> store.retry(c, key(ORDERS, "no-such"), at(4)))).isFalse();
+    }
+
+    @Test
     void aFailureWhileTheClaimIsMineCountsTheAttemptKeepsTheErrorReleasesAndBacksOff() throws Exception {
         mark(at(0), ORDER_1);
         ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);

@@ -1,7 +1,9 @@
 package dev.projections.ee;
 
+import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
 import dev.projections.Projections;
+import dev.projections.refresh.DrainerOrigin;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,6 +29,9 @@ public class ProjectionsFacade implements Projections {
 
     @Inject
     MarkSinkBean sink;
+
+    @Inject
+    DrainerStarter starter;
 
     @Resource
     TransactionSynchronizationRegistry transactions;
@@ -70,11 +75,62 @@ public class ProjectionsFacade implements Projections {
     @Override
     public long pending(String projection) {
         ArgumentChecks.projection(projection, registry);
-        try (Connection connection = resources.dataSource().getConnection()) {
-            return resources.store().pending(connection, projection);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not count pending marks of " + projection + ": " + e.getMessage(), e);
+        return read("count pending marks of " + projection, c -> resources.store().pending(c, projection));
+    }
+
+    @Override
+    public long failing(String projection) {
+        ArgumentChecks.projection(projection, registry);
+        return read("count failing marks of " + projection, c -> resources.store().failing(c, projection));
+    }
+
+    @Override
+    public List<FailedRefresh> failures(String projection, int limit) {
+        ArgumentChecks.projection(projection, registry);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         }
+        return read("list failing marks of " + projection, c -> resources.store().failures(c, projection, limit));
+    }
+
+    @Override
+    public int retryFailed(String projection) {
+        ArgumentChecks.projection(projection, registry);
+        int retried = read("retry failing marks of " + projection,
+                c -> resources.store().retryFailed(c, projection, resources.clock().instant()));
+        if (retried > 0 && resources.settings().autoRefresh()) {
+            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+        }
+        return retried;
+    }
+
+    @Override
+    public void retry(String projection, String tenant, String id) {
+        ArgumentChecks.projection(projection, registry);
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
+        }
+        MarkKey key = new MarkKey(projection, ArgumentChecks.tenant(tenant), ArgumentChecks.id(id, projection));
+        boolean retried = read("retry " + key, c -> resources.store().retry(c, key, resources.clock().instant()));
+        if (!retried) {
+            throw new IllegalArgumentException("no failing mark " + key + " to retry");
+        }
+        if (resources.settings().autoRefresh()) {
+            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+        }
+    }
+
+    private <T> T read(String what, SqlCall<T> call) {
+        try (Connection connection = resources.dataSource().getConnection()) {
+            return call.run(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T run(Connection connection) throws SQLException;
     }
 
     @Override

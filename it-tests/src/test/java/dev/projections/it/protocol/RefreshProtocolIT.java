@@ -68,6 +68,9 @@ class RefreshProtocolIT {
     GatedProjection gated;
 
     @Inject
+    dev.projections.Projections projections;
+
+    @Inject
     RecordingTenantScope tenants;
 
     @Inject
@@ -257,6 +260,49 @@ class RefreshProtocolIT {
         }
         assertThat(delays).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20),
                 Duration.ofSeconds(20));
+    }
+
+    @Test
+    void retryFailedMakesFailingMarksDueNowAndTheNextFailureContinuesTheBackoffWhereItStood() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey key = mark(id, "");
+        gated.failNext(id, 3);
+        engine.refresh(engine.claim(List.of(key)));
+        resources.clock().advance(Duration.ofSeconds(5));
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
+
+        assertThat(projections.failing(GatedProjection.NAME)).isGreaterThanOrEqualTo(1);
+        assertThat(projections.failures(GatedProjection.NAME, 1000)).filteredOn(f -> f.id().equals(id))
+                .singleElement().satisfies(f -> {
+                    assertThat(f.tenant()).isEmpty();
+                    assertThat(f.attempts()).isEqualTo(2);
+                    assertThat(f.lastError()).isEqualTo("java.lang.IllegalStateException: gated failure of " + id);
+                    assertThat(f.nextRetry()).isEqualTo(f.lastFailedAt().plusSeconds(10));
+                });
+        assertThat(engine.claim(List.of(key))).as("still backing off").isEmpty();
+
+        assertThat(projections.retryFailed(GatedProjection.NAME)).isGreaterThanOrEqualTo(1);
+        List<ClaimedMark> retried = engine.claim(List.of(key));
+        assertThat(retried).as("due now").hasSize(1);
+        assertThat(retried.get(0).attempts()).as("attempts kept").isEqualTo(2);
+        engine.refresh(retried);
+        assertThat(backoff(key)).as("the third failure waits 5 s × 2², not 5 s").isEqualTo(Duration.ofSeconds(20));
+
+        projections.retry(GatedProjection.NAME, "", id);
+        engine.refresh(engine.claim(List.of(key)));
+        assertThat(pending(key)).isZero();
+        assertThat(model(id)).isEqualTo("v1");
+    }
+
+    @Test
+    void retryOfAKeyWithoutAFailingMarkIsRefusedNamingTheKey() {
+        String id = newId();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> projections.retry(GatedProjection.NAME, "", id))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(id);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> projections.retry("nope", "", id))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown projection \"nope\"");
     }
 
     @Test
