@@ -44,6 +44,15 @@ public interface Projections {
     /** The same for one mark; an {@link IllegalArgumentException} when that key has no failing mark. */
     void retry(String projection, String tenant, String id);
 
+    /** Stops refreshing {@code projection}'s marks on every instance; marks keep accumulating. */
+    void pause(String projection);
+
+    /** Restarts refreshing {@code projection}'s marks on every instance. */
+    void resume(String projection);
+
+    /** Whether {@code projection} is paused. */
+    boolean isPaused(String projection);
+
     /** The projections this deployment knows. */
     Set<String> names();
 }

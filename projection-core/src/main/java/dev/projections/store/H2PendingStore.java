@@ -94,4 +94,21 @@ final class H2PendingStore extends SqlPendingStore {
             statement.executeBatch();
         }
     }
+
+    private static final String SET_PAUSED = """
+            MERGE INTO projection_control (projection, paused, paused_by, paused_at) KEY (projection)
+            VALUES (?, ?, ?, ?)
+            """;
+
+    @Override
+    public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(SET_PAUSED)) {
+            statement.setString(1, projection);
+            statement.setBoolean(2, paused);
+            statement.setString(3, user);
+            statement.setObject(4, utc(now));
+            statement.executeUpdate();
+        }
+    }
 }

@@ -75,6 +75,13 @@ public interface PendingStore {
     /** The same for one key; false when it has no failing mark. */
     boolean retry(Connection connection, MarkKey key, Instant now) throws SQLException;
 
+    /** Projections paused on every instance ({@code projection_control}). */
+    java.util.Set<String> paused(Connection connection) throws SQLException;
+
+    /** Pauses or resumes {@code projection} for every instance; {@code user} is recorded. */
+    void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
+            throws SQLException;
+
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(Connection connection, String projection) throws SQLException;
 

@@ -78,4 +78,22 @@ final class PostgresPendingStore extends SqlPendingStore {
             statement.executeBatch();
         }
     }
+
+    private static final String SET_PAUSED = """
+            INSERT INTO projection_control (projection, paused, paused_by, paused_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (projection) DO UPDATE SET paused = EXCLUDED.paused, paused_by = EXCLUDED.paused_by,
+                   paused_at = EXCLUDED.paused_at
+            """;
+
+    @Override
+    public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(SET_PAUSED)) {
+            statement.setString(1, projection);
+            statement.setBoolean(2, paused);
+            statement.setString(3, user);
+            statement.setObject(4, utc(now));
+            statement.executeUpdate();
+        }
+    }
 }

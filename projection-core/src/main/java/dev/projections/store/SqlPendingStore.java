@@ -36,6 +36,8 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection IN (%s)%s
                AND available_at <= ?
                AND (claimed_until IS NULL OR claimed_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_control c
+                                WHERE c.projection = projection_pending.projection AND c.paused)
              ORDER BY %s
              FETCH FIRST %d ROWS ONLY
                FOR UPDATE SKIP LOCKED
@@ -74,6 +76,8 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
              WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_control c
+                                WHERE c.projection = projection_pending.projection AND c.paused)
              FETCH FIRST 1 ROWS ONLY
             """;
 
@@ -100,6 +104,8 @@ abstract class SqlPendingStore implements PendingStore {
             UPDATE projection_pending SET available_at = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
             """;
+
+    private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
 
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
 
@@ -316,6 +322,17 @@ abstract class SqlPendingStore implements PendingStore {
     private static Instant instantOf(ResultSet rows, int column) throws SQLException {
         java.time.OffsetDateTime value = rows.getObject(column, java.time.OffsetDateTime.class);
         return value == null ? null : value.toInstant();
+    }
+
+    @Override
+    public java.util.Set<String> paused(Connection connection) throws SQLException {
+        java.util.Set<String> paused = new java.util.TreeSet<>();
+        try (PreparedStatement select = connection.prepareStatement(PAUSED); ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                paused.add(rows.getString(1));
+            }
+        }
+        return paused;
     }
 
     @Override

@@ -92,6 +92,9 @@ abstract class PendingStoreContract {
 
     @BeforeEach
     void emptyTheTable() throws SQLException {
+        try (Connection c = connect(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DELETE FROM projection_control");
+        }
         store = store();
         threads = Executors.newCachedThreadPool();
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -539,6 +542,26 @@ abstract class PendingStoreContract {
     // ---------------------------------------------------------------------------------------------------------
     // §4.5 failures
     // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void marksOfAPausedProjectionAreNeitherClaimedNorDueUntilItResumes() throws Exception {
+        mark(at(0), ORDER_1);
+        inTransaction(c -> {
+            store.setPaused(c, ORDERS, true, "operator", at(1));
+            return null;
+        });
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).containsExactly(ORDERS);
+        assertThat(claimDue(at(2), tokenA, 10, ORDERS)).isEmpty();
+        assertThat(claimKeys(List.of(ORDER_1), at(2), tokenA, ORDERS)).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+
+        inTransaction(c -> {
+            store.setPaused(c, ORDERS, false, "operator", at(3));
+            return null;
+        });
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).isEmpty();
+        assertThat(claimDue(at(4), tokenA, 10, ORDERS)).hasSize(1);
+    }
 
     @Test
     void failingMarksAreCountedAndListedNextRetryFirstAndRetryMakesThemDueKeepingAttempts() throws Exception {

@@ -20,6 +20,9 @@ public class ProjectionRegistry implements ProjectionCatalog {
     @Any
     Instance<Projection> beans;
 
+    @Inject
+    PauseState pauses;
+
     private Map<String, Projection> byName;
 
     @PostConstruct
@@ -60,6 +63,12 @@ public class ProjectionRegistry implements ProjectionCatalog {
 
     @Override
     public Set<String> claimable() {
-        return byName.keySet();
+        Set<String> paused = pauses.paused();
+        if (paused.isEmpty()) {
+            return byName.keySet();
+        }
+        Set<String> claimable = new java.util.TreeSet<>(byName.keySet());
+        claimable.removeAll(paused);
+        return claimable;
     }
 }

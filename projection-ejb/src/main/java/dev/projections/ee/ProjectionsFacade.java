@@ -33,6 +33,13 @@ public class ProjectionsFacade implements Projections {
     @Inject
     DrainerStarter starter;
 
+    @Inject
+    PauseState pauses;
+
+    /** The container's built-in bean for the caller. */
+    @Inject
+    java.security.Principal callerPrincipal;
+
     @Resource
     TransactionSynchronizationRegistry transactions;
 
@@ -131,6 +138,44 @@ public class ProjectionsFacade implements Projections {
     @FunctionalInterface
     private interface SqlCall<T> {
         T run(Connection connection) throws SQLException;
+    }
+
+    @Override
+    public void pause(String projection) {
+        setPaused(projection, true);
+    }
+
+    @Override
+    public void resume(String projection) {
+        setPaused(projection, false);
+        if (resources.settings().autoRefresh()) {
+            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+        }
+    }
+
+    @Override
+    public boolean isPaused(String projection) {
+        ArgumentChecks.projection(projection, registry);
+        return read("read the pause of " + projection, c -> resources.store().paused(c).contains(projection));
+    }
+
+    private void setPaused(String projection, boolean paused) {
+        ArgumentChecks.projection(projection, registry);
+        String user = caller();
+        read((paused ? "pause " : "resume ") + projection, c -> {
+            resources.store().setPaused(c, projection, paused, user, resources.clock().instant());
+            return null;
+        });
+        pauses.invalidate();
+    }
+
+    private String caller() {
+        try {
+            String name = callerPrincipal.getName();
+            return name == null || name.isBlank() ? "anonymous" : name;
+        } catch (RuntimeException noSecurityContext) {
+            return "anonymous";
+        }
     }
 
     @Override

@@ -71,6 +71,12 @@ class RefreshProtocolIT {
     dev.projections.Projections projections;
 
     @Inject
+    dev.projections.ee.JtaTransactions transactions;
+
+    @Inject
+    dev.projections.ee.ProjectionRegistry registry;
+
+    @Inject
     RecordingTenantScope tenants;
 
     @Inject
@@ -294,6 +300,43 @@ class RefreshProtocolIT {
         engine.refresh(engine.claim(List.of(key)));
         assertThat(pending(key)).isZero();
         assertThat(model(id)).isEqualTo("v1");
+    }
+
+    @Test
+    void aPauseStopsThatProjectionOnlyOnEveryEngineAndReleasesItsClaimsUnstartedUntilResumed() throws Exception {
+        String id = newId();
+        source(id, "v1");
+        MarkKey gatedKey = mark(id, "");
+        MarkKey otherKey = new MarkKey("customer-stats", "", "0");
+        try (Connection connection = dataSource.getConnection()) {
+            resources.store().upsert(connection, List.of(otherKey), 0, resources.clock().instant());
+        }
+        List<ClaimedMark> claimedBeforeThePause = engine.claim(List.of(gatedKey));
+        // a second engine on the same database, as another instance would run it
+        RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
+                new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
+                dev.projections.refresh.RefreshListener.NONE);
+
+        projections.pause(GatedProjection.NAME);
+        try {
+            assertThat(projections.isPaused(GatedProjection.NAME)).isTrue();
+            engine.refresh(claimedBeforeThePause);
+            assertThat(gated.calls(id)).as("claimed before the pause: released unstarted").isEmpty();
+            assertThat(engine.claim(List.of(gatedKey))).isEmpty();
+            assertThat(other.claim(List.of(gatedKey))).as("paused on the other engine too").isEmpty();
+            List<ClaimedMark> others = other.claim(List.of(otherKey));
+            assertThat(others).as("other projections go on").hasSize(1);
+            other.refresh(others);
+            assertThat(pending(otherKey)).isZero();
+            mark(id, "");
+            assertThat(pending(gatedKey)).as("marks keep accumulating").isEqualTo(1);
+        } finally {
+            projections.resume(GatedProjection.NAME);
+        }
+        assertThat(projections.isPaused(GatedProjection.NAME)).isFalse();
+        other.refresh(other.claim(List.of(gatedKey)));
+        assertThat(model(id)).isEqualTo("v1");
+        assertThat(pending(gatedKey)).isZero();
     }
 
     @Test
