@@ -53,6 +53,9 @@ public interface Projections {
     /** Whether {@code projection} is paused. */
     boolean isPaused(String projection);
 
+    /** Health of the engine on this instance, for {@code /projections/health}. */
+    EngineHealth health();
+
     /** The projections this deployment knows. */
     Set<String> names();
 }

@@ -25,8 +25,21 @@ public final class EngineStats {
         return drainersStarted.get(origin).get();
     }
 
+    private final java.time.Instant startedAt = java.time.Instant.now();
+    private volatile java.time.Instant lastSweepAt;
+
     public void sweepRan() {
         sweeps.incrementAndGet();
+        lastSweepAt = java.time.Instant.now();
+    }
+
+    /** Wall-clock time of the last sweep, {@code null} before the first. */
+    public java.time.Instant lastSweepAt() {
+        return lastSweepAt;
+    }
+
+    public java.time.Instant startedAt() {
+        return startedAt;
     }
 
     public long sweeps() {

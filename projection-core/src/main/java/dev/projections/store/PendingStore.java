@@ -82,6 +82,9 @@ public interface PendingStore {
     void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
             throws SQLException;
 
+    /** {@code first_marked_at} of the oldest mark due at {@code now} (any projection), or {@code null}. */
+    Instant oldestDue(Connection connection, Instant now) throws SQLException;
+
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(Connection connection, String projection) throws SQLException;
 

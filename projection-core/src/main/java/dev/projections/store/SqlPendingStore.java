@@ -105,6 +105,9 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
             """;
 
+    private static final String OLDEST_DUE =
+            "SELECT MIN(first_marked_at) FROM projection_pending WHERE available_at <= ?";
+
     private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
 
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
@@ -322,6 +325,17 @@ abstract class SqlPendingStore implements PendingStore {
     private static Instant instantOf(ResultSet rows, int column) throws SQLException {
         java.time.OffsetDateTime value = rows.getObject(column, java.time.OffsetDateTime.class);
         return value == null ? null : value.toInstant();
+    }
+
+    @Override
+    public Instant oldestDue(Connection connection, Instant now) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(OLDEST_DUE)) {
+            select.setObject(1, utc(now));
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return instantOf(rows, 1);
+            }
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.EngineHealth;
 import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
 import dev.projections.Projections;
@@ -11,6 +12,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -175,6 +178,26 @@ public class ProjectionsFacade implements Projections {
             return name == null || name.isBlank() ? "anonymous" : name;
         } catch (RuntimeException noSecurityContext) {
             return "anonymous";
+        }
+    }
+
+    @Override
+    public EngineHealth health() {
+        Instant lastSweep = resources.stats().lastSweepAt();
+        Duration stale = resources.settings().sweepInterval().multipliedBy(3);
+        Instant sweepExpectedSince = lastSweep == null ? resources.stats().startedAt() : lastSweep;
+        try (Connection connection = resources.dataSource().getConnection()) {
+            Instant now = resources.clock().instant();
+            Instant oldest = resources.store().oldestDue(connection, now);
+            Duration oldestAge = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
+            Set<String> paused = resources.store().paused(connection);
+            if (Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
+                return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
+                        : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused);
+            }
+            return new EngineHealth(true, null, lastSweep, oldestAge, paused);
+        } catch (SQLException e) {
+            return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of());
         }
     }
 

@@ -1,0 +1,81 @@
+package dev.projections.it.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Deployments;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@code GET /projections/health}: up while the sweep runs, 503 once it is older than three intervals. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class HealthEndpointIT {
+
+    private static final URI HEALTH = URI.create("http://127.0.0.1:8080/projections/health");
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "sweeping", managed = false, testable = false)
+    static EnterpriseArchive sweeping() {
+        return ShrinkWrap.create(EnterpriseArchive.class, "sweeping.ear")
+                .merge(Deployments.ear(Map.of("projection.sweep-interval", "1s")));
+    }
+
+    @Deployment(name = "not-sweeping", managed = false, testable = false)
+    static EnterpriseArchive notSweeping() {
+        // the sweep never runs, as if its timer had died
+        return ShrinkWrap.create(EnterpriseArchive.class, "not-sweeping.ear")
+                .merge(Deployments.ear(Map.of("projection.sweep-interval", "1s", "projection.auto-refresh", "false")));
+    }
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void healthIsUpWithTheLastSweepWhileTheSweepRuns() throws Exception {
+        deployer.deploy("sweeping");
+        try {
+            Await.until("a sweep recorded in the health body", () -> get().body().contains("\"lastSweep\":\"20"));
+            HttpResponse<String> response = get();
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/json"));
+            assertThat(response.body()).contains("\"status\":\"UP\"").contains("\"oldestDueAgeSeconds\":")
+                    .contains("\"pausedProjections\":[");
+        } finally {
+            deployer.undeploy("sweeping");
+        }
+    }
+
+    @Test
+    void healthIsDownOnceTheLastSweepIsOlderThanThreeIntervals() throws Exception {
+        deployer.deploy("not-sweeping");
+        try {
+            Await.until("503 from a stale sweep", () -> get().statusCode() == 503);
+            assertThat(get().body()).contains("\"status\":\"DOWN\"").contains("no sweep has run since start-up");
+        } finally {
+            deployer.undeploy("not-sweeping");
+        }
+    }
+
+    private HttpResponse<String> get() {
+        try {
+            return http.send(HttpRequest.newBuilder(HEALTH).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
