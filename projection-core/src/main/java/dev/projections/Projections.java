@@ -53,6 +53,25 @@ public interface Projections {
     /** Whether {@code projection} is paused. */
     boolean isPaused(String projection);
 
+    /**
+     * Starts a background rebuild of {@code projection} for the caller's tenant and returns its run id at once.
+     * An {@link UnsupportedOperationException} when the projection does not implement {@code ids}; an
+     * {@link IllegalStateException} when a rebuild of it for that tenant is already running.
+     */
+    String rebuild(String projection);
+
+    /** The same for {@code tenant} ({@code ""} for none). */
+    String rebuild(String projection, String tenant);
+
+    /** One run per tenant of the {@link TenantDirectory}; returns their run ids. */
+    List<String> rebuildAllTenants(String projection);
+
+    /** The progress of a run; an {@link IllegalArgumentException} for an unknown run id. */
+    RebuildProgress rebuildProgress(String runId);
+
+    /** The caller's tenant's latest run of {@code projection}, if any. */
+    java.util.Optional<RebuildProgress> latestRebuild(String projection);
+
     /** Health of the engine on this instance, for {@code /projections/health}. */
     EngineHealth health();
 

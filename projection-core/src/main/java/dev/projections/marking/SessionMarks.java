@@ -72,10 +72,24 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
             return sessionTenant.toString();
         }
         String resolved = sink.currentTenant();
-        return resolved == null ? "" : resolved;
+        String tenant = resolved == null ? "" : resolved;
+        if (tenant.length() > dev.projections.Projections.MAX_TENANT_LENGTH) {
+            throw new IllegalStateException("tenant \"" + tenant + "\" is over "
+                    + dev.projections.Projections.MAX_TENANT_LENGTH + " characters");
+        }
+        return tenant;
     }
 
     synchronized void add(String projection, String entityId) {
+        if (written) {
+            throw new IllegalStateException("a change to " + projection + " id " + entityId + " was flushed after this "
+                    + "transaction wrote its marks; it would never be refreshed");
+        }
+        if (entityId.length() > dev.projections.Projections.MAX_ID_LENGTH) {
+            throw new IllegalStateException("the key of " + projection + " is " + entityId.length()
+                    + " characters long, at most " + dev.projections.Projections.MAX_ID_LENGTH + " fit a mark: "
+                    + entityId.substring(0, 40) + "…");
+        }
         keys.add(new MarkKey(projection, tenant, entityId));
     }
 

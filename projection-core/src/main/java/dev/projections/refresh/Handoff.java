@@ -25,6 +25,7 @@ public final class Handoff {
     private int peakInFlight;
     private int running;
     private int suspectedLost;
+    private int reclaimed;
     private boolean sweepRequested;
 
     public Handoff(int capacity, int workers) {
@@ -80,9 +81,17 @@ public final class Handoff {
         return false;
     }
 
-    /** A drainer began to run in its slot. */
-    public synchronized void drainerRunning() {
+    /**
+     * A drainer begins to run. False for a drainer whose slot the sweep took back while it waited in the
+     * container's queue: it must end at once and touch nothing, so the count of drainers stays within bound.
+     */
+    public synchronized boolean drainerRunning() {
+        if (running >= inFlight && reclaimed > 0) {
+            reclaimed--;
+            return false;
+        }
         running++;
+        return true;
     }
 
     /** A running drainer is about to finish or pass its slot on ({@link #drainerFinished}). */
@@ -99,6 +108,7 @@ public final class Handoff {
         int notRunning = inFlight - running;
         int lost = Math.min(notRunning, suspectedLost);
         inFlight -= lost;
+        reclaimed += lost;
         suspectedLost = notRunning - lost;
         return lost;
     }

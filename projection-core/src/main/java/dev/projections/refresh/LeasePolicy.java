@@ -36,6 +36,7 @@ final class LeasePolicy {
                 timeout = left;
             }
         }
+        // JTA timeouts are whole seconds; a mark is only started with far more than that left (leftToStart)
         return timeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : timeout;
     }
 

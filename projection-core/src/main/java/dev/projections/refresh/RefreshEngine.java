@@ -38,6 +38,7 @@ public final class RefreshEngine {
     private final RefreshListener listener;
     private final Backoff backoff;
     private final LeasePolicy leases;
+    private RebuildStepper rebuilds;
 
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final Object startedLock = new Object();
@@ -57,6 +58,11 @@ public final class RefreshEngine {
         this.listener = listener;
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.leases = new LeasePolicy(settings.leaseTime());
+    }
+
+    /** Lets drainers step background rebuilds when live work leaves room. */
+    public void stepRebuildsWith(RebuildStepper stepper) {
+        this.rebuilds = stepper;
     }
 
     /**
@@ -82,16 +88,24 @@ public final class RefreshEngine {
         while (!stopping) {
             List<MarkKey> handed = handoff.take(settings.batchSize());
             Set<String> claimable = catalog.claimable();
-            List<ClaimedMark> claimed = handed.isEmpty() ? List.of() : claim(handed, claimable);
-            if (claimed.isEmpty() && handed.isEmpty()) {
-                claimed = claimDue(claimable);
-                if (claimed.isEmpty()) {
-                    return;
+            List<ClaimedMark> claimed = new ArrayList<>(handed.isEmpty() ? List.of() : claim(handed, claimable));
+            // due marks too on every pass: under steady commits retries, re-marks and other instances' orphans
+            // would otherwise wait until the hand-off runs dry
+            if (claimed.size() < settings.batchSize()) {
+                claimed.addAll(claimDue(claimable, settings.batchSize() - claimed.size()));
+            }
+            // a rebuild steps while live work leaves room, so its marks never hold back today's changes
+            boolean stepped = claimed.size() < settings.batchSize() && rebuilds != null && rebuilds.step();
+            if (claimed.isEmpty()) {
+                if (stepped || !handed.isEmpty()) {
+                    continue;
                 }
+                if (rebuilds != null) {
+                    rebuilds.finishExhausted();
+                }
+                return;
             }
-            if (!claimed.isEmpty()) {
-                process(new ClaimedBatch(claimed));
-            }
+            process(new ClaimedBatch(claimed));
         }
     }
 
@@ -105,7 +119,7 @@ public final class RefreshEngine {
 
     /** Step by step: claims due marks of every claimable projection. */
     public List<ClaimedMark> claimDue() {
-        return claimDue(catalog.claimable());
+        return claimDue(catalog.claimable(), settings.batchSize());
     }
 
     /** Step by step: starts (or releases) and refreshes claimed marks, exactly as a drainer does. */
@@ -120,11 +134,10 @@ public final class RefreshEngine {
                 store.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token)));
     }
 
-    List<ClaimedMark> claimDue(Set<String> claimable) {
+    List<ClaimedMark> claimDue(Set<String> claimable, int limit) {
         String token = UUID.randomUUID().toString();
         return inDatabase("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection ->
-                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token,
-                        settings.batchSize())));
+                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit)));
     }
 
     /** Refreshes a claimed batch, one tenant's group of a projection at a time. */
@@ -156,15 +169,22 @@ public final class RefreshEngine {
         }
     }
 
-    private void refreshGroup(List<ClaimedMark> marks) {
-        if (marks.isEmpty()) {
+    private void refreshGroup(List<ClaimedMark> claimOrder) {
+        if (claimOrder.isEmpty()) {
             return;
         }
+        List<ClaimedMark> marks = new ArrayList<>(claimOrder);
+        marks.sort(java.util.Comparator.comparing(ClaimedMark::key));
         beginRefresh();
         try {
             if (marks.size() == 1 || !refreshTogether(marks)) {
                 for (ClaimedMark mark : marks) {
-                    refreshOne(mark);
+                    // the failed batch used up lease time: a mark is only refreshed alone while it can finish inside
+                    if (leases.leftToStart(mark, clock.instant())) {
+                        refreshOne(mark);
+                    } else {
+                        release(List.of(mark));
+                    }
                 }
             }
         } finally {
@@ -182,13 +202,14 @@ public final class RefreshEngine {
         try (TenantScope.Entered ignored = enterTenant(first.key().tenantId())) {
             outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
                 projection.refreshAll(ids);
+                // acks lock rows: in key order, like every statement locking several pending rows (SPEC §3)
                 List<AckOutcome> acks = new ArrayList<>();
                 for (ClaimedMark mark : marks) {
                     acks.add(store.ack(connection, mark, clock.instant()));
                 }
                 return acks;
             });
-        } catch (Exception e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
             return false;
@@ -209,13 +230,13 @@ public final class RefreshEngine {
                 return store.ack(connection, mark, clock.instant());
             });
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
-        } catch (Exception e) {
+        } catch (Exception | LinkageError | AssertionError e) {
             recordFailure(mark, e);
             listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
         }
     }
 
-    private void recordFailure(ClaimedMark mark, Exception failure) {
+    private void recordFailure(ClaimedMark mark, Throwable failure) {
         String error = FailureText.of(failure);
         LOG.log(Level.WARNING, "refresh of {0} failed (attempt {1}): {2}",
                 new Object[] {mark.key(), mark.attempts() + 1, error});
@@ -259,7 +280,11 @@ public final class RefreshEngine {
     public void stop() {
         stopping = true;
         for (ClaimedBatch batch : active) {
-            release(batch.releaseUnstarted());
+            try {
+                release(batch.releaseUnstarted());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not release claims at shutdown; their leases will expire", e);
+            }
         }
         Duration wait = settings.leaseTime().compareTo(Duration.ofSeconds(10)) < 0 ? settings.leaseTime() : Duration.ofSeconds(10);
         long deadline = System.nanoTime() + wait.toNanos();

@@ -17,7 +17,7 @@ final class H2PendingStore extends SqlPendingStore {
 
     private static final String UPSERT = """
             MERGE INTO projection_pending p
-            USING (VALUES (CAST(? AS VARCHAR(100)), CAST(? AS VARCHAR(64)), CAST(? AS VARCHAR(200)), CAST(? AS VARCHAR(36))))
+            USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS VARCHAR)))
                   AS k(projection, tenant_id, entity_id, generation)
                ON p.projection = k.projection AND p.tenant_id = k.tenant_id AND p.entity_id = k.entity_id
              WHEN MATCHED THEN UPDATE SET

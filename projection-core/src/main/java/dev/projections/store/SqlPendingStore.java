@@ -92,13 +92,8 @@ abstract class SqlPendingStore implements PendingStore {
              FETCH FIRST %d ROWS ONLY
             """;
 
-    /* locks the failing rows in key order before the update touches them (SPEC §3 lock order) */
-    private static final String LOCK_FAILING = """
-            SELECT tenant_id, entity_id FROM projection_pending
-             WHERE projection = ? AND attempts > 0
-             ORDER BY tenant_id, entity_id
-               FOR UPDATE
-            """;
+    private static final String FAILING_KEYS =
+            "SELECT tenant_id, entity_id FROM projection_pending WHERE projection = ? AND attempts > 0";
 
     private static final String MAKE_DUE = """
             UPDATE projection_pending SET available_at = ?
@@ -295,15 +290,18 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public int retryFailed(Connection connection, String projection, Instant now) throws SQLException {
+        // one row at a time in the engine's key order (not the database's collation), as every statement that
+        // locks several pending rows must (SPEC §3)
         List<MarkKey> keys = new ArrayList<>();
-        try (PreparedStatement lock = connection.prepareStatement(LOCK_FAILING)) {
-            lock.setString(1, projection);
-            try (ResultSet rows = lock.executeQuery()) {
+        try (PreparedStatement select = connection.prepareStatement(FAILING_KEYS)) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     keys.add(new MarkKey(projection, rows.getString(1), rows.getString(2)));
                 }
             }
         }
+        keys.sort(null);
         int retried = 0;
         for (MarkKey key : keys) {
             if (retry(connection, key, now)) {

@@ -90,4 +90,16 @@ class HandoffTest {
         assertThat(handoff.reclaimLostSlots()).isZero();
         assertThat(handoff.inFlight()).isEqualTo(1);
     }
+
+    @Test
+    void aDrainerThatRunsAfterItsSlotWasTakenBackEndsWithoutExceedingTheBound() {
+        Handoff handoff = new Handoff(10, 1);
+        handoff.offer(List.of(key(1)));
+        handoff.reclaimLostSlots();
+        assertThat(handoff.reclaimLostSlots()).isEqualTo(1);
+        assertThat(handoff.tryReserveSlot()).as("the sweep starts a new drainer").isTrue();
+        assertThat(handoff.drainerRunning()).as("the new drainer runs").isTrue();
+        assertThat(handoff.drainerRunning()).as("the late one ends at once").isFalse();
+        assertThat(handoff.inFlight()).isEqualTo(1);
+    }
 }

@@ -44,8 +44,10 @@ public class Drainer {
 
     @Asynchronous
     public void drain(DrainerOrigin origin) {
+        if (!resources.handoff().drainerRunning()) {
+            return; // its slot was taken back by the sweep while it waited to run
+        }
         resources.stats().drainerStarted(origin);
-        resources.handoff().drainerRunning();
         try {
             runtime.engine().drain();
         } catch (DatabaseTroubleException e) {
@@ -54,7 +56,9 @@ public class Drainer {
             LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
         } finally {
             resources.handoff().drainerStopped();
-            if (resources.handoff().drainerFinished()) {
+            if (runtime.engine().stopping()) {
+                resources.handoff().startFailed(); // no successor while the engine stops
+            } else if (resources.handoff().drainerFinished()) {
                 starter.startReserved(DrainerOrigin.HANDOFF);
             }
         }

@@ -2,6 +2,8 @@ package dev.projections.ee;
 
 import dev.projections.TenantScope;
 import dev.projections.refresh.InstanceHeartbeat;
+import dev.projections.refresh.RebuildStepper;
+import dev.projections.store.RebuildStore;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.RefreshListener;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,8 +37,20 @@ public class EngineRuntime {
             engine = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 resources.handoff(), registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                     listeners.isResolvable() ? listeners.get() : RefreshListener.NONE);
+            engine.stepRebuildsWith(rebuilds());
         }
         return engine;
+    }
+
+    private RebuildStepper rebuilds;
+
+    public synchronized RebuildStepper rebuilds() {
+        if (rebuilds == null) {
+            rebuilds = new RebuildStepper(new RebuildStore(), resources.store(), transactions, resources.clock(),
+                    registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
+                    resources.settings().batchSize(), resources.settings().leaseTime());
+        }
+        return rebuilds;
     }
 
     public synchronized InstanceHeartbeat heartbeat() {

@@ -72,6 +72,9 @@ final class ExplicitMarks implements Synchronization, MarkBuffer {
 
     /** A session's buffer takes over the keys buffered so far, to write them with its own. */
     synchronized Collection<MarkKey> handOver() {
+        if (closed) {
+            return List.of(); // already written at commit: handing them over would write them twice
+        }
         List<MarkKey> handed = new ArrayList<>(keys);
         keys.clear();
         return handed;

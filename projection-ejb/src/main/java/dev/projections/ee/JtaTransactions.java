@@ -49,6 +49,9 @@ public class JtaTransactions implements Transactions {
 
     @Override
     public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+        if (isFinished(manager.getStatus())) {
+            detach(); // left by a transaction the reaper rolled back after its timeout
+        }
         if (manager.getStatus() != Status.STATUS_NO_TRANSACTION) {
             throw new IllegalStateException("the engine's transactions run on threads without one; status "
                     + manager.getStatus());
@@ -70,11 +73,41 @@ public class JtaTransactions implements Transactions {
         }
     }
 
+    /**
+     * Ends whatever transaction the failed work left on the thread. A transaction the reaper timed out stays
+     * associated with the thread in state ROLLEDBACK: it must be taken off too, or the next transaction of this
+     * pooled thread (the failure record) could not begin.
+     */
     private void rollbackIfActive() throws SystemException {
         int status = manager.getStatus();
-        if (status != Status.STATUS_NO_TRANSACTION && status != Status.STATUS_COMMITTED
-                && status != Status.STATUS_ROLLEDBACK) {
+        if (status == Status.STATUS_NO_TRANSACTION) {
+            return;
+        }
+        if (isFinished(status)) {
+            detach();
+            return;
+        }
+        try {
             manager.rollback();
+        } catch (IllegalStateException | SystemException e) {
+            detach();
+        }
+    }
+
+    private static boolean isFinished(int status) {
+        return status == Status.STATUS_ROLLEDBACK || status == Status.STATUS_COMMITTED
+                || status == Status.STATUS_MARKED_ROLLBACK || status == Status.STATUS_UNKNOWN;
+    }
+
+    private void detach() {
+        try {
+            manager.rollback();
+        } catch (Exception alreadyEnded) {
+            try {
+                manager.suspend();
+            } catch (Exception nothingLeft) {
+                // the thread has no transaction any more
+            }
         }
     }
 }

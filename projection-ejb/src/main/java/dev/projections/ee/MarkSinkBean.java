@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Level;
 
 /** Where the Hibernate integration delivers marks: written by the pending store, announced after commit. */
 @ApplicationScoped
@@ -28,6 +29,11 @@ public class MarkSinkBean implements MarkSink {
 
     @Inject
     Event<MarksCommitted> committed;
+
+    @Inject
+    HandoffObserver handoff;
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(MarkSinkBean.class.getName());
 
     @Inject
     Instance<TenantResolver> tenantResolver;
@@ -73,10 +79,20 @@ public class MarkSinkBean implements MarkSink {
         return adopted;
     }
 
+    /**
+     * Hands the keys to the drainers first, then announces them to applications: an application's observer that
+     * throws must not keep committed keys from being refreshed.
+     */
     @Override
     public void committed(Set<MarkKey> keys) {
-        if (resources.settings().enabled()) {
+        if (!resources.settings().enabled()) {
+            return;
+        }
+        handoff.handOver(keys);
+        try {
             committed.fire(new MarksCommitted(keys));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "an observer of MarksCommitted failed; the marks are refreshed all the same", e);
         }
     }
 }

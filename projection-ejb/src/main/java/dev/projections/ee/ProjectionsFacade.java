@@ -3,7 +3,9 @@ package dev.projections.ee;
 import dev.projections.EngineHealth;
 import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
+import dev.projections.Projection;
 import dev.projections.Projections;
+import dev.projections.RebuildProgress;
 import dev.projections.refresh.DrainerOrigin;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,6 +40,11 @@ public class ProjectionsFacade implements Projections {
 
     @Inject
     PauseState pauses;
+
+    @Inject
+    jakarta.enterprise.inject.Instance<dev.projections.TenantDirectory> tenantDirectory;
+
+    private final dev.projections.store.RebuildStore rebuildStore = new dev.projections.store.RebuildStore();
 
     /** The container's built-in bean for the caller. */
     @Inject
@@ -179,6 +186,55 @@ public class ProjectionsFacade implements Projections {
         } catch (RuntimeException noSecurityContext) {
             return "anonymous";
         }
+    }
+
+    @Override
+    public String rebuild(String projection) {
+        return rebuild(projection, sink.currentTenant());
+    }
+
+    @Override
+    public String rebuild(String projection, String tenant) {
+        Projection bean = registry.byName(ArgumentChecks.projection(projection, registry));
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
+        }
+        String checkedTenant = ArgumentChecks.tenant(tenant);
+        if (!Rebuildable.implementsIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
+                    + "Projection.ids(after, limit) to list its ids in order");
+        }
+        String runId = read("start a rebuild of " + projection,
+                c -> rebuildStore.start(c, projection, checkedTenant, resources.clock().instant()));
+        if (resources.settings().autoRefresh()) {
+            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+        }
+        return runId;
+    }
+
+    @Override
+    public List<String> rebuildAllTenants(String projection) {
+        if (!tenantDirectory.isResolvable()) {
+            throw new IllegalStateException("rebuildAllTenants needs a TenantDirectory bean listing the tenants");
+        }
+        return tenantDirectory.get().tenants().stream().map(tenant -> rebuild(projection, tenant)).toList();
+    }
+
+    @Override
+    public RebuildProgress rebuildProgress(String runId) {
+        if (runId == null) {
+            throw new IllegalArgumentException("runId must not be null");
+        }
+        return read("read rebuild run " + runId, c -> rebuildStore.progress(c, runId, resources.clock().instant()))
+                .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""));
+    }
+
+    @Override
+    public java.util.Optional<RebuildProgress> latestRebuild(String projection) {
+        ArgumentChecks.projection(projection, registry);
+        String tenant = ArgumentChecks.tenant(sink.currentTenant());
+        return read("read the latest rebuild of " + projection,
+                c -> rebuildStore.latest(c, projection, tenant, resources.clock().instant()));
     }
 
     @Override

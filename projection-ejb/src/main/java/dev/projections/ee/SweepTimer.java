@@ -83,7 +83,7 @@ public class SweepTimer {
                 LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
             }
             runtime.heartbeat().beat();
-            if (runtime.engine().hasDueWork()) {
+            if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
             }
         } catch (DatabaseTroubleException e) {

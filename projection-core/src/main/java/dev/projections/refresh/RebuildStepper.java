@@ -1,0 +1,114 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.Projections;
+import dev.projections.TenantScope;
+import dev.projections.store.PendingStore;
+import dev.projections.store.RebuildRun;
+import dev.projections.store.RebuildStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One step of a background rebuild (SPEC §7): lease a run, take the page of ids after its cursor from
+ * {@code ids(cursor, batch-size)} inside the run's tenant scope, mark them at rebuild priority with one upsert and
+ * advance the cursor — in one transaction, so a step is marked and counted exactly once or not at all. Steps run
+ * on the drainers, no thread is held per run.
+ */
+public final class RebuildStepper {
+
+    private static final Logger LOG = Logger.getLogger(RebuildStepper.class.getName());
+
+    private final RebuildStore rebuilds;
+    private final PendingStore pending;
+    private final Transactions transactions;
+    private final Clock clock;
+    private final ProjectionCatalog catalog;
+    private final TenantScope tenantScope;
+    private final int batchSize;
+    private final Duration lease;
+
+    public RebuildStepper(RebuildStore rebuilds, PendingStore pending, Transactions transactions, Clock clock,
+                          ProjectionCatalog catalog, TenantScope tenantScope, int batchSize, Duration lease) {
+        this.rebuilds = rebuilds;
+        this.pending = pending;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.catalog = catalog;
+        this.tenantScope = tenantScope;
+        this.batchSize = batchSize;
+        this.lease = lease;
+    }
+
+    /** Steps one runnable run; false when there was none. */
+    public boolean step() {
+        String token = UUID.randomUUID().toString();
+        Optional<RebuildRun> leased = inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+                connection -> rebuilds.lease(connection, catalog.claimable(), clock.instant(), lease, token)));
+        if (leased.isEmpty()) {
+            return false;
+        }
+        RebuildRun run = leased.get();
+        Projection projection = catalog.byName(run.projection());
+        try (TenantScope.Entered ignored = run.tenant().isEmpty() ? () -> { } : tenantScope.enter(run.tenant())) {
+            transactions.inNewTransaction(lease.dividedBy(2), connection -> {
+                List<String> ids = projection.ids(run.cursor(), batchSize);
+                TreeSet<MarkKey> keys = new TreeSet<>();
+                for (String id : ids) {
+                    keys.add(new MarkKey(run.projection(), run.tenant(), checked(id, run)));
+                }
+                pending.upsert(connection, List.copyOf(keys), PendingStore.REBUILD, clock.instant());
+                String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
+                if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < batchSize)) {
+                    throw new IllegalStateException("the lease of rebuild run " + run.runId() + " was lost");
+                }
+                return null;
+            });
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "rebuild run {0} of {1} failed: {2}",
+                    new Object[] {run.runId(), run.projection(), FailureText.of(e)});
+            inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
+                rebuilds.fail(connection, run, FailureText.of(e), clock.instant());
+                return null;
+            }));
+        }
+        return true;
+    }
+
+    /** Marks runs whose cursor is exhausted and whose rebuild marks are all refreshed as finished. */
+    public void finishExhausted() {
+        inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+                connection -> rebuilds.finishExhausted(connection, clock.instant())));
+    }
+
+    public boolean hasWork() {
+        return inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+                connection -> rebuilds.hasWork(connection, catalog.claimable(), clock.instant())));
+    }
+
+    private static String checked(String id, RebuildRun run) {
+        if (id == null || id.isBlank() || id.length() > Projections.MAX_ID_LENGTH
+                || id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalStateException("ids() of " + run.projection() + " returned an invalid id after cursor "
+                    + run.cursor() + ": \"" + id + "\"");
+        }
+        return id;
+    }
+
+    private static <T> T inDatabase(java.util.concurrent.Callable<T> work) {
+        try {
+            return work.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new DatabaseTroubleException("rebuild step failed: " + FailureText.of(e), e);
+        }
+    }
+}
