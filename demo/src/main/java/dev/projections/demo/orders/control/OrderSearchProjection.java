@@ -27,18 +27,25 @@ public class OrderSearchProjection implements Projection {
     /** Overwrites the order's row from the write tables, or leaves none when the order is gone. */
     @Override
     public void refresh(String id) {
+        refreshAll(List.of(id));
+    }
+
+    /** Set-based: two statements for a whole batch, which is what makes a rebuild of 100,000 orders quick. */
+    @Override
+    public void refreshAll(List<String> ids) {
         faults.check(NAME);
-        long orderId = Long.parseLong(id);
-        em.createNativeQuery("DELETE FROM order_search WHERE order_id = ?1").setParameter(1, orderId).executeUpdate();
+        List<Long> orderIds = ids.stream().map(Long::valueOf).toList();
+        em.createNativeQuery("DELETE FROM order_search WHERE order_id IN (:ids)").setParameter("ids", orderIds)
+                .executeUpdate();
         em.createNativeQuery("""
                 INSERT INTO order_search (order_id, tenant_id, customer_name, status, line_count, total, source_version)
                 SELECT o.id, o.tenant_id, c.name, o.status, COUNT(l.id), COALESCE(SUM(l.quantity * l.price), 0), o.version
                   FROM orders o
                   JOIN customer c ON c.id = o.customer_id
                   LEFT JOIN order_line l ON l.order_id = o.id
-                 WHERE o.id = ?1
+                 WHERE o.id IN (:ids)
                  GROUP BY o.id, o.tenant_id, c.name, o.status, o.version
-                """).setParameter(1, orderId).executeUpdate();
+                """).setParameter("ids", orderIds).executeUpdate();
     }
 
     @Override
