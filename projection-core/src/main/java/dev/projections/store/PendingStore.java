@@ -85,6 +85,13 @@ public interface PendingStore {
     /** {@code first_marked_at} of the oldest mark due at {@code now} (any projection), or {@code null}. */
     Instant oldestDue(Connection connection, Instant now) throws SQLException;
 
+    /** Per projection: marks waiting, failing, and the age of the oldest due one. */
+    record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge) {
+    }
+
+    /** One grouped query for every projection's gauges. */
+    java.util.Map<String, ProjectionCounts> countsByProjection(Connection connection, Instant now) throws SQLException;
+
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(Connection connection, String projection) throws SQLException;
 

@@ -103,6 +103,12 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String OLDEST_DUE =
             "SELECT MIN(first_marked_at) FROM projection_pending WHERE available_at <= ?";
 
+    private static final String COUNTS = """
+            SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
+                   MIN(CASE WHEN available_at <= ? THEN first_marked_at END)
+              FROM projection_pending GROUP BY projection
+            """;
+
     private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
 
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
@@ -334,6 +340,23 @@ abstract class SqlPendingStore implements PendingStore {
                 return instantOf(rows, 1);
             }
         }
+    }
+
+    @Override
+    public java.util.Map<String, ProjectionCounts> countsByProjection(Connection connection, Instant now)
+            throws SQLException {
+        java.util.Map<String, ProjectionCounts> counts = new java.util.HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement(COUNTS)) {
+            select.setObject(1, utc(now));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    Instant oldest = instantOf(rows, 4);
+                    counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
+                            oldest == null ? Duration.ZERO : Duration.between(oldest, now)));
+                }
+            }
+        }
+        return counts;
     }
 
     @Override

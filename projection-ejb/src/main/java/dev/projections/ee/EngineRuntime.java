@@ -29,6 +29,9 @@ public class EngineRuntime {
     @Inject
     Instance<RefreshListener> listeners;
 
+    @Inject
+    EngineMetrics metrics;
+
     private RefreshEngine engine;
     private InstanceHeartbeat heartbeat;
 
@@ -36,7 +39,7 @@ public class EngineRuntime {
         if (engine == null) {
             engine = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 resources.handoff(), registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
-                    listeners.isResolvable() ? listeners.get() : RefreshListener.NONE);
+                    allListeners());
             engine.stepRebuildsWith(rebuilds());
         }
         return engine;
@@ -51,6 +54,14 @@ public class EngineRuntime {
                     resources.settings().batchSize(), resources.settings().leaseTime());
         }
         return rebuilds;
+    }
+
+    /** The refresh timer and every {@link RefreshListener} bean of the application. */
+    private RefreshListener allListeners() {
+        java.util.List<RefreshListener> all = new java.util.ArrayList<>();
+        all.add(metrics.refreshTimer());
+        listeners.forEach(all::add);
+        return (key, outcome, took) -> all.forEach(listener -> listener.refreshed(key, outcome, took));
     }
 
     public synchronized InstanceHeartbeat heartbeat() {

@@ -1,0 +1,132 @@
+package dev.projections.it.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.ee.EngineResources;
+import dev.projections.ee.EngineRuntime;
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.IdentityProbe;
+import dev.projections.it.support.RecordingTenantScope;
+import dev.projections.it.support.Rows;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The meters of SPEC §9 at {@code /projections/metrics}: values equal the table's state, text a real parser accepts. */
+@ExtendWith(ArquillianExtension.class)
+class MetricsIT {
+
+    private static final URI METRICS = URI.create("http://127.0.0.1:8080/projections/metrics");
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.auto-refresh", "false"),
+                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), MetricsIT.class);
+    }
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    GatedProjection gated;
+
+    @Test
+    void gaugesEqualTheTableAndTheTimerCountsOutcomesAfterAScriptedScenario() throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+        }
+        String prefix = "metrics-" + UUID.randomUUID() + "-";
+        List<MarkKey> keys = List.of(key(prefix + 1), key(prefix + 2), key(prefix + 3));
+        try (Connection connection = dataSource.getConnection()) {
+            resources.store().upsert(connection, keys, 0, resources.clock().instant());
+        }
+        gated.failNext(prefix + 2, 1);
+        runtime.engine().refresh(runtime.engine().claim(List.of(keys.get(0))));
+        runtime.engine().refresh(runtime.engine().claim(List.of(keys.get(1))));
+
+        Rows rows = new Rows(dataSource);
+        long pending = rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated'");
+        long failing = rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND attempts > 0");
+        assertThat(failing).isEqualTo(1);
+        // a scrape may be answered from the gauges' one-second cache: wait for the reading of the end state
+        Await.until("gauges equal to the table", () -> {
+            String now = scrape0();
+            return value(now, "projection_pending", "gated") == pending
+                    && value(now, "projection_failing", "gated") == failing;
+        });
+        String text = scrape();
+        assertThat(value(text, "projection_oldest_age_seconds", "gated")).isGreaterThanOrEqualTo(0);
+        assertThat(text).containsPattern("projection_refresh_seconds_count\\{outcome=\"success\",projection=\"gated\"[^}]*} [1-9]");
+        assertThat(text).containsPattern("projection_refresh_seconds_count\\{outcome=\"failed\",projection=\"gated\"[^}]*} [1-9]");
+    }
+
+    @Test
+    @RunAsClient
+    void theTextIsAcceptedByPromtool() throws Exception {
+        File promtool = new File("/usr/bin/promtool");
+        assertThat(promtool.canExecute()).as("promtool, from Debian's prometheus package (.ci/run installs it)").isTrue();
+        Path scraped = Files.createTempFile("projection-metrics", ".prom");
+        Files.writeString(scraped, scrape(), StandardCharsets.UTF_8);
+        Process check = new ProcessBuilder(promtool.getPath(), "check", "metrics")
+                .redirectInput(scraped.toFile()).redirectErrorStream(true).start();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(check.waitFor()).as(output).isZero();
+    }
+
+    private static MarkKey key(String id) {
+        return new MarkKey(GatedProjection.NAME, "", id);
+    }
+
+    private static String scrape0() {
+        try {
+            return scrape();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String scrape() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(METRICS).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        return response.body();
+    }
+
+    private static double value(String text, String metric, String projection) {
+        Matcher m = Pattern.compile("(?m)^" + metric + "\\{[^}]*projection=\"" + projection + "\"[^}]*} (\\S+)$").matcher(text);
+        assertThat(m.find()).as(metric + " for " + projection + " in:\n" + text).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.projections.metrics;
+
+import dev.projections.store.PendingStore;
+import dev.projections.store.PendingStore.ProjectionCounts;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The gauges of SPEC §9 — {@code projection.pending}, {@code projection.failing}, {@code projection.oldest.age} —
+ * per projection, all from one grouped query cached for a second, so a scrape runs one query, not one per meter.
+ * They describe the shared table, so every instance reports the same values: aggregate with {@code max}.
+ */
+public final class PendingGauges {
+
+    private static final Logger LOG = Logger.getLogger(PendingGauges.class.getName());
+    private static final long CACHE_NANOS = 1_000_000_000L;
+
+    private final DataSource dataSource;
+    private final PendingStore store;
+    private final Clock clock;
+    private Map<String, ProjectionCounts> counts = Map.of();
+    private long readAt = Long.MIN_VALUE;
+
+    public PendingGauges(DataSource dataSource, PendingStore store, Clock clock) {
+        this.dataSource = dataSource;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    public void register(MeterRegistry registry, Iterable<String> projections) {
+        for (String projection : projections) {
+            gauge(registry, "projection.pending", projection, "marks waiting, including those backing off",
+                    c -> c.pending());
+            gauge(registry, "projection.failing", projection, "marks whose refreshes failed (attempts > 0)",
+                    c -> c.failing());
+            gauge(registry, "projection.oldest.age", projection, "age in seconds of the oldest due mark",
+                    c -> c.oldestDueAge().toMillis() / 1000.0);
+        }
+    }
+
+    private void gauge(MeterRegistry registry, String name, String projection, String description,
+                       ToDoubleFunction<ProjectionCounts> value) {
+        Supplier<Number> reading = () -> value.applyAsDouble(countsOf(projection));
+        Gauge.builder(name, reading).description(description).tag("projection", projection)
+                .baseUnit(name.endsWith(".age") ? "seconds" : null).strongReference(true).register(registry);
+    }
+
+    private synchronized ProjectionCounts countsOf(String projection) {
+        long now = System.nanoTime();
+        if (readAt == Long.MIN_VALUE || now - readAt > CACHE_NANOS) {
+            try (Connection connection = dataSource.getConnection()) {
+                counts = store.countsByProjection(connection, clock.instant());
+                readAt = now;
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "could not read the pending table for the gauges", e);
+            }
+        }
+        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO));
+    }
+}

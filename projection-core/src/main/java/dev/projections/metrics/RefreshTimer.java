@@ -1,0 +1,25 @@
+package dev.projections.metrics;
+
+import dev.projections.MarkKey;
+import dev.projections.refresh.RefreshListener;
+import dev.projections.refresh.RefreshOutcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+
+/** {@code projection.refresh{projection,outcome}}: every refresh on this instance, timed. */
+public final class RefreshTimer implements RefreshListener {
+
+    private final MeterRegistry registry;
+
+    public RefreshTimer(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
+        Timer.builder("projection.refresh").description("refreshes on this instance, by outcome")
+                .tag("projection", key.projection()).tag("outcome", outcome.tag())
+                .register(registry).record(took);
+    }
+}
