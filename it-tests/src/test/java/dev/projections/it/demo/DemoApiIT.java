@@ -83,6 +83,22 @@ class DemoApiIT {
     }
 
     @Test
+    void anOrderOfATenantIsMarkedAndRefreshedAsThatTenantAndHiddenFromOthers() throws Exception {
+        String customer = "tenant-customer-" + UUID.randomUUID();
+        HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
+                + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":4}]}", "acme");
+        assertThat(created.statusCode()).isEqualTo(201);
+        long id = idOf(created.body());
+        awaitRow("SELECT tenant_id FROM order_search WHERE order_id = ?", id, "acme");
+        awaitRow("SELECT tenant_id FROM customer_stats WHERE customer_name = ?", customer, "acme");
+        assertThat(send("PUT", "/orders/" + id + "/status", "{\"status\":\"PAID\"}", "other").statusCode())
+                .as("another tenant's order").isEqualTo(404);
+        assertThat(send("PUT", "/orders/" + id + "/status", "{\"status\":\"PAID\"}", "acme").statusCode())
+                .isEqualTo(200);
+        awaitRow("SELECT status FROM order_search WHERE order_id = ?", id, "PAID");
+    }
+
+    @Test
     void badRequestsAnswerWithAJsonErrorAndWriteNothing() throws Exception {
         long orders = count("SELECT COUNT(*) FROM orders");
         long lines = count("SELECT COUNT(*) FROM order_line");
@@ -104,7 +120,14 @@ class DemoApiIT {
     }
 
     private HttpResponse<String> send(String method, String path, String json) throws Exception {
+        return send(method, path, json, null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String json, String tenant) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path));
+        if (tenant != null) {
+            request.header("X-Tenant", tenant);
+        }
         if (json != null) {
             request.header("Content-Type", "application/json");
         }

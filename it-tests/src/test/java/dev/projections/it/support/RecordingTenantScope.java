@@ -4,8 +4,13 @@ import dev.projections.TenantScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A tenant scope kept in a thread-local, as an application's would be; counts entries and exits. */
+/**
+ * A tenant scope kept in a thread-local, as an application's would be; counts entries and exits. An alternative
+ * with a priority, so it replaces the demo's scope in the deployments that add it.
+ */
 @ApplicationScoped
+@jakarta.enterprise.inject.Alternative
+@jakarta.annotation.Priority(100)
 public class RecordingTenantScope implements TenantScope {
 
     private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();

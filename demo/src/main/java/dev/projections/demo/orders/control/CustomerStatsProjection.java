@@ -1,13 +1,14 @@
 package dev.projections.demo.orders.control;
 
 import dev.projections.Projection;
+import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
-/** {@code customer_stats}: per customer, the number of orders and the sum of quantity × price of their lines. */
+/** {@code customer_stats}: per customer, the number of orders and the sum of quantity × price of their lines; tenant-scoped. */
 @ApplicationScoped
 public class CustomerStatsProjection implements Projection {
 
@@ -37,20 +38,23 @@ public class CustomerStatsProjection implements Projection {
                        (SELECT COALESCE(SUM(l.quantity * l.price), 0)
                           FROM order_line l JOIN orders o ON o.id = l.order_id WHERE o.customer_id = c.id)
                   FROM customer c
-                 WHERE c.id = ?1
-                """).setParameter(1, customerId).executeUpdate();
+                 WHERE c.id = ?1 AND c.tenant_id = ?2
+                """).setParameter(1, customerId).setParameter(2, DemoTenancy.current()).executeUpdate();
     }
 
     @Override
     public List<String> ids(String after, int limit) {
-        return em.createQuery("SELECT c.id FROM Customer c WHERE c.id > :after ORDER BY c.id", Long.class)
+        return em.createQuery("SELECT c.id FROM Customer c WHERE c.id > :after AND c.tenantId = :tenant ORDER BY c.id",
+                        Long.class)
                 .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setParameter("tenant", DemoTenancy.current())
                 .setMaxResults(limit)
                 .getResultList().stream().map(String::valueOf).toList();
     }
 
     @Override
     public void clear() {
-        em.createNativeQuery("DELETE FROM customer_stats").executeUpdate();
+        em.createNativeQuery("DELETE FROM customer_stats WHERE tenant_id = ?1").setParameter(1, DemoTenancy.current())
+                .executeUpdate();
     }
 }

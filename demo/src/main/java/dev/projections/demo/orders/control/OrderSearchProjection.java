@@ -1,13 +1,17 @@
 package dev.projections.demo.orders.control;
 
 import dev.projections.Projection;
+import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
-/** {@code order_search}: one row per order with its customer's name, line count and total. */
+/**
+ * {@code order_search}: one row per order with its customer's name, line count and total. Tenant-scoped: a refresh
+ * sees only its tenant's orders (the engine enters the mark's tenant), so a mark in the wrong tenant leaves no row.
+ */
 @ApplicationScoped
 public class OrderSearchProjection implements Projection {
 
@@ -43,15 +47,17 @@ public class OrderSearchProjection implements Projection {
                   FROM orders o
                   JOIN customer c ON c.id = o.customer_id
                   LEFT JOIN order_line l ON l.order_id = o.id
-                 WHERE o.id IN (:ids)
+                 WHERE o.id IN (:ids) AND o.tenant_id = :tenant
                  GROUP BY o.id, o.tenant_id, c.name, o.status, o.version
-                """).setParameter("ids", orderIds).executeUpdate();
+                """).setParameter("ids", orderIds).setParameter("tenant", DemoTenancy.current()).executeUpdate();
     }
 
     @Override
     public List<String> ids(String after, int limit) {
-        return em.createQuery("SELECT o.id FROM CustomerOrder o WHERE o.id > :after ORDER BY o.id", Long.class)
+        return em.createQuery("SELECT o.id FROM CustomerOrder o WHERE o.id > :after AND o.tenantId = :tenant ORDER BY o.id",
+                        Long.class)
                 .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setParameter("tenant", DemoTenancy.current())
                 .setMaxResults(limit)
                 .getResultList().stream().map(String::valueOf).toList();
     }
