@@ -81,34 +81,18 @@ final class H2PendingStore extends SqlPendingStore {
             VALUES (?, ?, ?)
             """;
 
-    @Override
-    public void heartbeat(Connection connection, String instanceId, java.util.Collection<String> projections,
-                          Instant now) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(HEARTBEAT)) {
-            for (String projection : new java.util.TreeSet<>(projections)) {
-                statement.setString(1, instanceId);
-                statement.setString(2, projection);
-                statement.setObject(3, utc(now));
-                statement.addBatch();
-            }
-            statement.executeBatch();
-        }
-    }
-
     private static final String SET_PAUSED = """
             MERGE INTO projection_control (projection, paused, paused_by, paused_at) KEY (projection)
             VALUES (?, ?, ?, ?)
             """;
 
     @Override
-    public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(SET_PAUSED)) {
-            statement.setString(1, projection);
-            statement.setBoolean(2, paused);
-            statement.setString(3, user);
-            statement.setObject(4, utc(now));
-            statement.executeUpdate();
-        }
+    String heartbeatSql() {
+        return HEARTBEAT;
+    }
+
+    @Override
+    String setPausedSql() {
+        return SET_PAUSED;
     }
 }

@@ -258,6 +258,38 @@ abstract class SqlPendingStore implements PendingStore {
         }
     }
 
+    /** The dialect's upsert of a {@code projection_instance} row: instance, projection, last seen. */
+    abstract String heartbeatSql();
+
+    /** The dialect's upsert of a {@code projection_control} row: projection, paused, by, at. */
+    abstract String setPausedSql();
+
+    @Override
+    public void heartbeat(Connection connection, String instanceId, Collection<String> projections, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(heartbeatSql())) {
+            for (String projection : new java.util.TreeSet<>(projections)) {
+                statement.setString(1, instanceId);
+                statement.setString(2, projection);
+                statement.setObject(3, utc(now));
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    @Override
+    public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(setPausedSql())) {
+            statement.setString(1, projection);
+            statement.setBoolean(2, paused);
+            statement.setString(3, user);
+            statement.setObject(4, utc(now));
+            statement.executeUpdate();
+        }
+    }
+
     @Override
     public Instant databaseTime(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Browser;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.PendingRows;
 import dev.projections.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
@@ -74,17 +73,8 @@ class ConsolePageIT {
     }
 
     private static void insertMark(String projection, String id) throws Exception {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement insert = connection.prepareStatement("""
-                     INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
-                                                     attempts, available_at, first_marked_at)
-                     VALUES (?, '', ?, 'console-test', 1, 0, 0, ?, ?)""")) {
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            insert.setString(1, projection);
-            insert.setString(2, id);
-            insert.setObject(3, now);
-            insert.setObject(4, now);
-            insert.executeUpdate();
+        try (Connection connection = TestDatabase.get().connect()) {
+            PendingRows.insertDue(connection, projection, id);
         }
     }
 }

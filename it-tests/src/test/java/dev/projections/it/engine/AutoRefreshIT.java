@@ -22,7 +22,6 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.UserTransaction;
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -70,10 +69,7 @@ class AutoRefreshIT {
 
     @BeforeEach
     void tables() throws Exception {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-        }
+        GatedProjection.createTables(dataSource);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.PendingRows;
 import dev.projections.testsupport.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,8 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -114,17 +113,8 @@ class RestartIT {
     }
 
     private static void insertOrphan(String projection, String id) throws Exception {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement insert = connection.prepareStatement("""
-                     INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
-                                                     attempts, available_at, first_marked_at)
-                     VALUES (?, '', ?, 'left-by-a-crash', 1, 0, 0, ?, ?)""")) {
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            insert.setString(1, projection);
-            insert.setString(2, id);
-            insert.setObject(3, now);
-            insert.setObject(4, now);
-            insert.executeUpdate();
+        try (Connection connection = TestDatabase.get().connect()) {
+            PendingRows.insertDue(connection, projection, id);
         }
     }
 

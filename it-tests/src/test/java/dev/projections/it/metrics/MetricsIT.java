@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,10 +61,7 @@ class MetricsIT {
 
     @Test
     void gaugesEqualTheTableAndTheTimerCountsOutcomesAfterAScriptedScenario() throws Exception {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-        }
+        GatedProjection.createTables(dataSource);
         String prefix = "metrics-" + UUID.randomUUID() + "-";
         List<MarkKey> keys = List.of(key(prefix + 1), key(prefix + 2), key(prefix + 3));
         try (Connection connection = dataSource.getConnection()) {

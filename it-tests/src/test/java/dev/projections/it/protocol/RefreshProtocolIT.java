@@ -19,7 +19,6 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
@@ -89,10 +88,7 @@ class RefreshProtocolIT {
     void tables() throws Exception {
         engine = runtime.engine();
         rows = new Rows(dataSource);
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
-        }
+        GatedProjection.createTables(dataSource);
     }
 
     @AfterEach

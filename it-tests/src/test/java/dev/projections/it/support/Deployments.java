@@ -46,7 +46,7 @@ public final class Deployments {
         if (testClasses.length > 0) {
             WebArchive web = ear.getAsType(WebArchive.class, TEST_MODULE);
             web.addClasses(testClasses);
-            web.addClasses(Await.class, Rows.class);
+            web.addClasses(Await.class, Rows.class, PendingRows.class);
             web.addAsLibraries(jarOf(org.assertj.core.api.Assertions.class));
             ear.delete(TEST_MODULE);
             ear.addAsModule(Testable.archiveToTest(web));

@@ -60,6 +60,14 @@ public class GatedProjection implements Projection {
         return NAME;
     }
 
+    /** Creates the source and model tables the projection copies between. */
+    public static void createTables(DataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_source (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+            statement.execute("CREATE TABLE IF NOT EXISTS gated_model (id VARCHAR(200) PRIMARY KEY, value VARCHAR(200))");
+        }
+    }
+
     public Gate gate(String id) {
         Gate gate = new Gate();
         gates.put(id, gate);

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.ee.EngineResources;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.PendingRows;
 import dev.projections.it.support.Rows;
 import dev.projections.refresh.DrainerOrigin;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -45,16 +43,8 @@ class SweepTimerIT {
     @Test
     void aMarkLeftWithoutAHandoffIsRefreshedByTheSweep() throws Exception {
         long sweepDrainers = engine.stats().drainersStarted(DrainerOrigin.SWEEP);
-        // as a crash after the commit would leave it: in the table, never announced
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement insert = connection.prepareStatement("""
-                     INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
-                                                     attempts, available_at, first_marked_at)
-                     VALUES ('order-search', '', '987654321', 'left-by-a-crash', 1, 0, 0, ?, ?)""")) {
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-            insert.setObject(1, now);
-            insert.setObject(2, now);
-            insert.executeUpdate();
+        try (Connection connection = dataSource.getConnection()) {
+            PendingRows.insertDue(connection, "order-search", "987654321");
         }
         Rows rows = new Rows(dataSource);
         Await.until("the sweep to refresh the orphaned mark", () ->
