@@ -1,0 +1,102 @@
+package dev.projections.it.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Deployments;
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A rebuild run outlives its instance: undeployed mid-run, it resumes from its cursor and marks every id once. */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class RebuildRestartIT {
+
+    private static final long FIRST = 700_000_001L;
+    private static final int SEEDED = 30_000;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "engine", managed = false, testable = false)
+    static EnterpriseArchive engine() {
+        return ShrinkWrap.create(EnterpriseArchive.class, "rebuild-restart.ear").merge(Deployments.ear(Map.of(
+                "projection.sweep-interval", "1s", "projection.lease-time", "10s", "projection.batch-size", "100")));
+    }
+
+    @Test
+    void aRebuildInterruptedByAnUndeployResumesFromItsCursorAndEndsCorrect() throws Exception {
+        deployer.deploy("engine"); // creates the schema
+        deployer.undeploy("engine");
+        seedOrders();
+        long orders = count("SELECT COUNT(*) FROM orders WHERE tenant_id = ''");
+        String runId = UUID.randomUUID().toString();
+        execute("""
+                INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                                running_projection, running_tenant)
+                VALUES ('%s', 'order-search', '', 'RUNNING', 0, FALSE, '%s', 'order-search', '')"""
+                .formatted(runId, OffsetDateTime.now(ZoneOffset.UTC)));
+
+        deployer.deploy("engine");
+        Await.until("the run to be under way", () -> count("SELECT marked FROM projection_rebuild WHERE run_id = '" + runId + "'") >= 1_000);
+        deployer.undeploy("engine");
+        long markedAtUndeploy = count("SELECT marked FROM projection_rebuild WHERE run_id = '" + runId + "'");
+        assertThat(markedAtUndeploy).as("interrupted mid-run").isLessThan(orders);
+        assertThat(count("SELECT COUNT(*) FROM projection_rebuild WHERE run_id = '" + runId + "' AND state = 'RUNNING'"))
+                .isEqualTo(1);
+
+        deployer.deploy("engine");
+        try {
+            Await.until("the run to finish after the redeploy", Duration.ofMinutes(5), () -> count(
+                    "SELECT COUNT(*) FROM projection_rebuild WHERE run_id = '" + runId + "' AND state = 'FINISHED'") == 1);
+            assertThat(count("SELECT marked FROM projection_rebuild WHERE run_id = '" + runId + "'"))
+                    .as("each id marked once: resumed from the cursor, not from the start").isEqualTo(orders);
+            assertThat(count("""
+                    SELECT COUNT(*) FROM orders o LEFT JOIN order_search s ON s.order_id = o.id
+                     WHERE o.id >= %d AND (s.order_id IS NULL OR s.status <> o.status)""".formatted(FIRST))).isZero();
+        } finally {
+            deployer.undeploy("engine");
+        }
+    }
+
+    private static void seedOrders() throws Exception {
+        execute("INSERT INTO customer (id, tenant_id, name) SELECT %d + g, '', 'restart-customer-' || g FROM generate_series(0, 99) g"
+                .formatted(FIRST));
+        execute("""
+                INSERT INTO orders (id, tenant_id, customer_id, status, version)
+                SELECT %d + g, '', %d + (g %% 100), 'NEW', 0 FROM generate_series(0, %d) g""".formatted(FIRST, FIRST, SEEDED - 1));
+    }
+
+    private static void execute(String sql) throws Exception {
+        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static long count(String sql) {
+        try (Connection connection = TestDatabase.get().connect();
+             PreparedStatement statement = connection.prepareStatement(sql);
+             ResultSet rs = statement.executeQuery()) {
+            return rs.next() ? rs.getLong(1) : 0;
+        } catch (Exception e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+}
