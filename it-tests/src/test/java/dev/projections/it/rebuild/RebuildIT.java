@@ -109,6 +109,22 @@ class RebuildIT {
     }
 
     @Test
+    void rebuildAllTenantsStartsOneRunPerTenantOfTheDirectory() throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO customer (id, tenant_id, name) VALUES (900000001, 'tenant-a', 'a'), "
+                    + "(900000002, 'tenant-b', 'b')");
+        }
+        List<String> tenants = new Rows(dataSource).all("SELECT DISTINCT tenant_id FROM customer ORDER BY tenant_id")
+                .stream().map(row -> (String) row.get(0)).toList();
+        List<String> runs = projections.rebuildAllTenants("customer-stats");
+        assertThat(runs).hasSize(tenants.size());
+        assertThat(runs.stream().map(projections::rebuildProgress).map(RebuildProgress::tenant))
+                .containsExactlyInAnyOrderElementsOf(tenants);
+        Await.until("every tenant's run to finish", Duration.ofMinutes(3),
+                () -> runs.stream().allMatch(run -> projections.rebuildProgress(run).finished()));
+    }
+
+    @Test
     void aProjectionWithoutIdsCannotBeRebuiltAndIsToldWhy() {
         assertThatThrownBy(() -> projections.rebuild(GatedProjection.NAME, ""))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("implement Projection.ids");
