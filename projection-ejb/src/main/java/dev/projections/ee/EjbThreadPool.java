@@ -1,21 +1,21 @@
 package dev.projections.ee;
 
 import dev.projections.config.Settings;
-import java.lang.management.ManagementFactory;
 import java.util.OptionalInt;
 import java.util.logging.Logger;
-import javax.management.JMException;
-import javax.management.ObjectName;
 
 /**
  * The size of WildFly's EJB thread pool, shared by {@code @Asynchronous} drainers and timers (SPEC §5):
  * {@code projection.workers} must stay below it, or drainers would take every thread and the sweep timer could
- * not run. Read through the server's JMX view of its management model where the jmx subsystem is present.
+ * not run. The server provisioned by wildfly-config sizes the pool from the system property
+ * {@code projection.ejb.max-threads} (set from {@code PROJECTION_EJB_MAX_THREADS}, default 16), so the same value
+ * is read here; a server configured otherwise gets a warning. (Reading the management model through JMX at deployment failed on WildFly 39 with
+ * "resource subsystem=ejb3 not found" and an ERROR line, so it is not attempted.)
  */
 final class EjbThreadPool {
 
     private static final Logger LOG = Logger.getLogger(EjbThreadPool.class.getName());
-    private static final String POOL = "jboss.as:subsystem=ejb3,thread-pool=default";
+    static final String MAX_THREADS = "projection.ejb.max-threads";
 
     private EjbThreadPool() {
     }
@@ -25,16 +25,19 @@ final class EjbThreadPool {
         if (maxThreads.isPresent()) {
             settings.checkWorkersBelow(maxThreads.getAsInt());
         } else {
-            LOG.warning("could not read the EJB thread pool's max-threads (no jmx subsystem); make sure "
-                    + Settings.WORKERS + " (" + settings.workers() + ") stays below it");
+            LOG.warning("could not tell the EJB thread pool's max-threads (" + MAX_THREADS + " is not set); keep "
+                    + Settings.WORKERS + " (" + settings.workers() + ") below it");
         }
     }
 
     static OptionalInt maxThreads() {
+        String value = System.getProperty(MAX_THREADS, System.getenv(Settings.environmentName(MAX_THREADS)));
+        if (value == null || value.isBlank()) {
+            return OptionalInt.empty();
+        }
         try {
-            Object value = ManagementFactory.getPlatformMBeanServer().getAttribute(new ObjectName(POOL), "maxThreads");
-            return value instanceof Number n ? OptionalInt.of(n.intValue()) : OptionalInt.empty();
-        } catch (JMException | RuntimeException e) {
+            return OptionalInt.of(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
             return OptionalInt.empty();
         }
     }

@@ -44,6 +44,11 @@ class DeploymentFailureIT {
         return named("retry-over-max", Map.of("projection.retry-delay", "10m", "projection.max-retry-delay", "5m"));
     }
 
+    @Deployment(name = "workers-fill-the-pool", managed = false, testable = false)
+    static EnterpriseArchive workersFillThePool() {
+        return named("workers-fill-the-pool", Map.of("projection.workers", "16"));
+    }
+
     @Deployment(name = "bad-key-path", managed = false, testable = false)
     static EnterpriseArchive badKeyPath() {
         EnterpriseArchive ear = named("bad-key-path", Map.of());
@@ -85,6 +90,12 @@ class DeploymentFailureIT {
     @Test
     void aRetryDelayOverItsCapFailsTheDeployment() {
         assertDeploymentFails("retry-over-max", "projection.retry-delay (10m) must not exceed projection.max-retry-delay (5m)");
+    }
+
+    @Test
+    void asManyWorkersAsEjbThreadsFailsTheDeployment() {
+        assertDeploymentFails("workers-fill-the-pool",
+                "projection.workers must be below the EJB thread pool's max-threads (16), was 16");
     }
 
     @Test
