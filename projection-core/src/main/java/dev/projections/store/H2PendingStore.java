@@ -87,6 +87,11 @@ final class H2PendingStore extends SqlPendingStore {
             """;
 
     @Override
+    boolean locksWhileSelecting() {
+        return false;
+    }
+
+    @Override
     String heartbeatSql() {
         return HEARTBEAT;
     }

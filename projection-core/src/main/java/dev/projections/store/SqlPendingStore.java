@@ -40,6 +40,15 @@ abstract class SqlPendingStore implements PendingStore {
                                 WHERE c.projection = projection_pending.projection AND c.paused)
              ORDER BY %s
              FETCH FIRST %d ROWS ONLY
+            """;
+
+    private static final String LOCK_CLAUSE = "   FOR UPDATE SKIP LOCKED";
+
+    /* H2: locks one candidate row if it is still claimable and nobody holds it */
+    private static final String LOCK_CANDIDATE = """
+            SELECT generation, attempts, priority FROM projection_pending
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ?
+               AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                FOR UPDATE SKIP LOCKED
             """;
 
@@ -120,7 +129,7 @@ abstract class SqlPendingStore implements PendingStore {
             return List.of();
         }
         String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), "",
-                "priority, available_at", limit);
+                "priority, available_at", limit) + lockClause();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             int i = 1;
             for (String projection : projections) {
@@ -141,7 +150,7 @@ abstract class SqlPendingStore implements PendingStore {
         String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
                 java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
         String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), keyFilter,
-                "projection, tenant_id, entity_id", keys.size());
+                "projection, tenant_id, entity_id", keys.size()) + lockClause();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             int i = 1;
             for (String projection : projections) {
@@ -168,6 +177,9 @@ abstract class SqlPendingStore implements PendingStore {
                 claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6)));
             }
         }
+        if (!locksWhileSelecting()) {
+            claimed = lockOneByOne(connection, claimed, now);
+        }
         if (claimed.isEmpty()) {
             return claimed;
         }
@@ -181,6 +193,40 @@ abstract class SqlPendingStore implements PendingStore {
             update.executeBatch();
         }
         return claimed;
+    }
+
+    /**
+     * Whether {@code SELECT … ORDER BY … FETCH FIRST n FOR UPDATE SKIP LOCKED} locks only the n rows it returns.
+     * PostgreSQL's does; H2's locks every row it scans before sorting and cutting, so a second claimer would find
+     * nothing and business upserts would wait for the whole backlog: there the candidates are read without a lock
+     * and then locked one by one.
+     */
+    boolean locksWhileSelecting() {
+        return true;
+    }
+
+    private String lockClause() {
+        return locksWhileSelecting() ? LOCK_CLAUSE : "";
+    }
+
+    /** Locks candidates in key order, keeping those still claimable and free, with their current state. */
+    private List<ClaimedMark> lockOneByOne(Connection connection, List<ClaimedMark> candidates, Instant now)
+            throws SQLException {
+        List<ClaimedMark> locked = new ArrayList<>();
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
+            for (ClaimedMark candidate : sortedByKey(candidates)) {
+                int i = bindKey(lock, 1, candidate.key());
+                lock.setObject(i++, utc(now));
+                lock.setObject(i, utc(now));
+                try (ResultSet row = lock.executeQuery()) {
+                    if (row.next()) {
+                        locked.add(new ClaimedMark(candidate.key(), row.getString(1), candidate.token(),
+                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3)));
+                    }
+                }
+            }
+        }
+        return locked;
     }
 
     @Override

@@ -67,9 +67,4 @@ class H2PendingStoreTest extends PendingStoreContract {
         }
     }
 
-    /* H2 locks every row a FOR UPDATE query reads before it sorts and cuts them to FETCH FIRST. */
-    @Override
-    protected boolean aClaimLocksOnlyTheMarksItTakes() {
-        return false;
-    }
 }
