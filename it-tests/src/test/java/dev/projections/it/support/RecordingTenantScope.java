@@ -22,6 +22,8 @@ public class RecordingTenantScope implements TenantScope {
     public Entered enter(String tenantId) {
         String previous = CURRENT.get();
         CURRENT.set(tenantId);
+        // it replaces the demo's scope in these deployments: keep the demo's projections tenant-scoped too
+        String previousDemoTenant = dev.projections.demo.tenancy.DemoTenancy.enter(tenantId);
         entered.incrementAndGet();
         return () -> {
             if (previous == null) {
@@ -29,6 +31,7 @@ public class RecordingTenantScope implements TenantScope {
             } else {
                 CURRENT.set(previous);
             }
+            dev.projections.demo.tenancy.DemoTenancy.restore(previousDemoTenant);
             exited.incrementAndGet();
         };
     }
