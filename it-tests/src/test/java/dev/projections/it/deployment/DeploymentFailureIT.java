@@ -49,6 +49,16 @@ class DeploymentFailureIT {
         return named("workers-fill-the-pool", Map.of("projection.workers", "16"));
     }
 
+    @Deployment(name = "valid", managed = false, testable = false)
+    static EnterpriseArchive valid() {
+        return named("valid", Map.of());
+    }
+
+    @Deployment(name = "validate-schema", managed = false, testable = false)
+    static EnterpriseArchive validateSchema() {
+        return named("validate-schema", Map.of("projection.schema", "validate"));
+    }
+
     @Deployment(name = "bad-key-path", managed = false, testable = false)
     static EnterpriseArchive badKeyPath() {
         EnterpriseArchive ear = named("bad-key-path", Map.of());
@@ -65,6 +75,13 @@ class DeploymentFailureIT {
                           </persistence-unit>
                         </persistence>"""), "persistence.xml"));
         return ear;
+    }
+
+    private static void execute(String sql) throws Exception {
+        try (java.sql.Connection connection = dev.projections.testsupport.TestDatabase.get().connect();
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     /** Arquillian needs a distinct archive name per deployment of a class. */
@@ -96,6 +113,19 @@ class DeploymentFailureIT {
     void asManyWorkersAsEjbThreadsFailsTheDeployment() {
         assertDeploymentFails("workers-fill-the-pool",
                 "projection.workers must be below the EJB thread pool's max-threads (16), was 16");
+    }
+
+    @Test
+    void validateModeFailsTheDeploymentNamingWhatIsMissingAndPrintingTheDdl() throws Exception {
+        deployer.deploy("valid"); // an update-mode deployment first: the schema exists
+        deployer.undeploy("valid");
+        execute("DROP INDEX projection_pending_due_idx");
+        try {
+            assertDeploymentFails("validate-schema", "the database lacks index projection_pending_due_idx",
+                    "CREATE INDEX projection_pending_due_idx");
+        } finally {
+            execute("CREATE INDEX projection_pending_due_idx ON projection_pending (projection, available_at, tenant_id, entity_id)");
+        }
     }
 
     @Test
