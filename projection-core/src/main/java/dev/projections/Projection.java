@@ -22,7 +22,11 @@ public interface Projection {
         }
     }
 
-    /** An ordered page of ids after {@code after} ({@code null}: from the start), for a rebuild. */
+    /**
+     * For a rebuild: at most {@code limit} ids strictly after {@code after} ({@code null}: from the start), in the
+     * ascending order {@code after} compares by; the last id of a page is the next page's {@code after}. A short
+     * page ends the run. Called inside the run's tenant scope.
+     */
     default List<String> ids(String after, int limit) {
         throw new UnsupportedOperationException(
                 "projection " + name() + " does not implement ids(after, limit), so it cannot be rebuilt");

@@ -59,10 +59,10 @@ public final class RebuildStepper {
         Projection projection = catalog.byName(run.projection());
         try (TenantScope.Entered ignored = run.tenant().isEmpty() ? () -> { } : tenantScope.enter(run.tenant())) {
             transactions.inNewTransaction(lease.dividedBy(2), connection -> {
-                List<String> ids = projection.ids(run.cursor(), batchSize);
+                List<String> ids = idsAfter(projection, run);
                 TreeSet<MarkKey> keys = new TreeSet<>();
                 for (String id : ids) {
-                    keys.add(new MarkKey(run.projection(), run.tenant(), checked(id, run)));
+                    keys.add(new MarkKey(run.projection(), run.tenant(), id));
                 }
                 pending.upsert(connection, List.copyOf(keys), PendingStore.REBUILD, clock.instant());
                 String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
@@ -71,15 +71,48 @@ public final class RebuildStepper {
                 }
                 return null;
             });
-        } catch (Exception e) {
+        } catch (BadIdsException e) {
             LOG.log(Level.WARNING, "rebuild run {0} of {1} failed: {2}",
-                    new Object[] {run.runId(), run.projection(), FailureText.of(e)});
+                    new Object[] {run.runId(), run.projection(), FailureText.of(e.getCause())});
             inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
-                rebuilds.fail(connection, run, FailureText.of(e), clock.instant());
+                rebuilds.fail(connection, run, FailureText.of(e.getCause()), clock.instant());
                 return null;
             }));
+        } catch (Exception | LinkageError | AssertionError e) {
+            // a timeout, a lost connection, a lock timeout: the step rolled back, the run stays RUNNING and is
+            // stepped again from its cursor once the lease lapses
+            LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
+                    new Object[] {run.runId(), run.projection(), FailureText.of(e)});
         }
         return true;
+    }
+
+    /** The next page; anything wrong with it is the projection's and fails the run. */
+    private List<String> idsAfter(Projection projection, RebuildRun run) {
+        try {
+            List<String> ids = projection.ids(run.cursor(), batchSize);
+            for (String id : ids) {
+                checked(id, run);
+            }
+            if (ids.size() > batchSize) {
+                throw new IllegalStateException("ids() of " + run.projection() + " returned " + ids.size()
+                        + " ids, more than the limit " + batchSize);
+            }
+            if (!ids.isEmpty() && ids.get(ids.size() - 1).equals(run.cursor())) {
+                throw new IllegalStateException("ids() of " + run.projection() + " returned a page ending at its cursor "
+                        + run.cursor() + ": a page must hold only ids strictly after the cursor");
+            }
+            return ids;
+        } catch (RuntimeException | LinkageError e) {
+            throw new BadIdsException(e);
+        }
+    }
+
+    /** ids() failed or broke its contract: the run fails with the projection's error. */
+    private static final class BadIdsException extends RuntimeException {
+        BadIdsException(Throwable cause) {
+            super(cause);
+        }
     }
 
     /** Marks runs whose cursor is exhausted and whose rebuild marks are all refreshed as finished. */

@@ -94,8 +94,8 @@ public final class RefreshEngine {
             if (claimed.size() < settings.batchSize()) {
                 claimed.addAll(claimDue(claimable, settings.batchSize() - claimed.size()));
             }
-            // a rebuild steps while live work leaves room, so its marks never hold back today's changes
-            boolean stepped = claimed.size() < settings.batchSize() && rebuilds != null && rebuilds.step();
+            // a rebuild steps only when nothing is due, so a step never delays marks already claimed
+            boolean stepped = claimed.isEmpty() && rebuilds != null && rebuilds.step();
             if (claimed.isEmpty()) {
                 if (stepped || !handed.isEmpty()) {
                     continue;

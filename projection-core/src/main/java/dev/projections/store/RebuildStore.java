@@ -58,14 +58,16 @@ public final class RebuildStore {
              WHERE run_id = ? AND owner_token = ?
             """;
 
-    /* a run is finished when its cursor is exhausted and none of its rebuild marks is left */
+    /* a run is finished when its cursor is exhausted and none of its rebuild marks waits, but failing ones: those
+       stay as failing marks (retry them), and must not keep the run, and every new run, blocked */
     private static final String FINISH_EXHAUSTED = """
             UPDATE projection_rebuild
                SET state = 'FINISHED', finished_at = ?, running_projection = NULL, running_tenant = NULL
              WHERE state = 'RUNNING' AND exhausted = TRUE
                AND NOT EXISTS (SELECT 1 FROM projection_pending p
                                 WHERE p.projection = projection_rebuild.projection
-                                  AND p.tenant_id = projection_rebuild.tenant_id AND p.priority = 1)
+                                  AND p.tenant_id = projection_rebuild.tenant_id AND p.priority = 1
+                                  AND p.attempts = 0)
             """;
 
     private static final String ANY_RUNNABLE = """

@@ -73,9 +73,11 @@ public final class SchemaCheck {
     /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
     public List<String> missing(Connection connection) throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
+        // the connection's own schema only: a table of the same name in another schema proves nothing
+        String schema = connection.getSchema();
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> table : columnsByTable.entrySet()) {
-            Set<String> present = columnsOf(metadata, table.getKey());
+            Set<String> present = columnsOf(metadata, schema, table.getKey());
             if (present.isEmpty()) {
                 missing.add("table " + table.getKey());
                 continue;
@@ -91,7 +93,7 @@ public final class SchemaCheck {
             if (partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
                 continue;
             }
-            if (!indexesOf(metadata, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
+            if (!indexesOf(metadata, schema, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
                 missing.add("index " + index.getKey());
             }
         }
@@ -107,10 +109,10 @@ public final class SchemaCheck {
         }
     }
 
-    private static Set<String> columnsOf(DatabaseMetaData metadata, String table) throws SQLException {
+    private static Set<String> columnsOf(DatabaseMetaData metadata, String schema, String table) throws SQLException {
         Set<String> columns = new TreeSet<>();
         for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
-            try (ResultSet rs = metadata.getColumns(null, null, name, null)) {
+            try (ResultSet rs = metadata.getColumns(null, schema, name, null)) {
                 while (rs.next()) {
                     columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
                 }
@@ -119,10 +121,10 @@ public final class SchemaCheck {
         return columns;
     }
 
-    private static Set<String> indexesOf(DatabaseMetaData metadata, String table) throws SQLException {
+    private static Set<String> indexesOf(DatabaseMetaData metadata, String schema, String table) throws SQLException {
         Set<String> indexes = new TreeSet<>();
         for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
-            try (ResultSet rs = metadata.getIndexInfo(null, null, name, false, true)) {
+            try (ResultSet rs = metadata.getIndexInfo(null, schema, name, false, true)) {
                 while (rs.next()) {
                     String index = rs.getString("INDEX_NAME");
                     if (index != null) {

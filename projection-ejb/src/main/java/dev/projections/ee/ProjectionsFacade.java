@@ -116,7 +116,7 @@ public class ProjectionsFacade implements Projections {
         int retried = read("retry failing marks of " + projection,
                 c -> resources.store().retryFailed(c, projection, resources.clock().instant()));
         if (retried > 0 && resources.settings().autoRefresh()) {
-            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+            startDrainerAfterCommit();
         }
         return retried;
     }
@@ -133,6 +133,26 @@ public class ProjectionsFacade implements Projections {
             throw new IllegalArgumentException("no failing mark " + key + " to retry");
         }
         if (resources.settings().autoRefresh()) {
+            startDrainerAfterCommit();
+        }
+    }
+
+    /** Starts a drainer for work this call made due, after the caller's transaction commits if there is one. */
+    private void startDrainerAfterCommit() {
+        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            transactions.registerInterposedSynchronization(new jakarta.transaction.Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        starter.startIfSlotFree(DrainerOrigin.SWEEP);
+                    }
+                }
+            });
+        } else {
             starter.startIfSlotFree(DrainerOrigin.SWEEP);
         }
     }
@@ -159,7 +179,7 @@ public class ProjectionsFacade implements Projections {
     public void resume(String projection) {
         setPaused(projection, false);
         if (resources.settings().autoRefresh()) {
-            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+            startDrainerAfterCommit();
         }
     }
 
@@ -207,13 +227,14 @@ public class ProjectionsFacade implements Projections {
         String runId = read("start a rebuild of " + projection,
                 c -> rebuildStore.start(c, projection, checkedTenant, resources.clock().instant()));
         if (resources.settings().autoRefresh()) {
-            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+            startDrainerAfterCommit();
         }
         return runId;
     }
 
     @Override
     public List<String> rebuildAllTenants(String projection) {
+        ArgumentChecks.projection(projection, registry);
         if (!tenantDirectory.isResolvable()) {
             throw new IllegalStateException("rebuildAllTenants needs a TenantDirectory bean listing the tenants");
         }
@@ -226,7 +247,8 @@ public class ProjectionsFacade implements Projections {
             throw new IllegalArgumentException("runId must not be null");
         }
         return read("read rebuild run " + runId, c -> rebuildStore.progress(c, runId, resources.clock().instant()))
-                .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""));
+                .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""
+                        + (registry.isKnown(runId) ? "; for a projection's latest run use latestRebuild(\"" + runId + "\")" : "")));
     }
 
     @Override

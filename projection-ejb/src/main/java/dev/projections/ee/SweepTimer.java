@@ -83,6 +83,7 @@ public class SweepTimer {
                 LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
             }
             runtime.heartbeat().beat();
+            runtime.rebuilds().finishExhausted();
             if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
             }
