@@ -72,6 +72,9 @@ public interface Projections {
     /** The caller's tenant's latest run of {@code projection}, if any. */
     java.util.Optional<RebuildProgress> latestRebuild(String projection);
 
+    /** Every deployed projection's status, for an overview. */
+    List<ProjectionStatus> overview();
+
     /** Health of the engine on this instance, for {@code /projections/health}. */
     EngineHealth health();
 

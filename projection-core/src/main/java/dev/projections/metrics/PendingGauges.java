@@ -65,6 +65,6 @@ public final class PendingGauges {
                 LOG.log(Level.FINE, "could not read the pending table for the gauges", e);
             }
         }
-        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO));
+        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO, 0));
     }
 }

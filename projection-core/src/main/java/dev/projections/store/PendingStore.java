@@ -86,8 +86,11 @@ public interface PendingStore {
     Instant oldestDue(Connection connection, Instant now) throws SQLException;
 
     /** Per projection: marks waiting, failing, and the age of the oldest due one. */
-    record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge) {
+    record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge, long dueNow) {
     }
+
+    /** The most recent error of {@code projection}'s failing marks, or {@code null}. */
+    String lastError(Connection connection, String projection) throws SQLException;
 
     /** One grouped query for every projection's gauges. */
     java.util.Map<String, ProjectionCounts> countsByProjection(Connection connection, Instant now) throws SQLException;

@@ -114,8 +114,14 @@ abstract class SqlPendingStore implements PendingStore {
 
     private static final String COUNTS = """
             SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
-                   MIN(CASE WHEN available_at <= ? THEN first_marked_at END)
+                   MIN(CASE WHEN available_at <= ? THEN first_marked_at END),
+                   SUM(CASE WHEN available_at <= ? THEN 1 ELSE 0 END)
               FROM projection_pending GROUP BY projection
+            """;
+
+    private static final String LAST_ERROR = """
+            SELECT last_error FROM projection_pending WHERE projection = ? AND attempts > 0
+             ORDER BY last_failed_at DESC FETCH FIRST 1 ROWS ONLY
             """;
 
     private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
@@ -426,15 +432,26 @@ abstract class SqlPendingStore implements PendingStore {
         java.util.Map<String, ProjectionCounts> counts = new java.util.HashMap<>();
         try (PreparedStatement select = connection.prepareStatement(COUNTS)) {
             select.setObject(1, utc(now));
+            select.setObject(2, utc(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     Instant oldest = instantOf(rows, 4);
                     counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
-                            oldest == null ? Duration.ZERO : Duration.between(oldest, now)));
+                            oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5)));
                 }
             }
         }
         return counts;
+    }
+
+    @Override
+    public String lastError(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(LAST_ERROR)) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
     }
 
     @Override

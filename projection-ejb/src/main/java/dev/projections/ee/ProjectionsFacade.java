@@ -260,6 +260,26 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    public List<dev.projections.ProjectionStatus> overview() {
+        String tenant = ArgumentChecks.tenant(sink.currentTenant());
+        return read("read the overview", c -> {
+            Instant now = resources.clock().instant();
+            java.util.Map<String, dev.projections.store.PendingStore.ProjectionCounts> counts =
+                    resources.store().countsByProjection(c, now);
+            Set<String> paused = resources.store().paused(c);
+            List<dev.projections.ProjectionStatus> statuses = new java.util.ArrayList<>();
+            for (String name : registry.names()) {
+                var count = counts.getOrDefault(name,
+                        new dev.projections.store.PendingStore.ProjectionCounts(0, 0, Duration.ZERO, 0));
+                statuses.add(new dev.projections.ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
+                        count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
+                        paused.contains(name), rebuildStore.latest(c, name, tenant, now).orElse(null)));
+            }
+            return statuses;
+        });
+    }
+
+    @Override
     public EngineHealth health() {
         Instant lastSweep = resources.stats().lastSweepAt();
         Duration stale = resources.settings().sweepInterval().multipliedBy(3);

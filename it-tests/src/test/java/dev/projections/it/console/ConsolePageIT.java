@@ -33,7 +33,7 @@ class ConsolePageIT {
     }
 
     @Test
-    void theRefreshButtonShowsAMarkThatArrivedAfterThePageWasLoaded() throws Exception {
+    void theOverviewUpdatesItselfWithTheTablesCountsAndShowsAnErrorAsTextThatRunsNothing() throws Exception {
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             driver.get("http://127.0.0.1:8080/projections/");
@@ -42,14 +42,40 @@ class ConsolePageIT {
             browser.screenshot("overview-before");
 
             insertMark("customer-stats", "424242");
-            assertThat(pendingOf(driver, "customer-stats")).as("not reloaded yet").isEqualTo(String.valueOf(before));
-
-            driver.findElement(By.id("overview:refresh")).click();
-            String after = String.valueOf(before + 1);
-            new WebDriverWait(driver, Duration.ofSeconds(15))
+            failWith("customer-stats", "424243", "<script>document.title='pwned'</script>");
+            String after = String.valueOf(before + 2);
+            new WebDriverWait(driver, Duration.ofSeconds(20))
                     .ignoring(StaleElementReferenceException.class) // the form is re-rendered by Ajax
                     .until(d -> after.equals(pendingOf(d, "customer-stats")));
+            assertThat(cellOf(driver, "customer-stats", 4)).as("failing").isEqualTo("1");
+            assertThat(cellOf(driver, "customer-stats", 8)).contains("<script>document.title='pwned'</script>");
+            assertThat(driver.getTitle()).as("the error ran nothing").isEqualTo("Projections");
+
+            driver.findElement(By.id("overview:refresh")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(StaleElementReferenceException.class)
+                    .until(d -> after.equals(pendingOf(d, "customer-stats")));
             browser.screenshot("overview-after");
+        }
+    }
+
+    private static String cellOf(WebDriver driver, String projection, int column) {
+        return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals(projection))
+                .map(row -> row.findElement(By.cssSelector("td:nth-child(" + column + ")")).getAttribute("textContent").trim())
+                .findFirst().orElse("missing");
+    }
+
+    private static void failWith(String projection, String id, String error) throws Exception {
+        try (Connection connection = TestDatabase.get().connect()) {
+            PendingRows.insertDue(connection, projection, id);
+            try (PreparedStatement update = connection.prepareStatement(
+                    "UPDATE projection_pending SET attempts = 1, last_error = ?, last_failed_at = available_at,"
+                            + " available_at = available_at + INTERVAL '1 hour' WHERE projection = ? AND entity_id = ?")) {
+                update.setString(1, error);
+                update.setString(2, projection);
+                update.setString(3, id);
+                update.executeUpdate();
+            }
         }
     }
 
