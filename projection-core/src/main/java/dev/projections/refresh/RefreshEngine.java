@@ -40,6 +40,9 @@ public final class RefreshEngine {
     private final LeasePolicy leases;
     private RebuildStepper rebuilds;
 
+    /** How long one drainer invocation works before it hands its slot to a fresh one. */
+    static final Duration DRAIN_TURN = Duration.ofSeconds(5);
+
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final Object startedLock = new Object();
     private int started;
@@ -66,16 +69,17 @@ public final class RefreshEngine {
     }
 
     /**
-     * One drainer's work: claim the handed-over keys, then due marks, until there are none left or the engine
-     * stops. Throws {@link DatabaseTroubleException} when the database cannot be reached: the drainer ends and
-     * the sweep tries again later.
+     * One drainer's turn: claim the handed-over keys and due marks until there are none left, the engine stops,
+     * or the turn is over; true when work may remain (the caller passes its slot on). Throws
+     * {@link DatabaseTroubleException} when the database cannot be reached: the drainer ends and the sweep tries
+     * again later.
      */
-    public void drain() {
+    public boolean drain() {
         synchronized (startedLock) {
             draining++;
         }
         try {
-            drainUntilEmpty();
+            return drainUntilEmptyOrDue();
         } finally {
             synchronized (startedLock) {
                 draining--;
@@ -84,8 +88,18 @@ public final class RefreshEngine {
         }
     }
 
-    private void drainUntilEmpty() {
+    /**
+     * A drainer works for at most {@link #DRAIN_TURN} and then ends, returning true when work may remain, so its
+     * slot passes to a fresh drainer. At undeploy the container waits for running asynchronous invocations before
+     * the engine hears that it stops: a drainer that drained until the queue was empty could hold an undeploy for
+     * as long as a big rebuild takes.
+     */
+    private boolean drainUntilEmptyOrDue() {
+        long turnEnds = System.nanoTime() + DRAIN_TURN.toNanos();
         while (!stopping) {
+            if (System.nanoTime() > turnEnds) {
+                return true;
+            }
             List<MarkKey> handed = handoff.take(settings.batchSize());
             Set<String> claimable = catalog.claimable();
             List<ClaimedMark> claimed = new ArrayList<>(handed.isEmpty() ? List.of() : claim(handed, claimable));
@@ -103,10 +117,11 @@ public final class RefreshEngine {
                 if (rebuilds != null) {
                     rebuilds.finishExhausted();
                 }
-                return;
+                return false;
             }
             process(new ClaimedBatch(claimed));
         }
+        return false;
     }
 
     /**

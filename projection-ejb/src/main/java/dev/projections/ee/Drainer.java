@@ -48,8 +48,9 @@ public class Drainer {
             return; // its slot was taken back by the sweep while it waited to run
         }
         resources.stats().drainerStarted(origin);
+        boolean moreWork = false;
         try {
-            runtime.engine().drain();
+            moreWork = runtime.engine().drain();
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {
@@ -58,7 +59,7 @@ public class Drainer {
             resources.handoff().drainerStopped();
             if (runtime.engine().stopping()) {
                 resources.handoff().startFailed(); // no successor while the engine stops
-            } else if (resources.handoff().drainerFinished()) {
+            } else if (moreWork || resources.handoff().drainerFinished()) {
                 starter.startReserved(DrainerOrigin.HANDOFF);
             }
         }

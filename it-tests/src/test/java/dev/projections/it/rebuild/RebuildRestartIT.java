@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RebuildRestartIT {
 
     private static final long FIRST = 700_000_001L;
-    private static final int SEEDED = 30_000;
+    private static final int SEEDED = 60_000;
 
     @ArquillianResource
     Deployer deployer;
