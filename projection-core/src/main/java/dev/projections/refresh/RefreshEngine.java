@@ -229,7 +229,8 @@ public final class RefreshEngine {
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
             return false;
         }
-        Duration took = Duration.between(start, clock.instant());
+        // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
+        Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
         for (int i = 0; i < marks.size(); i++) {
             listener.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }

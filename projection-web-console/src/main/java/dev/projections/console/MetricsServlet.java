@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * {@code GET /projections/metrics}: the Prometheus text format of the engine's meters, outside the console's
  * login by default (README: how to protect it). When the application supplies its own {@code MeterRegistry},
- * the meters go there and this endpoint says so.
+ * the meters go there and this endpoint says so in a comment line.
  */
 @WebServlet("/metrics")
 public class MetricsServlet extends HttpServlet {
@@ -25,9 +25,9 @@ public class MetricsServlet extends HttpServlet {
         Optional<String> text = metrics.prometheus();
         response.setCharacterEncoding("UTF-8");
         if (text.isEmpty()) {
-            response.setStatus(HttpServletResponse.SC_NOT_FOUND);
-            response.setContentType("text/plain");
-            response.getWriter().write("the projection meters go to " + metrics.registryDescription() + "\n");
+            // still 200 and valid exposition text, so a scraper pointed here does not mark the target down
+            response.setContentType("text/plain; version=0.0.4");
+            response.getWriter().write("# the projection meters go to " + metrics.registryDescription() + "\n");
             return;
         }
         response.setContentType("text/plain; version=0.0.4");
