@@ -59,6 +59,17 @@ class DeploymentFailureIT {
         return named("validate-schema", Map.of("projection.schema", "validate"));
     }
 
+    @Deployment(name = "projection-in-a-war", managed = false, testable = false)
+    static EnterpriseArchive projectionInAWar() {
+        EnterpriseArchive ear = named("projection-in-a-war", Map.of());
+        org.jboss.shrinkwrap.api.spec.WebArchive web = ear.getAsType(org.jboss.shrinkwrap.api.spec.WebArchive.class,
+                "demo-web.war");
+        web.addClass(ProjectionInAWar.class);
+        ear.delete("demo-web.war");
+        ear.addAsModule(web);
+        return ear;
+    }
+
     @Deployment(name = "bad-key-path", managed = false, testable = false)
     static EnterpriseArchive badKeyPath() {
         EnterpriseArchive ear = named("bad-key-path", Map.of());
@@ -126,6 +137,12 @@ class DeploymentFailureIT {
         } finally {
             execute("CREATE INDEX projection_pending_due_idx ON projection_pending (projection, available_at, tenant_id, entity_id)");
         }
+    }
+
+    @Test
+    void aProjectionDefinedInAWarFailsTheDeploymentSayingWhereToMoveIt() {
+        assertDeploymentFails("projection-in-a-war", "projection bean dev.projections.it.deployment.ProjectionInAWar is "
+                + "defined in a WAR", "Move it to an ejb-jar of the EAR or to a jar in the EAR's lib/");
     }
 
     @Test
