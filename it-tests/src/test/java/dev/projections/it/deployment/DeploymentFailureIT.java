@@ -1,5 +1,6 @@
 package dev.projections.it.deployment;
 
+import static dev.projections.it.support.TestSql.execute;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.it.support.Deployments;
@@ -88,12 +89,6 @@ class DeploymentFailureIT {
         return ear;
     }
 
-    private static void execute(String sql) throws Exception {
-        try (java.sql.Connection connection = dev.projections.testsupport.TestDatabase.get().connect();
-             java.sql.Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
 
     /** Arquillian needs a distinct archive name per deployment of a class. */
     private static EnterpriseArchive named(String name, Map<String, String> settings) {

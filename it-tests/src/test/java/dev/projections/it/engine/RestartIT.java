@@ -1,5 +1,7 @@
 package dev.projections.it.engine;
 
+import static dev.projections.it.support.TestSql.count;
+import static dev.projections.it.support.TestSql.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
@@ -11,8 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -105,11 +105,8 @@ class RestartIT {
     }
 
     /** This class asserts on the whole pending table: marks other test classes left (failing ids) go first. */
-    private static void forgetOtherTestsMarks() throws Exception {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement delete = connection.prepareStatement("DELETE FROM projection_pending")) {
-            delete.executeUpdate();
-        }
+    private static void forgetOtherTestsMarks() {
+        execute("DELETE FROM projection_pending");
     }
 
     private static void insertOrphan(String projection, String id) throws Exception {
@@ -118,14 +115,4 @@ class RestartIT {
         }
     }
 
-    private static long count(String sql) {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet rs = statement.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (Exception e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
 }

@@ -1,5 +1,7 @@
 package dev.projections.it.faults;
 
+import static dev.projections.it.support.TestSql.count;
+import static dev.projections.it.support.TestSql.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
@@ -10,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -103,20 +104,5 @@ class ConnectionLossIT {
         }
     }
 
-    private static void execute(String sql) throws Exception {
-        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
 
-    private static long count(String sql) {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet rs = statement.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        } catch (Exception e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
 }

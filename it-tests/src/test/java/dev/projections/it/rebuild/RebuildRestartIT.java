@@ -1,14 +1,11 @@
 package dev.projections.it.rebuild;
 
+import static dev.projections.it.support.TestSql.count;
+import static dev.projections.it.support.TestSql.execute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
-import dev.projections.testsupport.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -84,19 +81,5 @@ class RebuildRestartIT {
                 SELECT %d + g, '', %d + (g %% 100), 'NEW', 0 FROM generate_series(0, %d) g""".formatted(FIRST, FIRST, SEEDED - 1));
     }
 
-    private static void execute(String sql) throws Exception {
-        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
 
-    private static long count(String sql) {
-        try (Connection connection = TestDatabase.get().connect();
-             PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet rs = statement.executeQuery()) {
-            return rs.next() ? rs.getLong(1) : 0;
-        } catch (Exception e) {
-            throw new IllegalStateException(sql, e);
-        }
-    }
 }
