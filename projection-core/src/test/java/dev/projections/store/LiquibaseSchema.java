@@ -17,7 +17,7 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.ui.LoggerUIService;
 
 /** Creates the product's tables the way a deployment does: by running the real changelog of module liquibase. */
-final class LiquibaseSchema {
+public final class LiquibaseSchema {
 
     static final String CHANGELOG = "dev/projections/liquibase/changelog.xml";
 
@@ -28,7 +28,7 @@ final class LiquibaseSchema {
     }
 
     /** Runs the changelog on {@code connection}'s current schema, then closes the connection. */
-    static void update(Connection connection) throws Exception {
+    public static void update(Connection connection) throws Exception {
         System.setProperty("liquibase.analytics.enabled", "false");
         System.setProperty("liquibase.showBanner", "false");
         LIQUIBASE_LOG.setLevel(Level.WARNING);

@@ -2,19 +2,29 @@ package dev.projections.ee;
 
 import dev.projections.Projection;
 
-/** Whether a projection bean implements {@code ids}, looking through the container's client proxy. */
-final class Rebuildable {
+/** Which optional methods of {@link Projection} a bean implements, looking through the container's client proxy. */
+public final class Rebuildable {
 
     private Rebuildable() {
     }
 
-    static boolean implementsIds(Projection bean) {
+    /** Whether it lists its ids, so it can be rebuilt. */
+    public static boolean implementsIds(Projection bean) {
+        return overrides(bean, "ids", String.class, int.class);
+    }
+
+    /** Whether it can delete its whole read model, for "clear and rebuild". */
+    public static boolean implementsClear(Projection bean) {
+        return overrides(bean, "clear");
+    }
+
+    private static boolean overrides(Projection bean, String method, Class<?>... parameters) {
         Class<?> type = bean.getClass();
         while (type != null && isProxy(type)) {
             type = type.getSuperclass();
         }
         try {
-            return type != null && type.getMethod("ids", String.class, int.class).getDeclaringClass() != Projection.class;
+            return type != null && type.getMethod(method, parameters).getDeclaringClass() != Projection.class;
         } catch (NoSuchMethodException e) {
             return false;
         }

@@ -1,0 +1,35 @@
+package dev.projections.inspect;
+
+/**
+ * Which marks a list shows: one projection (the lists are ordered by due time within a projection, which is
+ * what the indexes serve), optionally one tenant ({@code null} for all, {@code ""} for the marks without a
+ * tenant), a {@link MarkState}, and whether only failing marks ({@code attempts > 0}) are listed.
+ */
+public record MarkFilter(String projection, String tenant, MarkState state, boolean failingOnly) {
+
+    public MarkFilter {
+        if (projection == null || projection.isBlank()) {
+            throw new IllegalArgumentException("a mark list needs a projection, was " + (projection == null ? "null"
+                    : "\"" + projection + "\""));
+        }
+        if (state == null) {
+            state = MarkState.ANY;
+        }
+    }
+
+    public static MarkFilter pending(String projection) {
+        return new MarkFilter(projection, null, MarkState.ANY, false);
+    }
+
+    public static MarkFilter failing(String projection) {
+        return new MarkFilter(projection, null, MarkState.ANY, true);
+    }
+
+    public MarkFilter withTenant(String tenant) {
+        return new MarkFilter(projection, tenant, state, failingOnly);
+    }
+
+    public MarkFilter withState(MarkState state) {
+        return new MarkFilter(projection, tenant, state, failingOnly);
+    }
+}

@@ -1,0 +1,193 @@
+package dev.projections.inspect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The console's reads of {@code projection_pending} (SPEC §12). Lists page by keyset, never by OFFSET: a page
+ * continues after (or before) the sort key of the row it starts from, so page 1,000 costs what page 1 costs.
+ * Within a projection the sort is (due time, tenant, id), which is {@code projection_pending_due_idx} (or the
+ * partial {@code projection_pending_failing_idx} for failing marks); with a tenant fixed it is (due time, id) on
+ * {@code projection_pending_tenant_due_idx}. Counts stop at a cap.
+ */
+public final class MarkLists {
+
+    public static final int MAX_PAGE_SIZE = 500;
+
+    private static final String COLUMNS = "projection, tenant_id, entity_id, available_at, first_marked_at, "
+            + "claimed_until, attempts, last_failed_at, last_error, priority, mark_count";
+
+    private static final String TENANT_COUNTS = """
+            SELECT projection, tenant_id, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END)
+              FROM projection_pending
+             GROUP BY projection, tenant_id
+             ORDER BY projection, tenant_id
+             FETCH FIRST %d ROWS ONLY
+            """;
+
+    private static final String ORPHANS = """
+            SELECT p.projection, COUNT(*)
+              FROM projection_pending p
+             WHERE NOT EXISTS (SELECT 1 FROM projection_instance i
+                                WHERE i.projection = p.projection AND i.last_seen > ?)
+             GROUP BY p.projection
+             ORDER BY p.projection
+            """;
+
+    private static final String PURGE = """
+            DELETE FROM projection_pending
+             WHERE projection = ?
+               AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
+            """;
+
+    /** The SQL of a page query: public for the test that reads its plan. */
+    public String pageSql(MarkFilter filter, boolean forward, boolean fromCursor, int limit) {
+        boolean tenantFixed = filter.tenant() != null;
+        String keyColumns = tenantFixed ? "available_at, entity_id" : "available_at, tenant_id, entity_id";
+        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM projection_pending")
+                .append(where(filter));
+        if (fromCursor) {
+            sql.append(" AND (").append(keyColumns).append(forward ? ") > (" : ") < (")
+                    .append(tenantFixed ? "?, ?" : "?, ?, ?").append(')');
+        }
+        String direction = forward ? "" : " DESC";
+        sql.append(" ORDER BY ").append(String.join(direction + ", ", keyColumns.split(", "))).append(direction);
+        return sql.append(" FETCH FIRST ").append(limit).append(" ROWS ONLY").toString();
+    }
+
+    private static String where(MarkFilter filter) {
+        return " WHERE projection = ?" + (filter.tenant() != null ? " AND tenant_id = ?" : "")
+                + (filter.failingOnly() ? " AND attempts > 0" : "") + filter.state().condition;
+    }
+
+    private static int bindFilter(PreparedStatement statement, MarkFilter filter, Instant now) throws SQLException {
+        int index = 1;
+        statement.setString(index++, filter.projection());
+        if (filter.tenant() != null) {
+            statement.setString(index++, filter.tenant());
+        }
+        for (int i = 0; i < filter.state().parameters(); i++) {
+            statement.setObject(index++, utc(now));
+        }
+        return index;
+    }
+
+    /** The first page of {@code filter}'s marks, earliest due first. */
+    public MarkPage first(Connection connection, MarkFilter filter, Instant now, int size) throws SQLException {
+        return page(connection, filter, now, null, true, size);
+    }
+
+    /** The page after {@code cursor} ({@code forward}) or before it. */
+    public MarkPage page(Connection connection, MarkFilter filter, Instant now, PageCursor cursor, boolean forward,
+                         int size) throws SQLException {
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("page size must be 1.." + MAX_PAGE_SIZE + ", was " + size);
+        }
+        List<MarkRow> rows = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(pageSql(filter, forward, cursor != null, size + 1))) {
+            int index = bindFilter(select, filter, now);
+            if (cursor != null) {
+                select.setObject(index++, utc(cursor.availableAt()));
+                if (filter.tenant() == null) {
+                    select.setString(index++, cursor.tenant());
+                }
+                select.setString(index, cursor.id());
+            }
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    rows.add(row(result));
+                }
+            }
+        }
+        boolean more = rows.size() > size;
+        if (more) {
+            rows.remove(rows.size() - 1);
+        }
+        if (!forward) {
+            Collections.reverse(rows);
+        }
+        // going forward from a cursor there is something before; going back, something after
+        return forward ? new MarkPage(rows, cursor != null, more) : new MarkPage(rows, more, true);
+    }
+
+    /** How many marks {@code filter} matches, counted up to {@code cap} (then reported as capped). */
+    public CappedCount count(Connection connection, MarkFilter filter, Instant now, int cap) throws SQLException {
+        String sql = "SELECT COUNT(*) FROM (SELECT 1 FROM projection_pending" + where(filter)
+                + " FETCH FIRST " + (cap + 1) + " ROWS ONLY) capped";
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            bindFilter(select, filter, now);
+            try (ResultSet result = select.executeQuery()) {
+                result.next();
+                return new CappedCount(result.getLong(1), cap);
+            }
+        }
+    }
+
+    /** Pending and failing marks per projection and tenant, up to {@code limit} lines. */
+    public List<TenantCounts> byTenant(Connection connection, int limit) throws SQLException {
+        List<TenantCounts> counts = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(TENANT_COUNTS.formatted(limit));
+             ResultSet result = select.executeQuery()) {
+            while (result.next()) {
+                counts.add(new TenantCounts(result.getString(1), result.getString(2), result.getLong(3),
+                        result.getLong(4)));
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * Projections with marks that no instance has reported deploying within {@code window} (SPEC §11: three
+     * sweep intervals).
+     */
+    public List<OrphanedMarks> orphaned(Connection connection, Instant now, Duration window) throws SQLException {
+        List<OrphanedMarks> orphans = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(ORPHANS)) {
+            select.setObject(1, utc(now.minus(window)));
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    orphans.add(new OrphanedMarks(result.getString(1), result.getLong(2)));
+                }
+            }
+        }
+        return orphans;
+    }
+
+    /**
+     * Deletes the marks of {@code projection} if, in the same statement, no instance has reported deploying it
+     * within {@code window}; returns how many. A projection that is deployed somewhere keeps its marks.
+     */
+    public int purgeOrphaned(Connection connection, String projection, Instant now, Duration window)
+            throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(PURGE)) {
+            delete.setString(1, projection);
+            delete.setString(2, projection);
+            delete.setObject(3, utc(now.minus(window)));
+            return delete.executeUpdate();
+        }
+    }
+
+    private static MarkRow row(ResultSet result) throws SQLException {
+        return new MarkRow(result.getString(1), result.getString(2), result.getString(3), instant(result, 4),
+                instant(result, 5), instant(result, 6), result.getInt(7), instant(result, 8), result.getString(9),
+                result.getInt(10), result.getLong(11));
+    }
+
+    static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    static Instant instant(ResultSet result, int column) throws SQLException {
+        OffsetDateTime value = result.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

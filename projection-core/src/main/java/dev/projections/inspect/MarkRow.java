@@ -1,0 +1,17 @@
+package dev.projections.inspect;
+
+import java.time.Instant;
+
+/**
+ * One mark as a list shows it. {@code availableAt} is when it is (or was) due: for a failing mark, its next
+ * retry. {@code claimedUntil} is the lease, if any.
+ */
+public record MarkRow(String projection, String tenant, String id, Instant availableAt, Instant firstMarkedAt,
+                      Instant claimedUntil, int attempts, Instant lastFailedAt, String lastError, int priority,
+                      long markCount) {
+
+    /** Where the next page starts after this row (or the previous page ends before it). */
+    public PageCursor cursor() {
+        return new PageCursor(availableAt, tenant, id);
+    }
+}

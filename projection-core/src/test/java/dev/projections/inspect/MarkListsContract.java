@@ -1,0 +1,238 @@
+package dev.projections.inspect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console's lists on every supported database: keyset pages forward and back cover every mark once, in
+ * due order; filters by tenant, state and failing; capped counts; per-tenant counts; orphaned marks and their
+ * purge; the audit log. Rows are written with plain JDBC, instants are a base plus offsets.
+ */
+abstract class MarkListsContract {
+
+    static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
+    static final String ORDERS = "order-search";
+    static final String STATS = "customer-stats";
+    static final Duration WINDOW = Duration.ofSeconds(90);
+
+    protected abstract Connection connect() throws SQLException;
+
+    final MarkLists lists = new MarkLists();
+
+    @BeforeEach
+    void emptyTables() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DELETE FROM projection_pending");
+            statement.execute("DELETE FROM projection_instance");
+            statement.execute("DELETE FROM projection_audit");
+        }
+    }
+
+    /** Inserts a mark due at T0 + {@code dueSeconds}, failing {@code attempts} times, leased until {@code lease}. */
+    static void insert(Connection connection, String projection, String tenant, String id, long dueSeconds,
+                       int attempts, Instant leasedUntil) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, available_at,
+                    first_marked_at, attempts, claimed_until, claim_token, last_error)
+                VALUES (?, ?, ?, 'g', ?, ?, ?, ?, ?, ?)""")) {
+            insert.setString(1, projection);
+            insert.setString(2, tenant);
+            insert.setString(3, id);
+            insert.setObject(4, T0.plusSeconds(dueSeconds).atOffset(ZoneOffset.UTC));
+            insert.setObject(5, T0.atOffset(ZoneOffset.UTC));
+            insert.setInt(6, attempts);
+            insert.setObject(7, leasedUntil == null ? null : leasedUntil.atOffset(ZoneOffset.UTC));
+            insert.setString(8, leasedUntil == null ? null : "token");
+            insert.setString(9, attempts > 0 ? "boom " + id : null);
+            insert.executeUpdate();
+        }
+    }
+
+    /** 2,500 marks: ids 0000–2499, tenant a or b alternating, several sharing each due second. */
+    private List<String> manyMarks(Connection connection) throws SQLException {
+        connection.setAutoCommit(false);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            String id = "%04d".formatted(i);
+            String tenant = i % 2 == 0 ? "a" : "b";
+            insert(connection, ORDERS, tenant, id, (2500 - i) / 3, 0, null);
+            keys.add(tenant + "/" + id);
+        }
+        insert(connection, STATS, "a", "other-projection", 0, 0, null);
+        connection.commit();
+        connection.setAutoCommit(true);
+        return keys;
+    }
+
+    private static List<String> keys(MarkPage page) {
+        return page.rows().stream().map(row -> row.tenant() + "/" + row.id()).toList();
+    }
+
+    @Test
+    void pagingForwardVisitsEveryMarkOnceInDueOrderAndBackwardRetracesIt() throws SQLException {
+        try (Connection connection = connect()) {
+            List<String> all = manyMarks(connection);
+            MarkFilter filter = MarkFilter.pending(ORDERS);
+            List<MarkPage> pages = new ArrayList<>();
+            MarkPage page = lists.first(connection, filter, T0, 100);
+            assertThat(page.hasPrevious()).isFalse();
+            pages.add(page);
+            while (page.hasNext()) {
+                page = lists.page(connection, filter, T0, page.last(), true, 100);
+                pages.add(page);
+            }
+            List<String> seen = pages.stream().flatMap(p -> keys(p).stream()).toList();
+            assertThat(seen).hasSize(2500).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(all);
+            List<Instant> due = pages.stream().flatMap(p -> p.rows().stream()).map(MarkRow::availableAt).toList();
+            assertThat(due).isSorted();
+            assertThat(pages).hasSize(25);
+
+            // back from the last page: each earlier page exactly as it was seen going forward
+            MarkPage back = pages.get(24);
+            for (int i = 23; i >= 0; i--) {
+                back = lists.page(connection, filter, T0, back.first(), false, 100);
+                assertThat(keys(back)).isEqualTo(keys(pages.get(i)));
+            }
+            assertThat(back.hasPrevious()).isFalse();
+        }
+    }
+
+    @Test
+    void aTenantFilterPagesThroughThatTenantOnly() throws SQLException {
+        try (Connection connection = connect()) {
+            manyMarks(connection);
+            MarkFilter filter = MarkFilter.pending(ORDERS).withTenant("b");
+            List<String> seen = new ArrayList<>();
+            MarkPage page = lists.first(connection, filter, T0, 300);
+            seen.addAll(keys(page));
+            while (page.hasNext()) {
+                page = lists.page(connection, filter, T0, page.last(), true, 300);
+                seen.addAll(keys(page));
+            }
+            assertThat(seen).hasSize(1250).doesNotHaveDuplicates().allMatch(key -> key.startsWith("b/"));
+            MarkPage previous = lists.page(connection, filter, T0, page.first(), false, 300);
+            assertThat(previous.rows()).hasSize(300).allMatch(row -> row.tenant().equals("b"));
+        }
+    }
+
+    @Test
+    void stateFiltersSeparateDueClaimedAndBackingOffMarks() throws SQLException {
+        try (Connection connection = connect()) {
+            insert(connection, ORDERS, "", "due", -10, 0, null);
+            insert(connection, ORDERS, "", "lease-lapsed", -5, 0, T0.minusSeconds(1));
+            insert(connection, ORDERS, "", "claimed", -5, 0, T0.plusSeconds(60));
+            insert(connection, ORDERS, "", "backing-off", 30, 2, null);
+            insert(connection, ORDERS, "", "failed-due-again", -1, 1, null);
+            assertThat(ids(connection, MarkFilter.pending(ORDERS).withState(MarkState.DUE)))
+                    .containsExactly("due", "lease-lapsed", "failed-due-again");
+            assertThat(ids(connection, MarkFilter.pending(ORDERS).withState(MarkState.CLAIMED)))
+                    .containsExactly("claimed");
+            assertThat(ids(connection, MarkFilter.pending(ORDERS).withState(MarkState.BACKING_OFF)))
+                    .containsExactly("backing-off");
+            assertThat(ids(connection, MarkFilter.failing(ORDERS)))
+                    .containsExactly("failed-due-again", "backing-off");
+            MarkRow failing = lists.first(connection, MarkFilter.failing(ORDERS), T0, 10).rows().get(1);
+            assertThat(failing.attempts()).isEqualTo(2);
+            assertThat(failing.lastError()).isEqualTo("boom backing-off");
+            assertThat(failing.availableAt()).isEqualTo(T0.plusSeconds(30));
+        }
+    }
+
+    private List<String> ids(Connection connection, MarkFilter filter) throws SQLException {
+        return lists.first(connection, filter, T0, 50).rows().stream().map(MarkRow::id).toList();
+    }
+
+    @Test
+    void countsStopAtTheCap() throws SQLException {
+        try (Connection connection = connect()) {
+            manyMarks(connection);
+            assertThat(lists.count(connection, MarkFilter.pending(ORDERS), T0, 10_000).display()).isEqualTo("2,500");
+            CappedCount capped = lists.count(connection, MarkFilter.pending(ORDERS), T0, 1_000);
+            assertThat(capped.capped()).isTrue();
+            assertThat(capped.display()).isEqualTo("1,000+");
+            assertThat(lists.count(connection, MarkFilter.pending(ORDERS).withTenant("a"), T0, 10_000).value())
+                    .isEqualTo(1250);
+        }
+    }
+
+    @Test
+    void perTenantCountsSplitPendingAndFailing() throws SQLException {
+        try (Connection connection = connect()) {
+            insert(connection, ORDERS, "a", "1", 0, 0, null);
+            insert(connection, ORDERS, "a", "2", 0, 3, null);
+            insert(connection, ORDERS, "b", "1", 0, 0, null);
+            insert(connection, STATS, "", "x", 0, 1, null);
+            assertThat(lists.byTenant(connection, 100)).containsExactly(
+                    new TenantCounts(STATS, "", 1, 1),
+                    new TenantCounts(ORDERS, "a", 2, 1),
+                    new TenantCounts(ORDERS, "b", 1, 0));
+        }
+    }
+
+    @Test
+    void onlyMarksOfProjectionsNoInstanceReportedRecentlyArePurged() throws SQLException {
+        try (Connection connection = connect()) {
+            insert(connection, ORDERS, "", "1", 0, 0, null);
+            insert(connection, "retired", "", "1", 0, 0, null);
+            insert(connection, "retired", "t", "2", 0, 2, null);
+            heartbeat(connection, "node-1", ORDERS, T0.minusSeconds(10));
+            heartbeat(connection, "node-2", "retired", T0.minus(WINDOW).minusSeconds(1));
+
+            assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 2));
+            assertThat(lists.purgeOrphaned(connection, ORDERS, T0, WINDOW)).isZero();
+            assertThat(lists.purgeOrphaned(connection, "retired", T0, WINDOW)).isEqualTo(2);
+            assertThat(lists.orphaned(connection, T0, WINDOW)).isEmpty();
+            assertThat(lists.count(connection, MarkFilter.pending(ORDERS), T0, 10).value()).isEqualTo(1);
+        }
+    }
+
+    private static void heartbeat(Connection connection, String instance, String projection, Instant at)
+            throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)")) {
+            insert.setString(1, instance);
+            insert.setString(2, projection);
+            insert.setObject(3, at.atOffset(ZoneOffset.UTC));
+            insert.executeUpdate();
+        }
+    }
+
+    @Test
+    void theAuditLogListsActionsNewestFirstAndPagesById() throws SQLException {
+        AuditLog audit = new AuditLog();
+        try (Connection connection = connect()) {
+            for (int i = 0; i < 5; i++) {
+                audit.record(connection, AuditEntry.of(T0.plusSeconds(i), "admin", "retry", ORDERS, "a", "id-" + i,
+                        "x".repeat(2000)));
+            }
+            List<AuditEntry> newest = audit.latest(connection, null, 3);
+            assertThat(newest).extracting(AuditEntry::entityId).containsExactly("id-4", "id-3", "id-2");
+            assertThat(newest.get(0).user()).isEqualTo("admin");
+            assertThat(newest.get(0).at()).isEqualTo(T0.plusSeconds(4));
+            assertThat(newest.get(0).detail()).hasSize(AuditLog.MAX_DETAIL);
+            assertThat(audit.latest(connection, newest.get(2).id(), 3)).extracting(AuditEntry::entityId)
+                    .containsExactly("id-1", "id-0");
+        }
+    }
+
+    @Test
+    void aListNeedsAProjectionAndASensiblePageSize() throws SQLException {
+        assertThatThrownBy(() -> MarkFilter.pending(" ")).hasMessageContaining("needs a projection");
+        try (Connection connection = connect()) {
+            assertThatThrownBy(() -> lists.first(connection, MarkFilter.pending(ORDERS), T0, 0))
+                    .hasMessageContaining("was 0");
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package dev.projections.ee.admin;
+
+import dev.projections.Projection;
+import dev.projections.Projections;
+import dev.projections.TenantDirectory;
+import dev.projections.ee.EngineResources;
+import dev.projections.ee.ProjectionRegistry;
+import dev.projections.ee.Rebuildable;
+import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.AuditLog;
+import dev.projections.inspect.MarkLists;
+import jakarta.annotation.Resource;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ejb.SessionContext;
+import jakarta.ejb.Stateless;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The console's actions (SPEC §12): only {@value ConsoleRoles#ADMIN} may call them, checked here at the EJB
+ * boundary whatever the page showed. Each action and its {@code projection_audit} row commit together, in the
+ * container's transaction; a refused action leaves neither. The security domain is {@code projections}
+ * (META-INF/jboss-ejb3.xml), the domain the console's login uses.
+ */
+@Stateless
+@DeclareRoles({ConsoleRoles.ADMIN, ConsoleRoles.VIEWER})
+@RolesAllowed(ConsoleRoles.ADMIN)
+public class ConsoleAdmin {
+
+    @Inject
+    Projections projections;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Inject
+    Instance<TenantDirectory> tenantDirectory;
+
+    @Resource
+    SessionContext context;
+
+    private final AuditLog audit = new AuditLog();
+    private final MarkLists lists = new MarkLists();
+
+    /** Makes one failing mark due now, keeping its attempts. */
+    public void retry(String projection, String tenant, String id) {
+        act(() -> {
+            projections.retry(projection, tenant, id);
+            return null;
+        });
+        record("retry", projection, tenant, id, null);
+    }
+
+    /** Makes every failing mark of {@code projection} due now; returns how many. */
+    public int retryFailed(String projection) {
+        int retried = act(() -> projections.retryFailed(projection));
+        record("retry-failed", projection, null, null, retried + " marks");
+        return retried;
+    }
+
+    /** Starts a rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
+    public String rebuild(String projection, String tenant) {
+        String runId = act(() -> projections.rebuild(projection, tenant));
+        record("rebuild", projection, tenant, null, "run " + runId);
+        return runId;
+    }
+
+    /** Starts a rebuild for every tenant of the application's {@code TenantDirectory}. */
+    public List<String> rebuildAllTenants(String projection) {
+        List<String> runs = act(() -> projections.rebuildAllTenants(projection));
+        record("rebuild-all-tenants", projection, null, null, "runs " + runs);
+        return runs;
+    }
+
+    /** Whether {@code projection} offers {@code clear()}, so the console shows "clear and rebuild". */
+    @RolesAllowed({ConsoleRoles.ADMIN, ConsoleRoles.VIEWER})
+    public boolean offersClear(String projection) {
+        return registry.isKnown(projection) && Rebuildable.implementsClear(registry.byName(projection));
+    }
+
+    /**
+     * Deletes the whole read model through the projection's {@code clear()}, then rebuilds it: every tenant of
+     * the {@code TenantDirectory}, or tenant {@code ""} without one. All in one transaction: if a rebuild is
+     * already running the clear is rolled back too.
+     */
+    public List<String> clearAndRebuild(String projection) {
+        List<String> runs = act(() -> {
+            Projection bean = registry.byName(checkedName(projection));
+            if (!Rebuildable.implementsClear(bean)) {
+                throw new UnsupportedOperationException("projection " + projection + " does not offer clear()");
+            }
+            bean.clear();
+            return tenantDirectory.isResolvable() ? projections.rebuildAllTenants(projection)
+                    : List.of(projections.rebuild(projection, ""));
+        });
+        record("clear-and-rebuild", projection, null, null, "runs " + runs);
+        return runs;
+    }
+
+    public void pause(String projection) {
+        act(() -> {
+            projections.pause(projection);
+            return null;
+        });
+        record("pause", projection, null, null, null);
+    }
+
+    public void resume(String projection) {
+        act(() -> {
+            projections.resume(projection);
+            return null;
+        });
+        record("resume", projection, null, null, null);
+    }
+
+    /**
+     * Deletes the marks of a projection that no instance deploys any more (no {@code projection_instance} row
+     * newer than 3 x sweep interval, checked in the delete itself); returns how many.
+     */
+    public int purge(String projection) {
+        if (projection == null || projection.isBlank()) {
+            throw new ActionRefused("purge needs a projection name, was " + projection, null);
+        }
+        if (registry.isKnown(projection)) {
+            throw new ActionRefused("projection " + projection + " is deployed here: its marks are not purged", null);
+        }
+        int purged = sql("purge the marks of " + projection, c -> lists.purgeOrphaned(c, projection,
+                resources.clock().instant(), resources.settings().sweepInterval().multipliedBy(3)));
+        record("purge", projection, null, null, purged + " marks");
+        return purged;
+    }
+
+    private String checkedName(String projection) {
+        if (!registry.isKnown(projection)) {
+            throw new IllegalArgumentException("unknown projection \"" + projection + "\"; known: " + registry.names());
+        }
+        return projection;
+    }
+
+    private <T> T act(Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
+            throw new ActionRefused(e.getMessage(), e);
+        }
+    }
+
+    private void record(String action, String projection, String tenant, String id, String detail) {
+        String user = context.getCallerPrincipal().getName();
+        sql("write the audit of " + action, c -> {
+            audit.record(c, AuditEntry.of(resources.clock().instant(), user, action, projection, tenant, id, detail));
+            return null;
+        });
+    }
+
+    private <T> T sql(String what, SqlWork<T> work) {
+        try (Connection connection = resources.dataSource().getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.projections.ee.admin;
+
+import dev.projections.ProjectionStatus;
+import dev.projections.Projections;
+import dev.projections.TenantDirectory;
+import dev.projections.ee.EngineResources;
+import dev.projections.ee.ProjectionRegistry;
+import dev.projections.ee.Rebuildable;
+import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.AuditLog;
+import dev.projections.inspect.CappedCount;
+import dev.projections.inspect.MarkFilter;
+import dev.projections.inspect.MarkLists;
+import dev.projections.inspect.MarkPage;
+import dev.projections.inspect.OrphanedMarks;
+import dev.projections.inspect.PageCursor;
+import dev.projections.inspect.TenantCounts;
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the console shows (SPEC §12), for {@value ConsoleRoles#VIEWER} and {@value ConsoleRoles#ADMIN}: the
+ * overview, keyset pages of marks, capped counts, per-tenant counts, orphaned marks and the audit log.
+ */
+@Stateless
+@DeclareRoles({ConsoleRoles.ADMIN, ConsoleRoles.VIEWER})
+@RolesAllowed({ConsoleRoles.ADMIN, ConsoleRoles.VIEWER})
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
+public class ConsoleReads {
+
+    /** Counts above this show as "10,000+". */
+    public static final int COUNT_CAP = 10_000;
+    /** Lines of the per-tenant table. */
+    public static final int TENANT_LINES = 1_000;
+
+    @Inject
+    Projections projections;
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Inject
+    Instance<TenantDirectory> tenantDirectory;
+
+    private final MarkLists lists = new MarkLists();
+    private final AuditLog audit = new AuditLog();
+
+    public List<ProjectionStatus> overview() {
+        return projections.overview();
+    }
+
+    public Set<String> projectionNames() {
+        return registry.names();
+    }
+
+    /** The tenants of the application's {@code TenantDirectory}, empty without one. */
+    public List<String> tenants() {
+        return tenantDirectory.isResolvable() ? List.copyOf(tenantDirectory.get().tenants()) : List.of();
+    }
+
+    public boolean rebuildable(String projection) {
+        return registry.isKnown(projection) && Rebuildable.implementsIds(registry.byName(projection));
+    }
+
+    public MarkPage page(MarkFilter filter, PageCursor cursor, boolean forward, int size) {
+        return sql("list the marks of " + filter.projection(),
+                c -> lists.page(c, filter, resources.clock().instant(), cursor, forward, size));
+    }
+
+    public CappedCount count(MarkFilter filter) {
+        return sql("count the marks of " + filter.projection(),
+                c -> lists.count(c, filter, resources.clock().instant(), COUNT_CAP));
+    }
+
+    public List<TenantCounts> byTenant() {
+        return sql("count marks per tenant", c -> lists.byTenant(c, TENANT_LINES));
+    }
+
+    /** Projections with marks that no instance deployed within 3 x sweep interval (SPEC §11). */
+    public List<OrphanedMarks> orphaned() {
+        return sql("list orphaned marks", c -> lists.orphaned(c, resources.clock().instant(),
+                resources.settings().sweepInterval().multipliedBy(3)));
+    }
+
+    public List<AuditEntry> audit(Long beforeId, int limit) {
+        return sql("read the audit log", c -> audit.latest(c, beforeId, Math.max(1, Math.min(limit, 500))));
+    }
+
+    private <T> T sql(String what, ConsoleAdmin.SqlWork<T> work) {
+        try (Connection connection = resources.dataSource().getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+}
