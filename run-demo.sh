@@ -7,6 +7,12 @@ cd "$(dirname "$0")"
 
 mvn -B -q -DskipTests -pl projection-ear,wildfly-config -am install
 
+# The console's users: their passwords come from the environment when the server starts. Without them the
+# demo falls back to documented demo passwords, and says so loudly: never use these outside the demo.
+demo_passwords=""
+if [ -z "${PROJECTION_ADMIN_PASSWORD:-}" ]; then export PROJECTION_ADMIN_PASSWORD=demo-admin; demo_passwords=yes; fi
+if [ -z "${PROJECTION_VIEWER_PASSWORD:-}" ]; then export PROJECTION_VIEWER_PASSWORD=demo-viewer; demo_passwords=yes; fi
+
 server=wildfly-config/target/server
 base=target/demo/standalone
 mkdir -p "$base"
@@ -16,6 +22,9 @@ cp -r "$server/standalone/configuration" "$base/"
 mkdir -p "$base/deployments"
 rm -f "$base"/deployments/projection-ear.ear.*
 cp projection-ear/target/projection-ear.ear "$base/deployments/"
+if [ -n "$demo_passwords" ]; then
+  echo "!!! Console users get DEMO passwords (admin / $PROJECTION_ADMIN_PASSWORD, viewer / $PROJECTION_VIEWER_PASSWORD): for the demo only !!!"
+fi
 
 "$server/bin/standalone.sh" -Djboss.server.base.dir="$PWD/$base" "$@" &
 pid=$!
@@ -26,6 +35,13 @@ for _ in $(seq 1 120); do
     echo "================================================================"
     echo " Projections demo is running."
     echo "   Console:  http://localhost:8080/projections/"
+    if [ -n "$demo_passwords" ]; then
+      echo "     log in as admin / $PROJECTION_ADMIN_PASSWORD (may act) or viewer / $PROJECTION_VIEWER_PASSWORD (may look)"
+      echo "     !!! DEMO PASSWORDS, for this demo only: set PROJECTION_ADMIN_PASSWORD and"
+      echo "     !!! PROJECTION_VIEWER_PASSWORD before starting any real server."
+    else
+      echo "     log in as admin or viewer with PROJECTION_ADMIN_PASSWORD / PROJECTION_VIEWER_PASSWORD"
+    fi
     echo "   Demo API: http://localhost:8080/demo/api/orders"
     echo "   Try: curl -X POST -H 'Content-Type: application/json' \\"
     echo "          -d '{\"customer\":\"alice\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":9.5}]}' \\"

@@ -1,34 +1,43 @@
 package dev.projections.console;
 
 import dev.projections.ProjectionStatus;
-import dev.projections.Projections;
 import dev.projections.RebuildProgress;
+import dev.projections.ee.admin.ConsoleAdmin;
+import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.OrphanedMarks;
+import jakarta.ejb.EJB;
 import jakarta.faces.view.ViewScoped;
-import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.io.Serializable;
-import java.text.NumberFormat;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The overview: every deployed projection with its marks, failures, pause and rebuild; reloaded every few seconds. */
+/**
+ * The overview (SPEC §12): every deployed projection with its marks, failures, pause and rebuild, reloaded every
+ * few seconds; the actions on a projection, rebuilds behind a confirmation step; the progress of the rebuilds
+ * started here; marks of projections no instance deploys, with purge.
+ */
 @Named
 @ViewScoped
 public class Overview implements Serializable {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-            .withZone(ZoneOffset.UTC);
+    /** "All tenants" in the rebuild's tenant choice. */
+    public static final String ALL_TENANTS = "*";
 
     /** One projection's line (a class with getters: Jakarta EL 5 does not read record components). */
     public static final class Row implements Serializable {
         private final ProjectionStatus status;
+        private final boolean rebuildable;
+        private final boolean offersClear;
+        private final Instant now;
 
-        Row(ProjectionStatus status) {
+        Row(ProjectionStatus status, boolean rebuildable, boolean offersClear, Instant now) {
             this.status = status;
+            this.rebuildable = rebuildable;
+            this.offersClear = offersClear;
+            this.now = now;
         }
 
         public String getProjection() {
@@ -36,23 +45,27 @@ public class Overview implements Serializable {
         }
 
         public String getPending() {
-            return number(status.pending());
+            return Format.number(status.pending());
         }
 
         public String getDueNow() {
-            return number(status.dueNow());
+            return Format.number(status.dueNow());
         }
 
         public String getFailing() {
-            return number(status.failing());
+            return Format.number(status.failing());
+        }
+
+        public boolean isHasFailing() {
+            return status.failing() > 0;
         }
 
         public String getOldestDueAge() {
-            return status.dueNow() == 0 ? "–" : age(status.oldestDueAge());
+            return status.dueNow() == 0 ? "–" : Format.age(status.oldestDueAge());
         }
 
-        public String getOldestDueSeconds() {
-            return status.oldestDueAge().toSeconds() + " s";
+        public String getOldestDueTitle() {
+            return status.dueNow() == 0 ? "nothing due" : "due since " + Format.exact(now.minus(status.oldestDueAge()));
         }
 
         public String getLastError() {
@@ -63,29 +76,80 @@ public class Overview implements Serializable {
             return status.paused();
         }
 
+        public boolean isRebuildable() {
+            return rebuildable;
+        }
+
+        public boolean isOffersClear() {
+            return offersClear;
+        }
+
         public String getRebuild() {
-            RebuildProgress run = status.latestRebuild();
-            if (run == null) {
-                return "–";
-            }
-            if (RebuildProgress.RUNNING.equals(run.state())) {
-                return "running: " + number(run.marked()) + " marked, " + number(run.remaining()) + " remaining";
-            }
-            return run.state().toLowerCase(Locale.ROOT) + " " + ago(run.finishedAt());
+            return describe(status.latestRebuild(), now);
         }
 
         public String getRebuildTitle() {
-            RebuildProgress run = status.latestRebuild();
-            return run == null ? "" : "run " + run.runId() + ", started " + TIME.format(run.startedAt())
-                    + (run.finishedAt() == null ? "" : ", finished " + TIME.format(run.finishedAt()));
+            return title(status.latestRebuild());
         }
     }
 
-    @Inject
-    transient Projections projections;
+    /** A rebuild started from this page, for its progress line. */
+    public static final class Run implements Serializable {
+        private final RebuildProgress progress;
+        private final Instant now;
+
+        Run(RebuildProgress progress, Instant now) {
+            this.progress = progress;
+            this.now = now;
+        }
+
+        public String getProjection() {
+            return progress.projection();
+        }
+
+        public String getTenant() {
+            return progress.tenant().isEmpty() ? "(none)" : progress.tenant();
+        }
+
+        public String getState() {
+            return progress.state().toLowerCase(Locale.ROOT);
+        }
+
+        public String getMarked() {
+            return Format.number(progress.marked());
+        }
+
+        public String getRemaining() {
+            return Format.number(progress.remaining());
+        }
+
+        public String getStarted() {
+            return Format.relative(progress.startedAt(), now);
+        }
+
+        public String getTitle() {
+            return title(progress);
+        }
+    }
+
+    /** What the confirmation panel asks about. */
+    public enum Pending { REBUILD, CLEAR_AND_REBUILD, PURGE }
+
+    @EJB
+    ConsoleReads reads;
+
+    @EJB
+    ConsoleAdmin admin;
 
     private List<Row> rows;
+    private List<OrphanedMarks> orphans;
     private Instant checkedAt;
+    private final List<String> runIds = new ArrayList<>();
+    private List<Run> runs = List.of();
+
+    private Pending pending;
+    private String pendingProjection;
+    private String rebuildTenant = ALL_TENANTS;
 
     public List<Row> getRows() {
         if (rows == null) {
@@ -94,36 +158,154 @@ public class Overview implements Serializable {
         return rows;
     }
 
+    public List<OrphanedMarks> getOrphans() {
+        if (orphans == null) {
+            reload();
+        }
+        return orphans;
+    }
+
+    public List<Run> getRuns() {
+        return runs;
+    }
+
     public boolean isNothingWaiting() {
         return getRows().stream().allMatch(row -> row.status.pending() == 0);
     }
 
     public String getCheckedAt() {
-        return checkedAt == null ? "" : TIME.format(checkedAt);
+        return Format.exact(checkedAt);
     }
 
-    /** The "Refresh" button and the page's timer: reads the table again. */
+    /** The "Refresh" button and the page's timer: reads everything again. */
     public void reload() {
-        rows = projections.overview().stream().map(Row::new).toList();
-        checkedAt = Instant.now();
+        Instant now = Instant.now();
+        rows = reads.overview().stream().map(status -> new Row(status, reads.rebuildable(status.projection()),
+                admin.offersClear(status.projection()), now)).toList();
+        orphans = reads.orphaned();
+        runs = runIds.stream().map(id -> new Run(reads.rebuildProgress(id), now)).toList();
+        checkedAt = now;
     }
 
-    static String number(long value) {
-        return NumberFormat.getIntegerInstance(Locale.ENGLISH).format(value);
+    public void pause(String projection) {
+        Messages.run(() -> admin.pause(projection), projection + " paused on every instance");
+        reload();
     }
 
-    static String age(Duration age) {
-        long seconds = age.toSeconds();
-        if (seconds < 60) {
-            return seconds + " s";
+    public void resume(String projection) {
+        Messages.run(() -> admin.resume(projection), projection + " resumed");
+        reload();
+    }
+
+    public void retryFailed(String projection) {
+        Messages.run(() -> admin.retryFailed(projection), retried -> retried + " failing marks of " + projection
+                + " are due again");
+        reload();
+    }
+
+    public void askRebuild(String projection) {
+        ask(Pending.REBUILD, projection);
+    }
+
+    public void askClearAndRebuild(String projection) {
+        ask(Pending.CLEAR_AND_REBUILD, projection);
+    }
+
+    public void askPurge(String projection) {
+        ask(Pending.PURGE, projection);
+    }
+
+    private void ask(Pending what, String projection) {
+        pending = what;
+        pendingProjection = projection;
+        rebuildTenant = ALL_TENANTS;
+    }
+
+    public void cancel() {
+        pending = null;
+        pendingProjection = null;
+    }
+
+    /** The confirmation's "Yes" button: does what the panel asked about. */
+    public void confirm() {
+        if (pending == null) {
+            return;
         }
-        if (seconds < 3600) {
-            return seconds / 60 + " min";
+        String projection = pendingProjection;
+        switch (pending) {
+            case REBUILD -> Messages.run(() -> ALL_TENANTS.equals(rebuildTenant)
+                    ? admin.rebuildAllTenants(projection) : List.of(admin.rebuild(projection, rebuildTenant)),
+                    this::started);
+            case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection), this::started);
+            case PURGE -> Messages.run(() -> admin.purge(projection),
+                    purged -> purged + " marks of " + projection + " purged");
         }
-        return seconds / 3600 + " h " + (seconds % 3600) / 60 + " min";
+        cancel();
+        reload();
     }
 
-    static String ago(Instant instant) {
-        return instant == null ? "" : age(Duration.between(instant, Instant.now())) + " ago";
+    private String started(List<String> ids) {
+        runIds.addAll(ids);
+        return "rebuild started: " + ids.size() + (ids.size() == 1 ? " run" : " runs");
+    }
+
+    public boolean isConfirming() {
+        return pending != null;
+    }
+
+    public boolean isConfirmingRebuild() {
+        return pending == Pending.REBUILD;
+    }
+
+    public String getQuestion() {
+        if (pending == null) {
+            return "";
+        }
+        return switch (pending) {
+            case REBUILD -> "Rebuild " + pendingProjection + "? Every id it lists is marked again and refreshed in "
+                    + "the background; today's changes keep going first.";
+            case CLEAR_AND_REBUILD -> "Delete the whole read model of " + pendingProjection + " and rebuild it? "
+                    + "Until the rebuild has passed, readers see missing rows.";
+            case PURGE -> "Delete every mark of " + pendingProjection + "? No instance has deployed it recently; "
+                    + "its marks would never be refreshed.";
+        };
+    }
+
+    public List<String> getTenantChoices() {
+        List<String> choices = new ArrayList<>();
+        choices.add(ALL_TENANTS);
+        choices.addAll(reads.tenants());
+        if (choices.size() == 1) {
+            choices.add("");
+        }
+        return choices;
+    }
+
+    public String tenantLabel(String choice) {
+        return ALL_TENANTS.equals(choice) ? "all tenants" : choice.isEmpty() ? "(no tenant)" : choice;
+    }
+
+    public String getRebuildTenant() {
+        return rebuildTenant;
+    }
+
+    public void setRebuildTenant(String rebuildTenant) {
+        this.rebuildTenant = rebuildTenant;
+    }
+
+    static String describe(RebuildProgress run, Instant now) {
+        if (run == null) {
+            return "–";
+        }
+        if (RebuildProgress.RUNNING.equals(run.state())) {
+            return "running: " + Format.number(run.marked()) + " marked, " + Format.number(run.remaining())
+                    + " remaining";
+        }
+        return run.state().toLowerCase(Locale.ROOT) + " " + Format.relative(run.finishedAt(), now);
+    }
+
+    static String title(RebuildProgress run) {
+        return run == null ? "" : "run " + run.runId() + ", started " + Format.exact(run.startedAt())
+                + (run.finishedAt() == null ? "" : ", finished " + Format.exact(run.finishedAt()));
     }
 }

@@ -22,6 +22,8 @@ public final class Browser implements AutoCloseable {
     private static final File CHROMIUM = new File("/usr/bin/chromium");
     private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
 
+    public static final String CONSOLE = "http://127.0.0.1:8080/projections/";
+
     private final WebDriver driver;
 
     public Browser() throws IOException {
@@ -42,6 +44,20 @@ public final class Browser implements AutoCloseable {
 
     public WebDriver driver() {
         return driver;
+    }
+
+    /** Opens {@code path} of the console and logs in through its form as {@code user}. */
+    public void logIn(String path, String user, String password) {
+        driver.get(CONSOLE + path);
+        driver.findElement(org.openqa.selenium.By.id("j_username")).sendKeys(user);
+        driver.findElement(org.openqa.selenium.By.id("j_password")).sendKeys(password);
+        driver.findElement(org.openqa.selenium.By.id("login")).click();
+    }
+
+    /** The labels of the buttons on the page. */
+    public java.util.List<String> buttons() {
+        return driver.findElements(org.openqa.selenium.By.cssSelector("input[type=submit], button")).stream()
+                .map(button -> button.getAttribute("value")).toList();
     }
 
     /** Saves a screenshot under target/screenshots/. */

@@ -33,6 +33,20 @@ public final class Deployments {
     /** With test beans the engine must see ({@link GatedProjection}, {@link RecordingTenantScope}). */
     public static EnterpriseArchive ear(Map<String, String> settings, List<Class<?>> engineBeans,
                                         Class<?>... testClasses) {
+        return ear(settings, engineBeans, null, testClasses);
+    }
+
+    /**
+     * The in-container tests in the WAR of application security domain {@code securityDomain}, so they can log
+     * in with {@code HttpServletRequest.login} and call the console's EJBs as that user.
+     */
+    public static EnterpriseArchive earWithTestsInSecurityDomain(String securityDomain, Map<String, String> settings,
+                                                                 Class<?>... testClasses) {
+        return ear(settings, List.of(), securityDomain, testClasses);
+    }
+
+    private static EnterpriseArchive ear(Map<String, String> settings, List<Class<?>> engineBeans,
+                                         String securityDomain, Class<?>... testClasses) {
         File built = new File(System.getProperty("projection.ear", "../projection-ear/target/projection-ear.ear"));
         if (!built.isFile()) {
             throw new IllegalStateException("no EAR at " + built.getAbsolutePath() + ": build the reactor first (mvn verify)");
@@ -48,6 +62,10 @@ public final class Deployments {
             web.addClasses(testClasses);
             web.addClasses(Await.class, Rows.class, PendingRows.class);
             web.addAsLibraries(jarOf(org.assertj.core.api.Assertions.class));
+            if (securityDomain != null) {
+                web.addAsWebInfResource(new StringAsset("<jboss-web xmlns=\"urn:jboss:jakartaee:1.0\" version=\"15.0\">"
+                        + "<security-domain>" + securityDomain + "</security-domain></jboss-web>"), "jboss-web.xml");
+            }
             ear.delete(TEST_MODULE);
             ear.addAsModule(Testable.archiveToTest(web));
         }

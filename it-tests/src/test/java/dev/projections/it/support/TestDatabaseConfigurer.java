@@ -28,6 +28,7 @@ public class TestDatabaseConfigurer {
         if (!database.password().isEmpty()) {
             arguments.append(" -Dprojection.db.password=").append(database.password());
         }
+        arguments.append(ConsoleUsers.serverArguments());
         container.overrideProperty("javaVmArguments", arguments.toString());
     }
 

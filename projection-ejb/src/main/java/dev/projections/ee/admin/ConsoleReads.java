@@ -2,6 +2,7 @@ package dev.projections.ee.admin;
 
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
+import dev.projections.RebuildProgress;
 import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
@@ -72,6 +73,11 @@ public class ConsoleReads {
 
     public boolean rebuildable(String projection) {
         return registry.isKnown(projection) && Rebuildable.implementsIds(registry.byName(projection));
+    }
+
+    /** The progress of a rebuild run the console started. */
+    public RebuildProgress rebuildProgress(String runId) {
+        return projections.rebuildProgress(runId);
     }
 
     public MarkPage page(MarkFilter filter, PageCursor cursor, boolean forward, int size) {

@@ -1,0 +1,118 @@
+package dev.projections.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.ee.admin.ConsoleAdmin;
+import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.MarkFilter;
+import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.Deployments;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBAccessException;
+import jakarta.inject.Inject;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The console's security at the EJB boundary (SPEC §12), not only on the page: the test logs in through the
+ * container ({@code HttpServletRequest.login}, security domain "projections", as the console does) and calls
+ * the admin bean directly. A page-level forged POST could pass for the wrong reason (Faces ignores unrendered
+ * buttons, STACK.md pitfall 16); these calls cannot.
+ */
+@ExtendWith(ArquillianExtension.class)
+class AdminBoundaryIT {
+
+    private static final String PROJECTION = "order-search";
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.earWithTestsInSecurityDomain("projections", Map.of("projection.auto-refresh", "false"),
+                AdminBoundaryIT.class, ConsoleUsers.class);
+    }
+
+    @Inject
+    HttpServletRequest request;
+
+    @EJB
+    ConsoleAdmin admin;
+
+    @EJB
+    ConsoleReads reads;
+
+    @AfterEach
+    void logOut() throws ServletException {
+        request.logout();
+    }
+
+    /** Every action of the admin bean, with arguments that would succeed for an admin or fail on their own. */
+    private List<ThrowingCallable> everyAction() {
+        return List.of(
+                () -> admin.retry(PROJECTION, "", "1"),
+                () -> admin.retryFailed(PROJECTION),
+                () -> admin.rebuild(PROJECTION, ""),
+                () -> admin.rebuildAllTenants(PROJECTION),
+                () -> admin.clearAndRebuild("customer-stats"),
+                () -> admin.pause(PROJECTION),
+                () -> admin.resume(PROJECTION),
+                () -> admin.purge("retired-projection"));
+    }
+
+    @Test
+    void aViewerGetsEjbAccessExceptionFromEveryActionAndNothingIsDoneOrAudited() throws Exception {
+        request.login(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+        assertThat(request.isUserInRole("projection-viewer")).isTrue();
+        long audited = reads.audit(null, 500).size();
+
+        for (ThrowingCallable action : everyAction()) {
+            assertThatThrownBy(action).isInstanceOf(EJBAccessException.class);
+        }
+        assertThat(reads.audit(null, 500)).hasSize((int) audited);
+        assertThat(reads.overview()).noneMatch(status -> status.paused());
+    }
+
+    @Test
+    void anAnonymousCallerIsRefusedActionsAndReads() {
+        for (ThrowingCallable action : everyAction()) {
+            assertThatThrownBy(action).isInstanceOf(EJBAccessException.class);
+        }
+        assertThatThrownBy(() -> reads.overview()).isInstanceOf(EJBAccessException.class);
+        assertThatThrownBy(() -> reads.page(MarkFilter.pending(PROJECTION), null, true, 10))
+                .isInstanceOf(EJBAccessException.class);
+    }
+
+    @Test
+    void anAdminActsAndTheAuditLogNamesThemInOrder() throws Exception {
+        request.login(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+        admin.pause(PROJECTION);
+        assertThat(reads.overview()).filteredOn(status -> status.projection().equals(PROJECTION))
+                .singleElement().matches(status -> status.paused());
+        admin.resume(PROJECTION);
+
+        List<AuditEntry> latest = reads.audit(null, 2);
+        assertThat(latest).extracting(AuditEntry::action).containsExactly("resume", "pause");
+        assertThat(latest).extracting(AuditEntry::user).containsOnly(ConsoleUsers.ADMIN);
+        assertThat(latest).extracting(AuditEntry::projection).containsOnly(PROJECTION);
+    }
+
+    @Test
+    void aRefusedActionReachesTheAdminWithItsReasonAndLeavesNoAudit() throws Exception {
+        request.login(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+        long audited = reads.audit(null, 500).size();
+        assertThatThrownBy(() -> admin.retry(PROJECTION, "", "no-such-mark"))
+                .hasMessageContaining("no failing mark").hasMessageContaining("no-such-mark");
+        assertThatThrownBy(() -> admin.pause("no-such-projection")).hasMessageContaining("no-such-projection");
+        assertThatThrownBy(() -> admin.purge(PROJECTION)).hasMessageContaining("is deployed here");
+        assertThat(reads.audit(null, 500)).hasSize((int) audited);
+    }
+}
