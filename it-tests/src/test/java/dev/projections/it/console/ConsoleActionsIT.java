@@ -1,0 +1,198 @@
+package dev.projections.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Browser;
+import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.TestSql;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The admin's actions in a real headless Chromium, with the engine refreshing: retry of a failing mark made with
+ * the demo's fault switch, a rebuild behind its confirmation with progress down to zero, pause and resume — each
+ * found in the audit log under the admin's name. Failed refreshes back off 10 minutes, so only "Retry" can bring
+ * a failing mark back within the test.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ConsoleActionsIT {
+
+    private static final String DEMO = "http://127.0.0.1:8080/demo/api";
+    private static final String SCRIPT = "<script>document.title='pwned'</script>";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.retry-delay", "10m", "projection.max-retry-delay", "20m",
+                "projection.sweep-interval", "2s"));
+    }
+
+    @Test
+    void aFailingMarkShowsItsErrorAsTextAndRetryRefreshesItOnceTheFaultIsCleared() throws Exception {
+        fault("order-search", 1000, SCRIPT + " search index unavailable");
+        String id = createOrder("", "console-retry");
+        Await.until("the refresh of order " + id + " failed", () -> TestSql.count(
+                "SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search' AND entity_id = ? AND attempts > 0",
+                id) == 1);
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("marks.xhtml?projection=order-search&failing=true", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+            WebElement row = rowOf(driver, id);
+            assertThat(row.findElement(By.cssSelector(".full-error")).getAttribute("textContent"))
+                    .contains(SCRIPT + " search index unavailable");
+            assertThat(driver.getTitle()).as("the error ran nothing").isEqualTo("Projections");
+            browser.screenshot("console-failing-admin");
+
+            fault("order-search", 0, "cleared");
+            rowOf(driver, id).findElement(By.cssSelector("input[value='Retry']")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("marks:messages")).getText().contains("is due again"));
+            Await.until("order " + id + " refreshed after the retry", () -> TestSql.count(
+                    "SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search' AND entity_id = ?", id) == 0);
+            assertThat(TestSql.count("SELECT COUNT(*) FROM order_search WHERE order_id = ?", Long.parseLong(id))).isEqualTo(1);
+            driver.findElement(By.id("marks:apply")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> ids(d).stream().noneMatch(id::equals));
+
+            driver.get(Browser.CONSOLE + "audit.xhtml");
+            List<String> newest = cells(driver.findElement(By.cssSelector("#audit\\:entries tbody tr")));
+            assertThat(newest.subList(1, 6)).containsExactly("admin", "retry", "order-search", "(none)", id);
+            browser.screenshot("console-audit");
+        }
+    }
+
+    @Test
+    void aRebuildAsksForConfirmationThenShowsItsProgressDownToZero() throws Exception {
+        createOrder("", "console-rebuild");
+        createOrder("acme", "console-rebuild");
+        long runsBefore = TestSql.count("SELECT COUNT(*) FROM projection_rebuild");
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+
+            button(driver, "order-search", "Rebuild…").click();
+            assertThat(driver.findElement(By.id("overview:question")).getText()).startsWith("Rebuild order-search?");
+            driver.findElement(By.id("overview:no")).click();
+            assertThat(driver.findElements(By.id("overview:confirm"))).isEmpty();
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild")).as("cancelled").isEqualTo(runsBefore);
+
+            button(driver, "order-search", "Rebuild…").click();
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild")).as("only asked").isEqualTo(runsBefore);
+            browser.screenshot("console-rebuild-confirm");
+            driver.findElement(By.id("overview:yes")).click();
+            assertThat(driver.findElement(By.id("overview:messages")).getText()).contains("rebuild started");
+            // all tenants: one run per tenant of the demo's TenantDirectory (its customers' tenants)
+            long runs = TestSql.count("SELECT COUNT(DISTINCT tenant_id) FROM customer");
+            assertThat(driver.findElements(By.cssSelector("#overview\\:run-table tbody tr"))).hasSize((int) runs);
+
+            // the page updates itself every 5 s: wait for every run to be finished with nothing remaining
+            new WebDriverWait(driver, Duration.ofSeconds(60)).ignoring(WebDriverException.class).until(d -> {
+                List<String> states = texts(d, "#overview\\:run-table .run-state");
+                List<String> remaining = texts(d, "#overview\\:run-table .run-remaining");
+                return states.size() == runs && states.stream().allMatch("finished"::equals)
+                        && remaining.stream().allMatch("0"::equals);
+            });
+            long marked = texts(driver, "#overview\\:run-table .run-marked").stream()
+                    .mapToLong(text -> Long.parseLong(text.replace(",", ""))).sum();
+            assertThat(marked).isEqualTo(TestSql.count("SELECT COUNT(*) FROM orders"));
+            browser.screenshot("console-rebuild-finished");
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild-all-tenants'"
+                    + " AND user_name = 'admin' AND projection = 'order-search'")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void pauseAndResumeReachTheTableAndTheAuditLog() throws Exception {
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+            button(driver, "customer-stats", "Pause").click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> cellsOf(d, "customer-stats").get(5).equals("paused"));
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
+                    + " AND paused AND paused_by = 'admin'")).isEqualTo(1);
+            button(driver, "customer-stats", "Resume").click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> cellsOf(d, "customer-stats").get(5).equals("running"));
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
+                    + " AND paused")).isZero();
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'customer-stats'"
+                    + " AND user_name = 'admin' AND action IN ('pause', 'resume')")).isEqualTo(2);
+        }
+    }
+
+    private static WebElement rowOf(WebDriver driver, String id) {
+        return driver.findElements(By.cssSelector("#marks\\:rows tbody tr")).stream()
+                .filter(row -> row.findElement(By.cssSelector(".mark-id")).getText().equals(id))
+                .findFirst().orElseThrow(() -> new AssertionError("no row for mark " + id + " in " + ids(driver)));
+    }
+
+    private static List<String> ids(WebDriver driver) {
+        return driver.findElements(By.cssSelector("#marks\\:rows .mark-id")).stream().map(WebElement::getText).toList();
+    }
+
+    private static List<String> texts(WebDriver driver, String css) {
+        return driver.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+    }
+
+    private static List<String> cells(WebElement row) {
+        return row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+    }
+
+    private static List<String> cellsOf(WebDriver driver, String projection) {
+        return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream().map(ConsoleActionsIT::cells)
+                .filter(cells -> cells.get(0).equals(projection)).findFirst().orElseThrow();
+    }
+
+    private static WebElement button(WebDriver driver, String projection, String label) {
+        return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals(projection))
+                .findFirst().orElseThrow().findElement(By.cssSelector("input[value='" + label + "']"));
+    }
+
+    private void fault(String projection, int failNext, String message) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(DEMO + "/faults/" + projection
+                        + "?failNext=" + failNext + "&message=" + URLEncoder.encode(message, StandardCharsets.UTF_8)))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    private String createOrder(String tenant, String customer) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(DEMO + "/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"" + customer
+                        + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":2.5}]}"));
+        if (!tenant.isEmpty()) {
+            request.header("X-Tenant", tenant);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
+        Matcher id = Pattern.compile("\"id\"\\s*:\\s*(\\d+)").matcher(response.body());
+        assertThat(id.find()).as(response.body()).isTrue();
+        return id.group(1);
+    }
+}
