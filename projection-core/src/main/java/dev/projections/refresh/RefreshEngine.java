@@ -145,14 +145,37 @@ public final class RefreshEngine {
     /** Claims in its own transaction, committed before any refresh starts. */
     List<ClaimedMark> claim(List<MarkKey> keys, Set<String> claimable) {
         String token = UUID.randomUUID().toString();
-        return inDatabase("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection ->
-                store.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token)));
+        return claimWith(token, connection ->
+                store.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token));
     }
 
     List<ClaimedMark> claimDue(Set<String> claimable, int limit) {
         String token = UUID.randomUUID().toString();
-        return inDatabase("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection ->
-                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit)));
+        return claimWith(token, connection ->
+                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
+    }
+
+    /**
+     * A claim whose transaction failed may still have committed (a connection lost during the commit): its marks
+     * would then wait a whole lease with nobody working on them. So the token is released at once in a new
+     * transaction; if the claim did not commit, that changes nothing, and if the database is still unreachable the
+     * lease remains the fallback.
+     */
+    private List<ClaimedMark> claimWith(String token, Transactions.Work<List<ClaimedMark>> claim) {
+        try {
+            return inDatabase("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), claim));
+        } catch (DatabaseTroubleException failed) {
+            try {
+                int released = transactions.inNewTransaction(leases.shortTransaction(),
+                        connection -> store.releaseToken(connection, token));
+                if (released > 0) {
+                    LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
+                }
+            } catch (Exception stillDown) {
+                failed.addSuppressed(stillDown);
+            }
+            throw failed;
+        }
     }
 
     /** Refreshes a claimed batch, one tenant's group of a projection at a time. */

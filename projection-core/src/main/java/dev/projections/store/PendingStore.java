@@ -52,6 +52,12 @@ public interface PendingStore {
     /** Releases claims by token without refreshing them; returns how many were still mine. */
     int release(Connection connection, List<ClaimedMark> marks) throws SQLException;
 
+    /**
+     * Releases every mark claimed under {@code token}, one row at a time in key order; for a claim whose commit
+     * may have happened although the claimer saw it fail. Returns how many.
+     */
+    int releaseToken(Connection connection, String token) throws SQLException;
+
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
     boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;
 

@@ -293,6 +293,30 @@ abstract class SqlPendingStore implements PendingStore {
     }
 
     @Override
+    public int releaseToken(Connection connection, String token) throws SQLException {
+        List<MarkKey> keys = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT projection, tenant_id, entity_id FROM projection_pending WHERE claim_token = ?")) {
+            select.setString(1, token);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    keys.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
+                }
+            }
+        }
+        keys.sort(null);
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (MarkKey key : keys) {
+                int i = bindKey(update, 1, key);
+                update.setString(i, token);
+                released += update.executeUpdate();
+            }
+        }
+        return released;
+    }
+
+    @Override
     public boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
         if (projections.isEmpty()) {
             return false;

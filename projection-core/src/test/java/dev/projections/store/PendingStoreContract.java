@@ -80,6 +80,7 @@ abstract class PendingStoreContract {
     private ExecutorService threads;
     private final String tokenA = UUID.randomUUID().toString();
     private final String tokenB = UUID.randomUUID().toString();
+    private final String tokenC = UUID.randomUUID().toString();
 
     @BeforeEach
     void emptyTheTable() throws SQLException {
@@ -676,6 +677,26 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenB);
         assertThat(row(ORDER_2).claimedUntil()).isEqualTo(theirs.leaseUntil());
         assertThat(release(List.of())).isZero();
+    }
+
+    @Test
+    void releasingAClaimsTokenFreesEveryMarkItHoldsAndNoOtherClaim() throws Exception {
+        // a claim whose commit the claimer saw fail: it knows only its token
+        mark(at(0), ORDER_1, ORDER_2);
+        assertThat(claimDue(at(1), tokenA, 10, ORDERS)).hasSize(2);
+        mark(at(1), ORDER_3);
+        ClaimedMark theirs = claimOne(ORDER_3, at(2), tokenB);
+
+        int released = inTransaction(connection -> store.releaseToken(connection, tokenA));
+        assertThat(released).isEqualTo(2);
+
+        assertThat(row(ORDER_1).claimToken()).isNull();
+        assertThat(row(ORDER_2).claimedUntil()).isNull();
+        assertThat(row(ORDER_3).claimToken()).isEqualTo(tokenB);
+        assertThat(row(ORDER_3).claimedUntil()).isEqualTo(theirs.leaseUntil());
+        assertThat(keysOf(claimDue(at(3), tokenC, 10, ORDERS))).containsExactly(ORDER_1, ORDER_2);
+        int none = inTransaction(connection -> store.releaseToken(connection, "never-claimed"));
+        assertThat(none).isZero();
     }
 
     @Test

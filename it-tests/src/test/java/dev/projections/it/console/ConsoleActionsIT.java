@@ -89,7 +89,11 @@ class ConsoleActionsIT {
     void aRebuildAsksForConfirmationThenShowsItsProgressDownToZero() throws Exception {
         createOrder("", "console-rebuild");
         createOrder("acme", "console-rebuild");
+        // a run another test class left running is finished by this deployment first (one run per tenant at a time)
+        Await.until("no rebuild of order-search running", Duration.ofSeconds(90), () -> TestSql.count(
+                "SELECT COUNT(*) FROM projection_rebuild WHERE projection = 'order-search' AND state = 'RUNNING'") == 0);
         long runsBefore = TestSql.count("SELECT COUNT(*) FROM projection_rebuild");
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
@@ -121,12 +125,13 @@ class ConsoleActionsIT {
             assertThat(marked).isEqualTo(TestSql.count("SELECT COUNT(*) FROM orders"));
             browser.screenshot("console-rebuild-finished");
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild-all-tenants'"
-                    + " AND user_name = 'admin' AND projection = 'order-search'")).isEqualTo(1);
+                    + " AND user_name = 'admin' AND projection = 'order-search' AND id > ?", audited)).isEqualTo(1);
         }
     }
 
     @Test
     void pauseAndResumeReachTheTableAndTheAuditLog() throws Exception {
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
@@ -141,7 +146,7 @@ class ConsoleActionsIT {
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused")).isZero();
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'customer-stats'"
-                    + " AND user_name = 'admin' AND action IN ('pause', 'resume')")).isEqualTo(2);
+                    + " AND user_name = 'admin' AND action IN ('pause', 'resume') AND id > ?", audited)).isEqualTo(2);
         }
     }
 

@@ -44,7 +44,8 @@ class ConnectionLossIT {
     @Deployment(name = "engine", managed = false, testable = false)
     static EnterpriseArchive engine() {
         return ShrinkWrap.create(EnterpriseArchive.class, "connection-loss.ear").merge(Deployments.ear(Map.of(
-                "projection.sweep-interval", "1s", "projection.retry-delay", "1s", "projection.max-retry-delay", "2s")));
+                "projection.sweep-interval", "1s", "projection.retry-delay", "1s", "projection.max-retry-delay", "2s",
+                "projection.lease-time", "10s")));
     }
 
     @Test

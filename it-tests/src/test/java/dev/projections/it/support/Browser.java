@@ -52,6 +52,9 @@ public final class Browser implements AutoCloseable {
         driver.findElement(org.openqa.selenium.By.id("j_username")).sendKeys(user);
         driver.findElement(org.openqa.selenium.By.id("j_password")).sendKeys(password);
         driver.findElement(org.openqa.selenium.By.id("login")).click();
+        new org.openqa.selenium.support.ui.WebDriverWait(driver, Duration.ofSeconds(20))
+                .ignoring(org.openqa.selenium.WebDriverException.class)
+                .until(d -> !d.findElements(org.openqa.selenium.By.id("user")).isEmpty());
     }
 
     /** The labels of the buttons on the page. */

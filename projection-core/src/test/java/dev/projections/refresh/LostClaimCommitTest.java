@@ -1,0 +1,132 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.TenantScope;
+import dev.projections.config.Settings;
+import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A claim whose transaction committed although the claimer was told it failed (the connection broke during the
+ * commit): the engine releases the claim's token at once, so its marks do not sit out a whole lease unworked.
+ */
+class LostClaimCommitTest {
+
+    private static final String URL = "jdbc:h2:mem:lost-claim;DB_CLOSE_DELAY=-1";
+    private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
+
+    private final PendingStore store = PendingStore.forProduct("H2");
+    private final AtomicBoolean loseNextCommit = new AtomicBoolean();
+    private final AtomicBoolean databaseDown = new AtomicBoolean();
+    private final AtomicBoolean downAfterLostCommit = new AtomicBoolean();
+
+    /** Plain JDBC transactions that can report a commit as failed after making it, or fail outright. */
+    private final Transactions transactions = new Transactions() {
+        @Override
+        public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+            if (databaseDown.get()) {
+                throw new java.sql.SQLException("connection refused");
+            }
+            try (Connection connection = DriverManager.getConnection(URL, "sa", "")) {
+                connection.setAutoCommit(false);
+                T result = work.run(connection);
+                connection.commit();
+                if (loseNextCommit.getAndSet(false)) {
+                    databaseDown.set(downAfterLostCommit.get());
+                    throw new java.sql.SQLException("I/O error: the commit's answer was lost");
+                }
+                return result;
+            }
+        }
+    };
+
+    private RefreshEngine engine;
+
+    @BeforeEach
+    void schemaAndMarks() throws Exception {
+        try (Connection connection = DriverManager.getConnection(URL, "sa", "");
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP ALL OBJECTS");
+        }
+        LiquibaseSchema.update(DriverManager.getConnection(URL, "sa", ""));
+        Projection orders = new Projection() {
+            @Override
+            public String name() {
+                return "orders";
+            }
+
+            @Override
+            public void refresh(String id) {
+            }
+        };
+        ProjectionCatalog catalog = new ProjectionCatalog() {
+            @Override
+            public Projection byName(String name) {
+                return orders;
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of("orders");
+            }
+
+            @Override
+            public Set<String> claimable() {
+                return Set.of("orders");
+            }
+        };
+        engine = new RefreshEngine(store, transactions, Clock.fixed(NOW, ZoneOffset.UTC), Settings.defaults(),
+                new Handoff(100, 1), catalog, TenantScope.NONE, RefreshListener.NONE);
+        transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
+            store.upsert(connection, List.of(new MarkKey("orders", "", "1"), new MarkKey("orders", "", "2")),
+                    PendingStore.LIVE, NOW);
+            return null;
+        });
+    }
+
+    @Test
+    void aClaimReportedFailedAfterItCommittedIsReleasedAtOnce() throws Exception {
+        loseNextCommit.set(true);
+        assertThatThrownBy(() -> engine.claimDue()).isInstanceOf(DatabaseTroubleException.class);
+        assertThat(claimed()).as("marks still leased after the failed claim").isZero();
+        assertThat(engine.claimDue()).hasSize(2);
+    }
+
+    @Test
+    void withTheDatabaseStillDownTheLeaseRemainsTheFallback() throws Exception {
+        loseNextCommit.set(true);
+        downAfterLostCommit.set(true);
+        assertThatThrownBy(() -> engine.claimDue()).isInstanceOf(DatabaseTroubleException.class)
+                .satisfies(failure -> assertThat(failure.getSuppressed()).hasSize(1));
+        databaseDown.set(false);
+        assertThat(claimed()).as("held until their lease lapses").isEqualTo(2);
+        assertThat(engine.claimDue()).isEmpty();
+    }
+
+    private long claimed() throws Exception {
+        try (Connection connection = DriverManager.getConnection(URL, "sa", "");
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(
+                     "SELECT COUNT(*) FROM projection_pending WHERE claim_token IS NOT NULL")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}
