@@ -43,9 +43,15 @@ public final class MarkLists {
              ORDER BY p.projection
             """;
 
-    private static final String PURGE = """
+    private static final String ORPHAN_KEYS = """
+            SELECT tenant_id, entity_id FROM projection_pending
+             WHERE projection = ? AND (claimed_until IS NULL OR claimed_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
+            """;
+
+    private static final String PURGE_ONE = """
             DELETE FROM projection_pending
-             WHERE projection = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND (claimed_until IS NULL OR claimed_until <= ?)
                AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
             """;
 
@@ -91,6 +97,9 @@ public final class MarkLists {
                          int size) throws SQLException {
         if (size < 1 || size > MAX_PAGE_SIZE) {
             throw new IllegalArgumentException("page size must be 1.." + MAX_PAGE_SIZE + ", was " + size);
+        }
+        if (!forward && cursor == null) {
+            throw new IllegalArgumentException("a previous page needs the cursor of the page it precedes");
         }
         List<MarkRow> rows = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(pageSql(filter, forward, cursor != null, size + 1))) {
@@ -163,17 +172,37 @@ public final class MarkLists {
     }
 
     /**
-     * Deletes the marks of {@code projection} if, in the same statement, no instance has reported deploying it
-     * within {@code window}; returns how many. A projection that is deployed somewhere keeps its marks.
+     * Deletes the marks of {@code projection} while no instance has reported deploying it within {@code window}
+     * (checked again by each delete) and no lease holds them; returns how many. One row at a time in key order,
+     * like every statement that locks several pending rows (SPEC §3).
      */
     public int purgeOrphaned(Connection connection, String projection, Instant now, Duration window)
             throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(PURGE)) {
-            delete.setString(1, projection);
-            delete.setString(2, projection);
-            delete.setObject(3, utc(now.minus(window)));
-            return delete.executeUpdate();
+        java.util.TreeSet<dev.projections.MarkKey> keys = new java.util.TreeSet<>();
+        try (PreparedStatement select = connection.prepareStatement(ORPHAN_KEYS)) {
+            select.setString(1, projection);
+            select.setObject(2, utc(now));
+            select.setString(3, projection);
+            select.setObject(4, utc(now.minus(window)));
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    keys.add(new dev.projections.MarkKey(projection, result.getString(1), result.getString(2)));
+                }
+            }
         }
+        int purged = 0;
+        try (PreparedStatement delete = connection.prepareStatement(PURGE_ONE)) {
+            for (dev.projections.MarkKey key : keys) {
+                delete.setString(1, projection);
+                delete.setString(2, key.tenantId());
+                delete.setString(3, key.entityId());
+                delete.setObject(4, utc(now));
+                delete.setString(5, projection);
+                delete.setObject(6, utc(now.minus(window)));
+                purged += delete.executeUpdate();
+            }
+        }
+        return purged;
     }
 
     private static MarkRow row(ResultSet result) throws SQLException {

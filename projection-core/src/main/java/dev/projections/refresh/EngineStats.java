@@ -10,6 +10,12 @@ public final class EngineStats {
     private final Map<DrainerOrigin, AtomicLong> drainersStarted = new EnumMap<>(DrainerOrigin.class);
     private final AtomicLong sweeps = new AtomicLong();
     private final AtomicLong markStatements = new AtomicLong();
+    private final RefreshRate refreshRate = new RefreshRate();
+
+    /** Completed refreshes per projection in the last minute on this instance. */
+    public RefreshRate refreshRate() {
+        return refreshRate;
+    }
 
     public EngineStats() {
         for (DrainerOrigin origin : DrainerOrigin.values()) {

@@ -106,7 +106,17 @@ public final class RefreshEngine {
             // due marks too on every pass: under steady commits retries, re-marks and other instances' orphans
             // would otherwise wait until the hand-off runs dry
             if (claimed.size() < settings.batchSize()) {
-                claimed.addAll(claimDue(claimable, settings.batchSize() - claimed.size()));
+                try {
+                    claimed.addAll(claimDue(claimable, settings.batchSize() - claimed.size()));
+                } catch (DatabaseTroubleException e) {
+                    // the hand-off's keys are claimed already: give them back rather than leave them to their lease
+                    try {
+                        release(claimed);
+                    } catch (DatabaseTroubleException stillDown) {
+                        e.addSuppressed(stillDown);
+                    }
+                    throw e;
+                }
             }
             // a rebuild steps only when nothing is due, so a step never delays marks already claimed
             boolean stepped = claimed.isEmpty() && rebuilds != null && rebuilds.step();

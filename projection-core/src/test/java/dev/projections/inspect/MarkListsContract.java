@@ -187,13 +187,16 @@ abstract class MarkListsContract {
             insert(connection, ORDERS, "", "1", 0, 0, null);
             insert(connection, "retired", "", "1", 0, 0, null);
             insert(connection, "retired", "t", "2", 0, 2, null);
+            insert(connection, "retired", "t", "3-leased", 0, 0, T0.plusSeconds(30));
             heartbeat(connection, "node-1", ORDERS, T0.minusSeconds(10));
             heartbeat(connection, "node-2", "retired", T0.minus(WINDOW).minusSeconds(1));
 
-            assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 2));
+            assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 3));
             assertThat(lists.purgeOrphaned(connection, ORDERS, T0, WINDOW)).isZero();
-            assertThat(lists.purgeOrphaned(connection, "retired", T0, WINDOW)).isEqualTo(2);
-            assertThat(lists.orphaned(connection, T0, WINDOW)).isEmpty();
+            assertThat(lists.purgeOrphaned(connection, "retired", T0, WINDOW)).as("a leased mark stays").isEqualTo(2);
+            assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 1));
+            assertThat(lists.purgeOrphaned(connection, "retired", T0.plusSeconds(31), WINDOW)).isEqualTo(1);
+            assertThat(lists.orphaned(connection, T0.plusSeconds(31), WINDOW)).isEmpty();
             assertThat(lists.count(connection, MarkFilter.pending(ORDERS), T0, 10).value()).isEqualTo(1);
         }
     }
@@ -233,6 +236,8 @@ abstract class MarkListsContract {
         try (Connection connection = connect()) {
             assertThatThrownBy(() -> lists.first(connection, MarkFilter.pending(ORDERS), T0, 0))
                     .hasMessageContaining("was 0");
+            assertThatThrownBy(() -> lists.page(connection, MarkFilter.pending(ORDERS), T0, null, false, 10))
+                    .hasMessageContaining("needs the cursor");
         }
     }
 }

@@ -56,10 +56,15 @@ public class EngineRuntime {
         return rebuilds;
     }
 
-    /** The refresh timer and every {@link RefreshListener} bean of the application. */
+    /** The refresh timer, the console's refreshes/min and every {@link RefreshListener} bean of the application. */
     private RefreshListener allListeners() {
         java.util.List<RefreshListener> all = new java.util.ArrayList<>();
         all.add(metrics.refreshTimer());
+        all.add((key, outcome, took) -> {
+            if (outcome != dev.projections.refresh.RefreshOutcome.FAILED) {
+                resources.stats().refreshRate().record(key.projection(), java.time.Instant.now());
+            }
+        });
         listeners.forEach(all::add);
         return (key, outcome, took) -> all.forEach(listener -> listener.refreshed(key, outcome, took));
     }

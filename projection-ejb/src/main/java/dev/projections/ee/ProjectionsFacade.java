@@ -157,17 +157,8 @@ public class ProjectionsFacade implements Projections {
         }
     }
 
-    private <T> T read(String what, SqlCall<T> call) {
-        try (Connection connection = resources.dataSource().getConnection()) {
-            return call.run(connection);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface SqlCall<T> {
-        T run(Connection connection) throws SQLException;
+    private <T> T read(String what, SqlCalls.Work<T> call) {
+        return SqlCalls.call(resources.dataSource(), what, call);
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
 import dev.projections.inspect.MarkState;
-import dev.projections.inspect.PageCursor;
 import jakarta.ejb.EJB;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
@@ -118,6 +117,8 @@ public class MarkList implements Serializable {
     private String state = MarkState.ANY.name();
     private boolean failingOnly;
 
+    /** The filter of the list on screen: paging and actions use it, not fields changed since "Show". */
+    private MarkFilter applied;
     private MarkPage page;
     private List<Line> lines = List.of();
     private String count = "";
@@ -154,31 +155,47 @@ public class MarkList implements Serializable {
                 MarkState.valueOf(state), failingOnly);
     }
 
-    /** "Apply" and the first page. */
+    /** "Show": applies the filter fields and shows the first page. */
     public void first() {
+        applied = filter();
+        restart();
+    }
+
+    private void restart() {
         pageNumber = 1;
-        show(reads.page(filter(), null, true, PAGE_SIZE));
-        count = reads.count(filter()).display();
+        show(reads.page(applied, null, true, PAGE_SIZE));
+        count = reads.count(applied).display();
     }
 
+    /**
+     * The page after the last row shown. Marks come and go while an operator pages: a next page that came back
+     * empty (its marks were refreshed meanwhile) starts the list again from its first page.
+     */
     public void next() {
-        if (page != null && page.hasNext()) {
-            PageCursor last = page.last();
-            MarkPage nextPage = reads.page(filter(), last, true, PAGE_SIZE);
-            pageNumber++;
-            show(nextPage);
+        if (applied == null || page == null || !page.hasNext() || page.last() == null) {
+            return;
         }
+        MarkPage nextPage = reads.page(applied, page.last(), true, PAGE_SIZE);
+        if (nextPage.rows().isEmpty()) {
+            restart();
+            return;
+        }
+        pageNumber++;
+        show(nextPage);
     }
 
+    /** The page before the first row shown; the first page again when nothing is left before it. */
     public void previous() {
-        if (page != null && page.hasPrevious()) {
-            MarkPage previousPage = reads.page(filter(), page.first(), false, PAGE_SIZE);
-            pageNumber = Math.max(1, pageNumber - 1);
-            if (!previousPage.hasPrevious()) {
-                pageNumber = 1;
-            }
-            show(previousPage);
+        if (applied == null || page == null || !page.hasPrevious() || page.first() == null) {
+            return;
         }
+        MarkPage previousPage = reads.page(applied, page.first(), false, PAGE_SIZE);
+        if (previousPage.rows().isEmpty() || !previousPage.hasPrevious()) {
+            restart();
+            return;
+        }
+        pageNumber = Math.max(2, pageNumber - 1);
+        show(previousPage);
     }
 
     private void show(MarkPage shown) {
@@ -187,30 +204,46 @@ public class MarkList implements Serializable {
         lines = shown.rows().stream().map(row -> new Line(row, now)).toList();
     }
 
-    /** Retries one failing mark, then shows the current page again from its first row. */
+    /** Retries one failing mark of the list on screen, then shows the list again from its first page. */
     public void retry(String markTenant, String id) {
-        Messages.run(() -> admin.retry(projection, markTenant, id), "mark " + id + " of " + projection
+        if (applied == null) {
+            return;
+        }
+        String shown = applied.projection();
+        Messages.run(() -> admin.retry(shown, markTenant, id), "mark " + id + " of " + shown
                 + (markTenant.isEmpty() ? "" : " (tenant " + markTenant + ")") + " is due again");
-        reloadPage();
+        restart();
     }
 
-    /** Retries every failing mark of the projection shown. */
+    /** Retries every failing mark of the projection on screen. */
     public void retryAll() {
-        Messages.run(() -> admin.retryFailed(projection), retried -> retried + " failing marks of " + projection
+        if (applied == null) {
+            return;
+        }
+        String shown = applied.projection();
+        Messages.run(() -> admin.retryFailed(shown), retried -> retried + " failing marks of " + shown
                 + " are due again");
-        reloadPage();
+        restart();
     }
 
-    private void reloadPage() {
-        PageCursor before = page == null || pageNumber == 1 ? null : page.first();
-        if (before == null) {
-            first();
-        } else {
-            // the page that starts where this one started: everything after the row before it
-            MarkPage current = reads.page(filter(), before, false, 1);
-            show(current.rows().isEmpty() ? reads.page(filter(), null, true, PAGE_SIZE)
-                    : reads.page(filter(), current.first(), true, PAGE_SIZE));
-            count = reads.count(filter()).display();
+    /** The projection of the list on screen (buttons and headings), which the filter fields may not show yet. */
+    public String getShownProjection() {
+        return applied == null ? "" : applied.projection();
+    }
+
+    public boolean isShowingFailing() {
+        return applied != null && applied.failingOnly();
+    }
+
+    /** {@code ?tenant=…} from the per-tenant table: the list of that tenant only. */
+    public String getTenantParameter() {
+        return allTenants ? null : tenant;
+    }
+
+    public void setTenantParameter(String value) {
+        if (value != null) {
+            tenant = value;
+            allTenants = false;
         }
     }
 

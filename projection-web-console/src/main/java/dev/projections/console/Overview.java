@@ -32,9 +32,11 @@ public class Overview implements Serializable {
         private final boolean rebuildable;
         private final boolean offersClear;
         private final Instant now;
+        private final long perMinute;
 
-        Row(ProjectionStatus status, boolean rebuildable, boolean offersClear, Instant now) {
+        Row(ProjectionStatus status, boolean rebuildable, boolean offersClear, long perMinute, Instant now) {
             this.status = status;
+            this.perMinute = perMinute;
             this.rebuildable = rebuildable;
             this.offersClear = offersClear;
             this.now = now;
@@ -54,6 +56,10 @@ public class Overview implements Serializable {
 
         public String getFailing() {
             return Format.number(status.failing());
+        }
+
+        public String getPerMinute() {
+            return Format.number(perMinute);
         }
 
         public boolean isHasFailing() {
@@ -180,8 +186,9 @@ public class Overview implements Serializable {
     /** The "Refresh" button and the page's timer: reads everything again. */
     public void reload() {
         Instant now = Instant.now();
+        java.util.Map<String, Long> rates = reads.refreshesPerMinute();
         rows = reads.overview().stream().map(status -> new Row(status, reads.rebuildable(status.projection()),
-                admin.offersClear(status.projection()), now)).toList();
+                admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)).toList();
         orphans = reads.orphaned();
         runs = runIds.stream().map(id -> new Run(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;
@@ -218,7 +225,7 @@ public class Overview implements Serializable {
     private void ask(Pending what, String projection) {
         pending = what;
         pendingProjection = projection;
-        rebuildTenant = ALL_TENANTS;
+        rebuildTenant = getTenantChoices().get(0);
     }
 
     public void cancel() {
@@ -236,7 +243,8 @@ public class Overview implements Serializable {
             case REBUILD -> Messages.run(() -> ALL_TENANTS.equals(rebuildTenant)
                     ? admin.rebuildAllTenants(projection) : List.of(admin.rebuild(projection, rebuildTenant)),
                     this::started);
-            case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection), this::started);
+            case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection,
+                    ALL_TENANTS.equals(rebuildTenant) ? null : rebuildTenant), this::started);
             case PURGE -> Messages.run(() -> admin.purge(projection),
                     purged -> purged + " marks of " + projection + " purged");
         }
@@ -253,8 +261,9 @@ public class Overview implements Serializable {
         return pending != null;
     }
 
+    /** Rebuilds ask which tenants; a purge does not. */
     public boolean isConfirmingRebuild() {
-        return pending == Pending.REBUILD;
+        return pending == Pending.REBUILD || pending == Pending.CLEAR_AND_REBUILD;
     }
 
     public String getQuestion() {
@@ -264,20 +273,22 @@ public class Overview implements Serializable {
         return switch (pending) {
             case REBUILD -> "Rebuild " + pendingProjection + "? Every id it lists is marked again and refreshed in "
                     + "the background; today's changes keep going first.";
-            case CLEAR_AND_REBUILD -> "Delete the whole read model of " + pendingProjection + " and rebuild it? "
+            case CLEAR_AND_REBUILD -> "Delete the read model of " + pendingProjection + " and rebuild it? "
                     + "Until the rebuild has passed, readers see missing rows.";
             case PURGE -> "Delete every mark of " + pendingProjection + "? No instance has deployed it recently; "
                     + "its marks would never be refreshed.";
         };
     }
 
+    /** "All tenants" and each tenant of the application's {@code TenantDirectory}; only "(no tenant)" without one. */
     public List<String> getTenantChoices() {
+        List<String> tenants = reads.tenants();
+        if (tenants.isEmpty()) {
+            return List.of("");
+        }
         List<String> choices = new ArrayList<>();
         choices.add(ALL_TENANTS);
-        choices.addAll(reads.tenants());
-        if (choices.size() == 1) {
-            choices.add("");
-        }
+        choices.addAll(tenants);
         return choices;
     }
 

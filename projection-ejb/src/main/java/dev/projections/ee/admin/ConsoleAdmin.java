@@ -3,9 +3,11 @@ package dev.projections.ee.admin;
 import dev.projections.Projection;
 import dev.projections.Projections;
 import dev.projections.TenantDirectory;
+import dev.projections.TenantScope;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ee.Rebuildable;
+import dev.projections.ee.SqlCalls;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.MarkLists;
@@ -14,10 +16,11 @@ import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.SessionContext;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -43,6 +46,9 @@ public class ConsoleAdmin {
 
     @Inject
     Instance<TenantDirectory> tenantDirectory;
+
+    @Inject
+    Instance<TenantScope> tenantScope;
 
     @Resource
     SessionContext context;
@@ -87,22 +93,41 @@ public class ConsoleAdmin {
     }
 
     /**
-     * Deletes the whole read model through the projection's {@code clear()}, then rebuilds it: every tenant of
-     * the {@code TenantDirectory}, or tenant {@code ""} without one. All in one transaction: if a rebuild is
-     * already running the clear is rolled back too.
+     * "Clear and rebuild" for one tenant ({@code ""} for none), or for every tenant of the {@code TenantDirectory}
+     * when {@code tenant} is {@code null} (tenant {@code ""} without one). Per tenant, the projection's
+     * {@code clear()} runs inside that tenant's {@code TenantScope}, entered before the transaction begins
+     * (SPEC §2, §8), and the clear, the start of the rebuild and the audit row commit together: if a rebuild of
+     * that tenant is already running, its read model is not cleared.
      */
-    public List<String> clearAndRebuild(String projection) {
-        List<String> runs = act(() -> {
-            Projection bean = registry.byName(checkedName(projection));
-            if (!Rebuildable.implementsClear(bean)) {
-                throw new UnsupportedOperationException("projection " + projection + " does not offer clear()");
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+    public List<String> clearAndRebuild(String projection, String tenant) {
+        Projection bean = act(() -> registry.byName(checkedName(projection)));
+        if (!Rebuildable.implementsClear(bean) || !Rebuildable.implementsIds(bean)) {
+            throw new ActionRefused("projection " + projection + " does not offer clear() and ids(): it cannot be "
+                    + "cleared and rebuilt", null);
+        }
+        List<String> tenants = tenant != null ? List.of(tenant)
+                : tenantDirectory.isResolvable() ? List.copyOf(tenantDirectory.get().tenants()) : List.of("");
+        ConsoleAdmin self = context.getBusinessObject(ConsoleAdmin.class);
+        TenantScope scope = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
+        List<String> runs = new ArrayList<>();
+        for (String each : tenants) {
+            try (TenantScope.Entered entered = each.isEmpty() ? () -> { } : scope.enter(each)) {
+                runs.add(self.clearAndRebuildTenant(projection, each));
             }
-            bean.clear();
-            return tenantDirectory.isResolvable() ? projections.rebuildAllTenants(projection)
-                    : List.of(projections.rebuild(projection, ""));
-        });
-        record("clear-and-rebuild", projection, null, null, "runs " + runs);
+        }
         return runs;
+    }
+
+    /** One tenant's clear and rebuild, in a transaction of its own; called by {@link #clearAndRebuild}. */
+    @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+    public String clearAndRebuildTenant(String projection, String tenant) {
+        String runId = act(() -> {
+            registry.byName(checkedName(projection)).clear();
+            return projections.rebuild(projection, tenant);
+        });
+        record("clear-and-rebuild", projection, tenant, null, "run " + runId);
+        return runId;
     }
 
     public void pause(String projection) {
@@ -161,16 +186,7 @@ public class ConsoleAdmin {
         });
     }
 
-    private <T> T sql(String what, SqlWork<T> work) {
-        try (Connection connection = resources.dataSource().getConnection()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
-        }
-    }
-
-    @FunctionalInterface
-    interface SqlWork<T> {
-        T run(Connection connection) throws SQLException;
+    private <T> T sql(String what, SqlCalls.Work<T> work) {
+        return SqlCalls.call(resources.dataSource(), what, work);
     }
 }

@@ -7,6 +7,7 @@ import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ee.Rebuildable;
+import dev.projections.ee.SqlCalls;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.CappedCount;
@@ -23,8 +24,6 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 
@@ -60,6 +59,16 @@ public class ConsoleReads {
 
     public List<ProjectionStatus> overview() {
         return projections.overview();
+    }
+
+    /** Completed refreshes of each deployed projection in the last minute, on this instance. */
+    public java.util.Map<String, Long> refreshesPerMinute() {
+        java.time.Instant now = java.time.Instant.now();
+        java.util.Map<String, Long> rates = new java.util.TreeMap<>();
+        for (String name : registry.names()) {
+            rates.put(name, resources.stats().refreshRate().lastMinute(name, now));
+        }
+        return rates;
     }
 
     public Set<String> projectionNames() {
@@ -104,11 +113,7 @@ public class ConsoleReads {
         return sql("read the audit log", c -> audit.latest(c, beforeId, Math.max(1, Math.min(limit, 500))));
     }
 
-    private <T> T sql(String what, ConsoleAdmin.SqlWork<T> work) {
-        try (Connection connection = resources.dataSource().getConnection()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
-        }
+    private <T> T sql(String what, SqlCalls.Work<T> work) {
+        return SqlCalls.call(resources.dataSource(), what, work);
     }
 }
