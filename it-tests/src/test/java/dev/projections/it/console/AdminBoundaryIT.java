@@ -50,6 +50,9 @@ class AdminBoundaryIT {
     @EJB
     ConsoleReads reads;
 
+    @jakarta.annotation.Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    javax.sql.DataSource dataSource;
+
     @AfterEach
     void logOut() throws ServletException {
         request.logout();
@@ -104,6 +107,37 @@ class AdminBoundaryIT {
         assertThat(latest).extracting(AuditEntry::action).containsExactly("resume", "pause");
         assertThat(latest).extracting(AuditEntry::user).containsOnly(ConsoleUsers.ADMIN);
         assertThat(latest).extracting(AuditEntry::projection).containsOnly(PROJECTION);
+    }
+
+    @Test
+    void clearAndRebuildClearsOnlyTheChosenTenantInsideItsTenantScope() throws Exception {
+        try (java.sql.Connection connection = dataSource.getConnection();
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("DELETE FROM customer_stats WHERE customer_id IN (990001, 990002)");
+            statement.execute("INSERT INTO customer_stats (customer_id, tenant_id, customer_name, order_count, total_amount)"
+                    + " VALUES (990001, 'clear-a', 'a', 1, 1), (990002, 'clear-b', 'b', 1, 1)");
+        }
+        request.login(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+        List<String> runs = admin.clearAndRebuild("customer-stats", "clear-a");
+
+        assertThat(runs).hasSize(1);
+        assertThat(count("SELECT COUNT(*) FROM customer_stats WHERE customer_id = 990001")).as("tenant cleared").isZero();
+        assertThat(count("SELECT COUNT(*) FROM customer_stats WHERE customer_id = 990002")).as("other tenant kept")
+                .isEqualTo(1);
+        assertThat(reads.rebuildProgress(runs.get(0)).tenant()).isEqualTo("clear-a");
+        AuditEntry newest = reads.audit(null, 1).get(0);
+        assertThat(newest.action()).isEqualTo("clear-and-rebuild");
+        assertThat(newest.tenant()).isEqualTo("clear-a");
+        assertThat(newest.user()).isEqualTo(ConsoleUsers.ADMIN);
+    }
+
+    private long count(String sql) throws java.sql.SQLException {
+        try (java.sql.Connection connection = dataSource.getConnection();
+             java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
     }
 
     @Test

@@ -105,19 +105,22 @@ class ConsoleActionsIT {
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
 
             button(driver, "order-search", "Rebuild…").click();
-            assertThat(driver.findElement(By.id("overview:question")).getText()).startsWith("Rebuild order-search?");
+            assertThat(shown(driver, By.id("overview:question")).getText()).startsWith("Rebuild order-search?");
             driver.findElement(By.id("overview:no")).click();
-            assertThat(driver.findElements(By.id("overview:confirm"))).isEmpty();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElements(By.id("overview:confirm")).isEmpty()
+                            && !d.findElements(By.id("overview:projections")).isEmpty());
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild")).as("cancelled").isEqualTo(runsBefore);
 
             button(driver, "order-search", "Rebuild…").click();
+            Select tenants = new Select(shown(driver, By.id("overview:tenant")));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild")).as("only asked").isEqualTo(runsBefore);
-            Select tenants = new Select(driver.findElement(By.id("overview:tenant")));
             assertThat(tenants.getFirstSelectedOption().getText()).isEqualTo("all tenants");
             tenants.selectByVisibleText(tenant);
             browser.screenshot("console-rebuild-confirm");
             driver.findElement(By.id("overview:yes")).click();
-            assertThat(driver.findElement(By.id("overview:messages")).getText()).contains("rebuild started: 1 run");
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("overview:messages")).getText().contains("rebuild started: 1 run"));
             assertThat(driver.findElements(By.cssSelector("#overview\\:run-table tbody tr"))).hasSize(1);
 
             // the page updates itself every 5 s: wait for the run to be finished with nothing remaining
@@ -154,6 +157,12 @@ class ConsoleActionsIT {
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'customer-stats'"
                     + " AND user_name = 'admin' AND action IN ('pause', 'resume') AND id > ?", audited)).isEqualTo(2);
         }
+    }
+
+    /** The element once the page a click asked for has loaded. */
+    private static WebElement shown(WebDriver driver, By by) {
+        return new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                .until(d -> d.findElement(by));
     }
 
     private static WebElement rowOf(WebDriver driver, String id) {

@@ -152,7 +152,8 @@ class ConsolePageIT {
             driver.findElement(By.id("marks:all-tenants")).click();
             driver.findElement(By.id("marks:tenant")).sendKeys("paging");
             driver.findElement(By.id("marks:apply")).click();
-            assertThat(driver.findElement(By.id("marks:count")).getText()).isEqualTo("10,000");
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
+                    .until(d -> d.findElement(By.id("marks:count")).getText().equals("10,000"));
             browser.screenshot("console-marks");
 
             List<List<String>> pages = new ArrayList<>();

@@ -83,6 +83,8 @@ class AfterCommitHandoffIT {
                 !rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = ? AND projection = 'order-search'",
                         String.valueOf(order.getId())));
 
+        // listeners hear of a refresh after its transaction committed: the ack can be seen a moment earlier
+        Await.until("the refresh of order " + order.getId() + " reported", () -> !recorder.refreshed(key).isEmpty());
         assertThat(recorder.refreshed(key)).singleElement().satisfies(r -> {
             assertThat(r.outcome()).isEqualTo(RefreshOutcome.SUCCESS);
             assertThat(r.thread()).isNotEqualTo(Thread.currentThread().getName());
