@@ -1,5 +1,6 @@
 package dev.projections.inspect;
 
+import dev.projections.store.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -26,7 +27,7 @@ public final class AuditLog {
 
     public void record(Connection connection, AuditEntry entry) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
-            insert.setObject(1, MarkLists.utc(entry.at()));
+            insert.setObject(1, Timestamps.utc(entry.at()));
             insert.setString(2, entry.user());
             insert.setString(3, entry.action());
             insert.setString(4, entry.projection());
@@ -48,7 +49,7 @@ public final class AuditLog {
             }
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    entries.add(new AuditEntry(result.getLong(1), MarkLists.instant(result, 2), result.getString(3),
+                    entries.add(new AuditEntry(result.getLong(1), Timestamps.instant(result, 2), result.getString(3),
                             result.getString(4), result.getString(5), result.getString(6), result.getString(7),
                             result.getString(8)));
                 }

@@ -1,13 +1,14 @@
 package dev.projections.inspect;
 
+import static dev.projections.store.Timestamps.utc;
+
+import dev.projections.store.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -206,17 +207,9 @@ public final class MarkLists {
     }
 
     private static MarkRow row(ResultSet result) throws SQLException {
-        return new MarkRow(result.getString(1), result.getString(2), result.getString(3), instant(result, 4),
-                instant(result, 5), instant(result, 6), result.getInt(7), instant(result, 8), result.getString(9),
-                result.getInt(10), result.getLong(11));
-    }
-
-    static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
-
-    static Instant instant(ResultSet result, int column) throws SQLException {
-        OffsetDateTime value = result.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
+        return new MarkRow(result.getString(1), result.getString(2), result.getString(3),
+                Timestamps.instant(result, 4), Timestamps.instant(result, 5), Timestamps.instant(result, 6),
+                result.getInt(7), Timestamps.instant(result, 8), result.getString(9), result.getInt(10),
+                result.getLong(11));
     }
 }

@@ -395,7 +395,7 @@ abstract class SqlPendingStore implements PendingStore {
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     failures.add(new dev.projections.FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), instantOf(rows, 5), instantOf(rows, 6)));
+                            rows.getString(4), Timestamps.instant(rows, 5), Timestamps.instant(rows, 6)));
                 }
             }
         }
@@ -434,18 +434,13 @@ abstract class SqlPendingStore implements PendingStore {
         }
     }
 
-    private static Instant instantOf(ResultSet rows, int column) throws SQLException {
-        java.time.OffsetDateTime value = rows.getObject(column, java.time.OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
-    }
-
     @Override
     public Instant oldestDue(Connection connection, Instant now) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(OLDEST_DUE)) {
             select.setObject(1, utc(now));
             try (ResultSet rows = select.executeQuery()) {
                 rows.next();
-                return instantOf(rows, 1);
+                return Timestamps.instant(rows, 1);
             }
         }
     }
@@ -459,7 +454,7 @@ abstract class SqlPendingStore implements PendingStore {
             select.setObject(2, utc(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    Instant oldest = instantOf(rows, 4);
+                    Instant oldest = Timestamps.instant(rows, 4);
                     counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
                             oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5)));
                 }

@@ -28,14 +28,7 @@ class PostgresMarkListsTest extends MarkListsContract {
 
     @BeforeAll
     static void createSchema() throws Exception {
-        TestDatabase database = TestDatabase.get();
-        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-            statement.execute("CREATE SCHEMA " + SCHEMA);
-        }
-        String base = database.jdbcUrl();
-        url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA;
-        LiquibaseSchema.update(DriverManager.getConnection(url, database.user(), database.password()));
+        url = LiquibaseSchema.freshPostgresSchema(SCHEMA);
     }
 
     @Override

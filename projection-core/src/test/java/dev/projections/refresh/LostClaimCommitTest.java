@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 class LostClaimCommitTest {
 
-    private static final String URL = "jdbc:h2:mem:lost-claim;DB_CLOSE_DELAY=-1";
+    private static final String DATABASE = "lost-claim";
+    private static final String URL = "jdbc:h2:mem:" + DATABASE + ";DB_CLOSE_DELAY=-1";
     private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
 
     private final PendingStore store = PendingStore.forProduct("H2");
@@ -61,11 +62,7 @@ class LostClaimCommitTest {
 
     @BeforeEach
     void schemaAndMarks() throws Exception {
-        try (Connection connection = DriverManager.getConnection(URL, "sa", "");
-             Statement statement = connection.createStatement()) {
-            statement.execute("DROP ALL OBJECTS");
-        }
-        LiquibaseSchema.update(DriverManager.getConnection(URL, "sa", ""));
+        LiquibaseSchema.freshH2(DATABASE);
         Projection orders = new Projection() {
             @Override
             public String name() {

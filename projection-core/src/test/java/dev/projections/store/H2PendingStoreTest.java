@@ -14,15 +14,11 @@ import org.junit.jupiter.api.BeforeAll;
 /** The pending-table contract on H2 2.2 (the demo's embedded database), in memory. */
 class H2PendingStoreTest extends PendingStoreContract {
 
-    private static final String URL = "jdbc:h2:mem:store;DB_CLOSE_DELAY=-1";
+    private static String url;
 
     @BeforeAll
     static void createSchema() throws Exception {
-        try (Connection connection = DriverManager.getConnection(URL, "sa", "");
-             Statement statement = connection.createStatement()) {
-            statement.execute("DROP ALL OBJECTS"); // a fresh database even if another class used the same name
-        }
-        LiquibaseSchema.update(DriverManager.getConnection(URL, "sa", ""));
+        url = LiquibaseSchema.freshH2("store");
     }
 
     @Override
@@ -32,7 +28,7 @@ class H2PendingStoreTest extends PendingStoreContract {
 
     @Override
     protected Connection connect() throws SQLException {
-        return DriverManager.getConnection(URL, "sa", "");
+        return DriverManager.getConnection(url, "sa", "");
     }
 
     @Override

@@ -27,6 +27,33 @@ public final class LiquibaseSchema {
     private LiquibaseSchema() {
     }
 
+    /**
+     * A schema {@code name} of the test PostgreSQL ({@code TestDatabase}), dropped and created again, with the
+     * product's tables; returns the JDBC URL that makes it the current schema.
+     */
+    public static String freshPostgresSchema(String name) throws Exception {
+        dev.projections.testsupport.TestDatabase database = dev.projections.testsupport.TestDatabase.get();
+        try (Connection connection = database.connect(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+            statement.execute("CREATE SCHEMA " + name);
+        }
+        String base = database.jdbcUrl();
+        String url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + name;
+        update(java.sql.DriverManager.getConnection(url, database.user(), database.password()));
+        return url;
+    }
+
+    /** An in-memory H2 database {@code name} (user sa, no password), emptied, with the product's tables. */
+    public static String freshH2(String name) throws Exception {
+        String url = "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1";
+        try (Connection connection = java.sql.DriverManager.getConnection(url, "sa", "");
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("DROP ALL OBJECTS"); // a fresh database even if another class used the same name
+        }
+        update(java.sql.DriverManager.getConnection(url, "sa", ""));
+        return url;
+    }
+
     /** Runs the changelog on {@code connection}'s current schema, then closes the connection. */
     public static void update(Connection connection) throws Exception {
         System.setProperty("liquibase.analytics.enabled", "false");

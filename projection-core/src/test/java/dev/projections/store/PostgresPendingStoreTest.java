@@ -21,14 +21,7 @@ class PostgresPendingStoreTest extends PendingStoreContract {
 
     @BeforeAll
     static void createSchema() throws Exception {
-        TestDatabase database = TestDatabase.get();
-        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
-            statement.execute("CREATE SCHEMA " + SCHEMA);
-        }
-        String base = database.jdbcUrl();
-        url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA;
-        LiquibaseSchema.update(connectTo());
+        url = LiquibaseSchema.freshPostgresSchema(SCHEMA);
     }
 
     private static Connection connectTo() throws SQLException {

@@ -3,12 +3,12 @@ package dev.projections.ee;
 import dev.projections.Projections;
 
 /** The facade's argument rules (SPEC §2): every message names the bad value and what is allowed. */
-final class ArgumentChecks {
+public final class ArgumentChecks {
 
     private ArgumentChecks() {
     }
 
-    static String projection(String projection, ProjectionRegistry registry) {
+    public static String projection(String projection, ProjectionRegistry registry) {
         if (projection == null || !registry.isKnown(projection)) {
             throw new IllegalArgumentException("unknown projection " + quoted(projection) + "; known projections: "
                     + registry.names());

@@ -4,6 +4,7 @@ import dev.projections.Projection;
 import dev.projections.Projections;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
+import dev.projections.ee.ArgumentChecks;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ee.Rebuildable;
@@ -101,7 +102,7 @@ public class ConsoleAdmin {
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public List<String> clearAndRebuild(String projection, String tenant) {
-        Projection bean = act(() -> registry.byName(checkedName(projection)));
+        Projection bean = act(() -> registry.byName(ArgumentChecks.projection(projection, registry)));
         if (!Rebuildable.implementsClear(bean) || !Rebuildable.implementsIds(bean)) {
             throw new ActionRefused("projection " + projection + " does not offer clear() and ids(): it cannot be "
                     + "cleared and rebuilt", null);
@@ -123,7 +124,7 @@ public class ConsoleAdmin {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public String clearAndRebuildTenant(String projection, String tenant) {
         String runId = act(() -> {
-            registry.byName(checkedName(projection)).clear();
+            registry.byName(ArgumentChecks.projection(projection, registry)).clear();
             return projections.rebuild(projection, tenant);
         });
         record("clear-and-rebuild", projection, tenant, null, "run " + runId);
@@ -161,13 +162,6 @@ public class ConsoleAdmin {
                 resources.clock().instant(), resources.settings().sweepInterval().multipliedBy(3)));
         record("purge", projection, null, null, purged + " marks");
         return purged;
-    }
-
-    private String checkedName(String projection) {
-        if (!registry.isKnown(projection)) {
-            throw new IllegalArgumentException("unknown projection \"" + projection + "\"; known: " + registry.names());
-        }
-        return projection;
     }
 
     private <T> T act(Supplier<T> action) {
