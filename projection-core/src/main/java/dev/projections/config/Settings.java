@@ -38,6 +38,13 @@ public record Settings(
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
 
+    /**
+     * The shortest lease: a refresh transaction times out after half the lease, and JTA counts whole seconds, so
+     * a refresh takes at least 1 s; under 2 s that second would not fit inside the lease less its margin (a tenth
+     * of it), and a lease could lapse while its refresh still runs.
+     */
+    public static final Duration MIN_LEASE_TIME = Duration.ofSeconds(2);
+
     /** The datasource of the product's tables when {@value #DATASOURCE} is not set. */
     public static final String DEFAULT_DATASOURCE = "java:jboss/datasources/ProjectionDS";
 
@@ -85,6 +92,11 @@ public record Settings(
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
                     + MAX_RETRY_DELAY + " (" + Durations.format(settings.maxRetryDelay) + ")");
+        }
+        if (settings.leaseTime != null && settings.leaseTime.compareTo(MIN_LEASE_TIME) < 0) {
+            p.errors.add(LEASE_TIME + " must be at least " + Durations.format(MIN_LEASE_TIME)
+                    + " (a refresh's timeout, at least 1 s, must fit inside half the lease), was "
+                    + Durations.format(settings.leaseTime));
         }
         if (!p.errors.isEmpty()) {
             throw new InvalidSettingsException(p.errors);

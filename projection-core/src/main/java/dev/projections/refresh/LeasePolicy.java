@@ -8,9 +8,13 @@ import java.util.List;
 /**
  * How a refresh fits inside its lease (SPEC §4 steps 2–3). A refresh transaction times out after
  * {@code min(lease-time / 2, lease left − margin)}, and a mark is only started while its lease has at least
- * {@code lease-time / 2 + margin} left, so a refresh can never still be writing when its lease lapses and
- * another worker takes the key. With the default lease of 2 min: margin 10 s, timeout 60 s, start only with
- * 70 s left.
+ * {@code lease-time / 2 + margin} left, so the refresh's <em>transaction</em> ends before the lease lapses. The
+ * thread may not: the transaction reaper rolls the transaction back, but a projection that keeps running (or
+ * writes a store outside the database) can still write after the lease lapsed and another worker took the key.
+ * Only writes in the pending table's database are protected, by that rollback; for any other read model the
+ * stale write is repaired by the re-mark every path makes when it finds its claim gone. With the default lease
+ * of 2 min: margin 10 s, timeout 60 s, start only with 70 s left. The shortest lease is
+ * {@link dev.projections.config.Settings#MIN_LEASE_TIME}.
  */
 final class LeasePolicy {
 

@@ -1,7 +1,6 @@
 package dev.projections.store;
 
 import dev.projections.MarkKey;
-import dev.projections.refresh.Backoff;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -41,22 +40,38 @@ public interface PendingStore {
 
     /**
      * The ack, last statement of the refresh transaction: deletes the mark if its generation and token are
-     * the claimed ones; otherwise re-marks and releases it if the token is still mine, or upserts it.
+     * the claimed ones; otherwise re-marks and releases it if the token is still mine, or upserts it at LIVE
+     * priority.
      */
     AckOutcome ack(Connection connection, ClaimedMark mark, Instant now) throws SQLException;
 
-    /** Records a failure and releases the claim, only while the claim is still mine; false when it was not. */
-    boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Backoff backoff)
+    /**
+     * Records a failure and releases the claim, due again at {@code retryAt}, only while the claim is still mine;
+     * false when it was not, and then the key is marked again at LIVE priority (its refresh may have written a
+     * read model after a newer refresh did).
+     */
+    boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
             throws SQLException;
 
-    /** Releases claims by token without refreshing them; returns how many were still mine. */
-    int release(Connection connection, List<ClaimedMark> marks) throws SQLException;
+    /**
+     * Releases claims by token without acking them, one key at a time in key order; a key whose claim is no
+     * longer mine is marked again at LIVE priority instead. Returns how many were released.
+     */
+    int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException;
 
     /**
-     * Releases every mark claimed under {@code token}, one row at a time in key order; for a claim whose commit
-     * may have happened although the claimer saw it fail. Returns how many.
+     * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing
+     * else; for a claim whose commit may have happened although the claimer saw it fail. Returns how many.
      */
-    int releaseToken(Connection connection, String token) throws SQLException;
+    int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException;
+
+    /**
+     * Gives claims that are still mine a fresh lease until {@code now + lease}, for marks a worker keeps after its
+     * batch used up their lease; returns them with their new lease. A key whose claim is gone is marked again at
+     * LIVE priority and left out.
+     */
+    List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
+            throws SQLException;
 
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
     boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;

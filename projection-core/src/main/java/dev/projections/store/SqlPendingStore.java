@@ -3,7 +3,6 @@ package dev.projections.store;
 import static dev.projections.store.Timestamps.utc;
 
 import dev.projections.MarkKey;
-import dev.projections.refresh.Backoff;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -79,6 +78,11 @@ abstract class SqlPendingStore implements PendingStore {
 
     private static final String RELEASE = """
             UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RENEW = """
+            UPDATE projection_pending SET claimed_until = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
@@ -255,65 +259,92 @@ abstract class SqlPendingStore implements PendingStore {
                 return AckOutcome.REPEATED;
             }
         }
-        upsert(connection, List.of(mark.key()), mark.priority(), now);
+        reMarkLive(connection, mark.key(), now);
         return AckOutcome.REPEATED;
     }
 
+    /**
+     * The key's claim is gone (its lease lapsed and another worker took it, or acked it): whatever this worker's
+     * refresh wrote may be older than what the newer refresh wrote, and a read model outside this database (an
+     * index, a cache) is not rolled back with the transaction. Only a new mark repairs that. It is LIVE: a live
+     * change repaired after a stale write must not wait behind a rebuild queue.
+     */
+    private void reMarkLive(Connection connection, MarkKey key, Instant now) throws SQLException {
+        upsert(connection, List.of(key), LIVE, now);
+    }
+
     @Override
-    public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Backoff backoff)
+    public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
             throws SQLException {
-        Instant due = now.plus(backoff.delayAfter(mark.attempts() + 1));
         try (PreparedStatement update = connection.prepareStatement(RECORD_FAILURE)) {
-            update.setObject(1, utc(due));
+            update.setObject(1, utc(retryAt));
             update.setObject(2, utc(now));
             update.setString(3, truncate(error));
             int i = bindKey(update, 4, mark.key());
             update.setString(i, mark.token());
-            return update.executeUpdate() == 1;
+            if (update.executeUpdate() == 1) {
+                return true;
+            }
         }
+        reMarkLive(connection, mark.key(), now);
+        return false;
     }
 
+    /*
+     * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
+     * after a batch of releases would lock keys out of key order (SPEC §3 lock order).
+     */
     @Override
-    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
-        if (marks.isEmpty()) {
-            return 0;
-        }
+    public int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
         int released = 0;
         try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
             for (ClaimedMark mark : sortedByKey(marks)) {
                 int i = bindKey(update, 1, mark.key());
                 update.setString(i, mark.token());
-                update.addBatch();
-            }
-            for (int count : update.executeBatch()) {
-                released += Math.max(count, 0);
+                if (update.executeUpdate() == 1) {
+                    released++;
+                } else {
+                    reMarkLive(connection, mark.key(), now);
+                }
             }
         }
         return released;
     }
 
     @Override
-    public int releaseToken(Connection connection, String token) throws SQLException {
-        List<MarkKey> keys = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT projection, tenant_id, entity_id FROM projection_pending WHERE claim_token = ?")) {
-            select.setString(1, token);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    keys.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
-                }
-            }
-        }
-        keys.sort(null);
+    public int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException {
+        List<MarkKey> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
         int released = 0;
         try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (MarkKey key : keys) {
+            for (MarkKey key : sorted) {
                 int i = bindKey(update, 1, key);
                 update.setString(i, token);
                 released += update.executeUpdate();
             }
         }
         return released;
+    }
+
+    @Override
+    public List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
+            throws SQLException {
+        Instant leaseUntil = now.plus(lease);
+        List<ClaimedMark> renewed = new ArrayList<>();
+        try (PreparedStatement update = connection.prepareStatement(RENEW)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                update.setObject(1, utc(leaseUntil));
+                int i = bindKey(update, 2, mark.key());
+                update.setString(i, mark.token());
+                if (update.executeUpdate() == 1) {
+                    renewed.add(new ClaimedMark(mark.key(), mark.generation(), mark.token(), mark.claimedAt(),
+                            leaseUntil, mark.attempts(), mark.priority()));
+                } else {
+                    reMarkLive(connection, mark.key(), now);
+                }
+            }
+        }
+        return renewed;
     }
 
     @Override

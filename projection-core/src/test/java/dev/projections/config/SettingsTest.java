@@ -74,6 +74,15 @@ class SettingsTest {
     }
 
     @Test
+    void aLeaseTooShortForARefreshTimeoutIsRefusedNamingTheMinimum() {
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.lease-time", "1500ms")::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.lease-time must be at least 2s")
+                .hasMessageContaining("was 1500ms");
+        assertThat(Settings.from(Map.of("projection.lease-time", "2s")::get).leaseTime()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void workersMustStayBelowTheEjbPool() {
         assertThatThrownBy(() -> Settings.defaults().checkWorkersBelow(4))
                 .hasMessageContaining("projection.workers must be below the EJB thread pool's max-threads (4), was 4");

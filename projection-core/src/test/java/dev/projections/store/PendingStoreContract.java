@@ -295,7 +295,7 @@ abstract class PendingStoreContract {
         for (Instant now : List.of(at(4), at(60), lastMomentOfTheLease)) {
             List<ClaimedMark> due = claimDue(now, tokenB, 10, ORDERS);
             assertThat(keysOf(due)).as("claim at %s", now).containsOnly(ORDER_2);
-            release(due);
+            release(due, now);
             assertThat(claimKeys(List.of(ORDER_1), now, tokenB, ORDERS)).as("claim by key at %s", now).isEmpty();
         }
         assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
@@ -531,6 +531,38 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenA);
     }
 
+    @Test
+    void aMissedAckOfARebuildMarkMarksItAgainAtLivePriority() throws Exception {
+        // a live change repaired after a stale write must not wait behind the whole rebuild queue
+        markRebuild(at(0), ORDER_1);
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+
+        assertThat(ack(mine, mine.leaseUntil().plusSeconds(1))).isEqualTo(AckOutcome.REPEATED);
+
+        assertThat(row(ORDER_1).priority()).isEqualTo(LIVE);
+    }
+
+    @Test
+    void aRenewalGivesMyClaimsAFreshLeaseAndMarksAgainAKeyAnotherWorkerTookOver() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
+        Instant lapsed = mine.get(0).leaseUntil();
+        claimOne(ORDER_2, lapsed, tokenB);
+        Row secondBefore = row(ORDER_2);
+
+        List<ClaimedMark> renewed = inTransaction(connection -> store.renew(connection, mine, lapsed, LEASE));
+
+        assertThat(keysOf(renewed)).containsExactly(ORDER_1);
+        assertThat(renewed.get(0).leaseUntil()).isEqualTo(lapsed.plus(LEASE));
+        assertThat(renewed.get(0).generation()).isEqualTo(mine.get(0).generation());
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
+        assertThat(row(ORDER_1).claimedUntil()).isEqualTo(lapsed.plus(LEASE));
+        assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenB);
+        assertThat(row(ORDER_2).generation()).as("marked again").isNotEqualTo(secondBefore.generation());
+        assertThat(ack(renewed.get(0), lapsed.plusSeconds(1))).isEqualTo(AckOutcome.SUCCESS);
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // §4.5 failures
     // ---------------------------------------------------------------------------------------------------------
@@ -606,29 +638,44 @@ abstract class PendingStoreContract {
     }
 
     @Test
-    void aFailureAfterTheClaimWasLostChangesNothingAndReturnsFalse() throws Exception {
-        mark(at(0), ORDER_1);
+    void aFailureAfterTheClaimWasLostRecordsNothingButMarksTheKeyAgainWithoutTouchingTheNewClaim() throws Exception {
+        // the late refresh may have written a read model outside the database after the new owner's refresh did
+        markRebuild(at(0), ORDER_1);
         ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
         ClaimedMark theirs = claimOne(ORDER_1, mine.leaseUntil(), tokenB);
         Row taken = row(ORDER_1);
 
         assertThat(fail(mine, "too late", mine.leaseUntil().plusSeconds(1))).isFalse();
-        assertThat(row(ORDER_1)).isEqualTo(taken);
+        Row after = row(ORDER_1);
+        assertThat(after.attempts()).isZero();
+        assertThat(after.lastError()).isNull();
+        assertThat(after.claimToken()).isEqualTo(tokenB);
+        assertThat(after.claimedUntil()).isEqualTo(theirs.leaseUntil());
+        assertThat(after.generation()).as("their ack will miss: one more refresh").isNotEqualTo(taken.generation());
+        assertThat(after.markCount()).isEqualTo(taken.markCount() + 1);
+        assertThat(after.priority()).as("a repair is live work").isEqualTo(LIVE);
 
-        release(List.of(theirs));
-        Row released = row(ORDER_1);
+        release(List.of(theirs), mine.leaseUntil().plusSeconds(1));
         assertThat(fail(theirs, "after release", mine.leaseUntil().plusSeconds(2))).isFalse();
-        assertThat(row(ORDER_1)).isEqualTo(released);
+        assertThat(row(ORDER_1).attempts()).as("nothing recorded").isZero();
+        assertThat(row(ORDER_1).markCount()).isEqualTo(taken.markCount() + 2);
     }
 
     @Test
-    void aFailureOfAMarkThatIsGoneRecordsNothing() throws Exception {
+    void aFailureOfAMarkItsNewOwnerAlreadyAckedMarksTheKeyAgain() throws Exception {
         mark(at(0), ORDER_1);
-        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
-        ack(claimed, at(2));
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        ClaimedMark theirs = claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+        assertThat(ack(theirs, mine.leaseUntil().plusSeconds(1))).isEqualTo(AckOutcome.SUCCESS);
 
-        assertThat(fail(claimed, "boom", at(3))).isFalse();
-        assertThat(rowCount()).isZero();
+        Instant late = mine.leaseUntil().plusSeconds(2);
+        assertThat(fail(mine, "boom", late)).isFalse();
+
+        Row row = row(ORDER_1);
+        assertThat(row).as("marked again").isNotNull();
+        assertThat(row.attempts()).isZero();
+        assertThat(row.availableAt()).isEqualTo(late);
+        assertThat(row.priority()).isEqualTo(LIVE);
     }
 
     @Test
@@ -657,15 +704,16 @@ abstract class PendingStoreContract {
     // ---------------------------------------------------------------------------------------------------------
 
     @Test
-    void aReleaseByTokenReleasesOnlyMyClaims() throws Exception {
+    void aReleaseReleasesMyClaimsAndMarksAgainAKeyAnotherWorkerTookOver() throws Exception {
         mark(at(0), ORDER_1, ORDER_2);
         List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
         assertThat(mine).hasSize(2);
         Instant later = mine.get(0).leaseUntil();
         ClaimedMark theirs = claimOne(ORDER_2, later, tokenB);
         Row firstBefore = row(ORDER_1);
+        Row secondBefore = row(ORDER_2);
 
-        assertThat(release(mine)).isEqualTo(1);
+        assertThat(release(mine, later.plusSeconds(1))).isEqualTo(1);
 
         Row first = row(ORDER_1);
         assertThat(first.claimToken()).isNull();
@@ -676,26 +724,31 @@ abstract class PendingStoreContract {
         assertThat(first.markCount()).isEqualTo(firstBefore.markCount());
         assertThat(row(ORDER_2).claimToken()).isEqualTo(tokenB);
         assertThat(row(ORDER_2).claimedUntil()).isEqualTo(theirs.leaseUntil());
-        assertThat(release(List.of())).isZero();
+        assertThat(row(ORDER_2).generation()).as("marked again: their ack misses").isNotEqualTo(secondBefore.generation());
+        assertThat(row(ORDER_2).markCount()).isEqualTo(secondBefore.markCount() + 1);
+        assertThat(release(List.of(), later)).isZero();
     }
 
     @Test
-    void releasingAClaimsTokenFreesEveryMarkItHoldsAndNoOtherClaim() throws Exception {
-        // a claim whose commit the claimer saw fail: it knows only its token
+    void releasingAClaimsTokenFreesTheMarksItHoldsAndNoOtherClaim() throws Exception {
+        // a claim whose commit the claimer saw fail: it knows its token and the keys it took
         mark(at(0), ORDER_1, ORDER_2);
         assertThat(claimDue(at(1), tokenA, 10, ORDERS)).hasSize(2);
         mark(at(1), ORDER_3);
         ClaimedMark theirs = claimOne(ORDER_3, at(2), tokenB);
+        Row thirdBefore = row(ORDER_3);
 
-        int released = inTransaction(connection -> store.releaseToken(connection, tokenA));
+        int released = inTransaction(connection ->
+                store.releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
         assertThat(released).isEqualTo(2);
 
         assertThat(row(ORDER_1).claimToken()).isNull();
         assertThat(row(ORDER_2).claimedUntil()).isNull();
         assertThat(row(ORDER_3).claimToken()).isEqualTo(tokenB);
         assertThat(row(ORDER_3).claimedUntil()).isEqualTo(theirs.leaseUntil());
+        assertThat(row(ORDER_3)).as("not mine: left alone").isEqualTo(thirdBefore);
         assertThat(keysOf(claimDue(at(3), tokenC, 10, ORDERS))).containsExactly(ORDER_1, ORDER_2);
-        int none = inTransaction(connection -> store.releaseToken(connection, "never-claimed"));
+        int none = inTransaction(connection -> store.releaseToken(connection, "never-claimed", List.of(ORDER_1)));
         assertThat(none).isZero();
     }
 
@@ -704,7 +757,7 @@ abstract class PendingStoreContract {
         mark(at(0), ORDER_1);
         ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
 
-        assertThat(release(List.of(claimed))).isEqualTo(1);
+        assertThat(release(List.of(claimed), at(2))).isEqualTo(1);
 
         assertThat(keysOf(claimDue(at(2), tokenB, 10, ORDERS))).containsExactly(ORDER_1);
     }
@@ -817,6 +870,63 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_1).markCount()).as("the key before the contended one").isEqualTo(1);
         assertThat(row(ORDER_2).markCount()).isEqualTo(2);
         assertThat(row(ORDER_2).firstMarkedAt()).isEqualTo(at(0));
+    }
+
+    @Test
+    void anAckBlockedByAnUncommittedUpsertOfItsKeyMissesAndMarksTheKeyAgain() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        AckOutcome outcome;
+        try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
+            business.setAutoCommit(false);
+            worker.setAutoCommit(false);
+            store.upsert(business, List.of(ORDER_1), LIVE, at(2)); // the change, not committed yet
+            long workerSession = sessionId(worker);
+
+            Future<AckOutcome> ack = threads.submit(() -> {
+                AckOutcome result = store.ack(worker, claimed, at(3));
+                worker.commit();
+                return result;
+            });
+            awaitLockWaitOrEnd(observer, workerSession, ack);
+            business.commit();
+            outcome = ack.get(WAIT_SECONDS, SECONDS);
+        }
+
+        assertThat(outcome).as("the change committed while the ack waited").isEqualTo(AckOutcome.REPEATED);
+        Row row = row(ORDER_1);
+        assertThat(row).as("the change's mark survives").isNotNull();
+        assertThat(row.claimToken()).isNull();
+        assertThat(row.markCount()).isEqualTo(2);
+        assertThat(keysOf(claimDue(at(4), tokenB, 10, ORDERS))).as("due at once").containsExactly(ORDER_1);
+    }
+
+    @Test
+    void anUpsertBlockedByAnUncommittedAckMarksTheKeyAnew() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        try (Connection worker = connect(); Connection business = connect(); Connection observer = connect()) {
+            worker.setAutoCommit(false);
+            business.setAutoCommit(false);
+            assertThat(store.ack(worker, claimed, at(2))).isEqualTo(AckOutcome.SUCCESS); // deleted, not committed
+            long businessSession = sessionId(business);
+
+            Future<Void> upsert = threads.submit(() -> {
+                store.upsert(business, List.of(ORDER_1), LIVE, at(3));
+                business.commit();
+                return null;
+            });
+            awaitLockWaitOrEnd(observer, businessSession, upsert);
+            worker.commit();
+            upsert.get(WAIT_SECONDS, SECONDS);
+        }
+
+        Row row = row(ORDER_1);
+        assertThat(row).as("the change after the refresh is marked").isNotNull();
+        assertThat(row.generation()).isNotEqualTo(claimed.generation());
+        assertThat(row.claimToken()).isNull();
+        assertThat(row.availableAt()).isEqualTo(at(3));
+        assertThat(keysOf(claimDue(at(4), tokenB, 10, ORDERS))).containsExactly(ORDER_1);
     }
 
     @Test
@@ -1040,11 +1150,12 @@ abstract class PendingStoreContract {
     }
 
     boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {
-        return inTransaction(connection -> store.recordFailure(connection, mark, error, now, BACKOFF));
+        Instant retryAt = now.plus(BACKOFF.delayAfter(mark.attempts() + 1));
+        return inTransaction(connection -> store.recordFailure(connection, mark, error, now, retryAt));
     }
 
-    int release(List<ClaimedMark> marks) throws Exception {
-        return inTransaction(connection -> store.release(connection, marks));
+    int release(List<ClaimedMark> marks, Instant now) throws Exception {
+        return inTransaction(connection -> store.release(connection, marks, now));
     }
 
     long pending(String projection) throws Exception {

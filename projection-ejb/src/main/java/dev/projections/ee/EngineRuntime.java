@@ -39,8 +39,7 @@ public class EngineRuntime {
         if (engine == null) {
             engine = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 resources.handoff(), registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
-                    allListeners());
-            engine.stepRebuildsWith(rebuilds());
+                    allListeners(), rebuilds());
         }
         return engine;
     }

@@ -36,8 +36,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The claim → refresh → ack protocol of SPEC §4, one interleaving per test, forced with latches (a gate inside
- * the refresh) and the engine's clock; refreshing is switched off, so the test itself plays the workers.
+ * The claim → refresh → ack protocol of SPEC §4 where it meets the container: a read model in the pending table's
+ * database written under JTA, the facade's retry and pause, the tenant scope bean. One interleaving per test,
+ * forced with latches (a gate inside the refresh) and the engine's clock; refreshing is switched off, so the test
+ * itself plays the workers. The protocol's other interleavings run without a server in projection-core's
+ * {@code RefreshProtocolTest}, {@code SlowBatchTest} and {@code PendingStoreContract}.
  */
 @ExtendWith(ArquillianExtension.class)
 class RefreshProtocolIT {
@@ -129,42 +132,6 @@ class RefreshProtocolIT {
     }
 
     @Test
-    void aKeyMarkedDuringAValidLeaseStaysWithItsHolderAndIsDueAgainTheMomentItsAckMisses() throws Exception {
-        String id = newId();
-        source(id, "v1");
-        MarkKey key = mark(id, "");
-        GatedProjection.Gate gate = gated.gate(id);
-        List<ClaimedMark> holder = engine.claim(List.of(key));
-        Future<?> worker = executor.submit(() -> engine.refresh(holder));
-        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
-
-        source(id, "v2");
-        mark(id, "");
-        assertThat(engine.claim(List.of(key))).as("a valid lease is never claimed by another").isEmpty();
-
-        gate.release.countDown();
-        worker.get(30, TimeUnit.SECONDS);
-        List<Object> row = rows.one("""
-                SELECT claim_token, attempts, available_at, first_marked_at FROM projection_pending
-                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""", key.projection(), key.tenantId(), id);
-        assertThat(row.get(0)).as("claim released").isNull();
-        assertThat(row.get(1)).isEqualTo(0);
-        assertThat(((Timestamp) row.get(2)).toInstant()).as("due at once, not a lease later")
-                .isBeforeOrEqualTo(resources.clock().instant());
-        assertThat(((Timestamp) row.get(3)).toInstant()).as("first_marked_at = the claim time")
-                .isEqualTo(holder.get(0).claimedAt());
-
-        List<ClaimedMark> again = engine.claim(List.of(key));
-        assertThat(again).as("claimable right away").hasSize(1);
-        engine.refresh(again);
-        assertThat(model(id)).isEqualTo("v2");
-        assertThat(pending(key)).isZero();
-        assertThat(gated.calls(id)).as("exactly one more refresh").hasSize(2);
-        assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
-                .containsExactly(RefreshOutcome.REPEATED, RefreshOutcome.SUCCESS);
-    }
-
-    @Test
     void aStaleWriteThatResurrectsADeletedRowIsDeletedAgain() throws Exception {
         String id = newId();
         source(id, "v1");
@@ -186,82 +153,6 @@ class RefreshProtocolIT {
         engine.refresh(engine.claim(List.of(key)));
         assertThat(model(id)).as("no row once the source is gone").isNull();
         assertThat(pending(key)).isZero();
-    }
-
-    @Test
-    void aFailureRecordedByAWorkerWhoseLeaseLapsedDoesNotTouchTheNewHoldersClaim() throws Exception {
-        String id = newId();
-        source(id, "v1");
-        MarkKey key = mark(id, "");
-        gated.failNext(id, 1);
-        GatedProjection.Gate gate = gated.gate(id);
-        List<ClaimedMark> lapsed = engine.claim(List.of(key));
-        Future<?> worker = executor.submit(() -> engine.refresh(lapsed));
-        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
-
-        resources.clock().advance(LEASE.plusSeconds(1));
-        List<ClaimedMark> holder = engine.claim(List.of(key));
-        assertThat(holder).hasSize(1);
-        gate.release.countDown();
-        worker.get(30, TimeUnit.SECONDS);
-
-        List<Object> row = rows.one("""
-                SELECT claim_token, attempts, last_error FROM projection_pending
-                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""", key.projection(), key.tenantId(), id);
-        assertThat(row).containsExactly(holder.get(0).token(), 0, null);
-        engine.refresh(holder);
-        assertThat(model(id)).isEqualTo("v1");
-        assertThat(pending(key)).isZero();
-    }
-
-    @Test
-    void aMarkThatFailsTwiceIsRefreshedThreeTimesWithDoublingDelaysThatABusinessChangeDoesNotShorten()
-            throws Exception {
-        String id = newId();
-        source(id, "v1");
-        MarkKey key = mark(id, "");
-        gated.failNext(id, 2);
-
-        engine.refresh(engine.claim(List.of(key)));
-        assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(5));
-        assertThat(rows.one("SELECT attempts, last_error FROM projection_pending WHERE entity_id = ?", id))
-                .containsExactly(1, "java.lang.IllegalStateException: gated failure of " + id);
-        assertThat(engine.claim(List.of(key))).as("backing off").isEmpty();
-
-        resources.clock().advance(Duration.ofSeconds(2));
-        mark(id, "");
-        assertThat(engine.claim(List.of(key))).as("a business change does not make it due early").isEmpty();
-
-        resources.clock().advance(Duration.ofSeconds(3));
-        engine.refresh(engine.claim(List.of(key)));
-        assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
-
-        resources.clock().advance(Duration.ofSeconds(9));
-        assertThat(engine.claim(List.of(key))).isEmpty();
-        resources.clock().advance(Duration.ofSeconds(1));
-        engine.refresh(engine.claim(List.of(key)));
-        assertThat(pending(key)).isZero();
-        assertThat(model(id)).isEqualTo("v1");
-        assertThat(gated.calls(id)).hasSize(3);
-        assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
-                .containsExactly(RefreshOutcome.FAILED, RefreshOutcome.FAILED, RefreshOutcome.SUCCESS);
-    }
-
-    @Test
-    void retryDelaysDoubleUpToTheirCap() throws Exception {
-        String id = newId();
-        source(id, "v1");
-        MarkKey key = mark(id, "");
-        gated.failNext(id, 4);
-        List<Duration> delays = new java.util.ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            engine.refresh(engine.claim(List.of(key)));
-            Duration delay = backoff(key);
-            delays.add(delay);
-            resources.clock().advance(delay);
-        }
-        assertThat(delays).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20),
-                Duration.ofSeconds(20));
     }
 
     @Test
@@ -311,7 +202,7 @@ class RefreshProtocolIT {
         // a second engine on the same database, as another instance would run it
         RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
-                dev.projections.refresh.RefreshListener.NONE);
+                dev.projections.refresh.RefreshListener.NONE, null);
 
         projections.pause(GatedProjection.NAME);
         try {
@@ -342,41 +233,6 @@ class RefreshProtocolIT {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(id);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> projections.retry("nope", "", id))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown projection \"nope\"");
-    }
-
-    @Test
-    void aClaimNearTheEndOfItsLeaseIsReleasedUnstartedNeverRefreshed() throws Exception {
-        String id = newId();
-        source(id, "v1");
-        MarkKey key = mark(id, "");
-        List<ClaimedMark> claimed = engine.claim(List.of(key));
-        resources.clock().advance(LEASE.dividedBy(2)); // less than lease/2 + margin left
-        engine.refresh(claimed);
-        assertThat(gated.calls(id)).isEmpty();
-        assertThat(rows.one("SELECT claim_token FROM projection_pending WHERE entity_id = ?", id).get(0)).isNull();
-        assertThat(engine.claim(List.of(key))).as("free for the next worker at once").hasSize(1);
-    }
-
-    @Test
-    void aBatchWhoseRefreshAllThrowsRetriesEachIdAloneAndRecordsTheFailureForThePoisonedIdOnly() throws Exception {
-        String a = newId();
-        String b = newId();
-        String c = newId();
-        for (String id : List.of(a, b, c)) {
-            source(id, "v-" + id);
-            mark(id, "");
-        }
-        gated.poison(b);
-        List<ClaimedMark> claimed = engine.claim(List.of(key(a, ""), key(b, ""), key(c, "")));
-        assertThat(claimed).hasSize(3);
-        engine.refresh(claimed);
-
-        assertThat(gated.batches()).as("one refreshAll of the tenant's batch").hasSize(1);
-        assertThat(pending(key(a, ""))).isZero();
-        assertThat(pending(key(c, ""))).isZero();
-        assertThat(rows.one("SELECT attempts FROM projection_pending WHERE entity_id = ?", b).get(0)).isEqualTo(1);
-        assertThat(model(a)).isEqualTo("v-" + a);
-        assertThat(model(c)).isEqualTo("v-" + c);
     }
 
     @Test

@@ -1,0 +1,231 @@
+package dev.projections.refresh;
+
+import dev.projections.Projection;
+import dev.projections.TenantScope;
+import dev.projections.config.Settings;
+import dev.projections.store.AckOutcome;
+import dev.projections.store.ClaimedMark;
+import dev.projections.store.PendingStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Refreshes claimed marks (SPEC §4 steps 2–6): one tenant's group of a projection at a time, through
+ * {@code refreshAll} in one transaction with the acks; when that fails, each mark alone. A mark is only started
+ * with enough lease left to finish, else given back unstarted; once started, it ends refreshed, recorded as
+ * failed with backoff, or (at shutdown) released. A failed {@code refreshAll} that used up the lease does not
+ * return its marks unrecorded: they get a fresh lease and go on one by one, so a slow or poison id backs off
+ * alone and never holds its neighbours.
+ */
+final class BatchRefresher {
+
+    private static final Logger LOG = Logger.getLogger(BatchRefresher.class.getName());
+
+    private final PendingStore store;
+    private final Transactions transactions;
+    private final Clock clock;
+    private final Settings settings;
+    private final ProjectionCatalog catalog;
+    private final TenantScope tenantScope;
+    private final RefreshListener listener;
+    private final LeasePolicy leases;
+    private final Backoff backoff;
+    private final InFlight inFlight;
+    private final BooleanSupplier stopping;
+    private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
+
+    BatchRefresher(PendingStore store, Transactions transactions, Clock clock, Settings settings,
+                   ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, LeasePolicy leases,
+                   InFlight inFlight, BooleanSupplier stopping) {
+        this.store = store;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.settings = settings;
+        this.catalog = catalog;
+        this.tenantScope = tenantScope;
+        this.listener = listener;
+        this.leases = leases;
+        this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
+        this.inFlight = inFlight;
+        this.stopping = stopping;
+    }
+
+    /** Refreshes a claimed batch, one tenant's group of a projection at a time. */
+    void process(ClaimedBatch batch) {
+        active.add(batch);
+        try {
+            for (List<ClaimedMark> group : groupsOf(batch.marks())) {
+                if (stopping.getAsBoolean()) {
+                    return;
+                }
+                List<ClaimedMark> startable = new ArrayList<>();
+                List<ClaimedMark> giveBack = new ArrayList<>();
+                Set<String> claimable = catalog.claimable();
+                Instant now = clock.instant();
+                for (ClaimedMark mark : group) {
+                    // paused meanwhile, or too little lease left to finish: given back unstarted (SPEC §4 step 2)
+                    boolean mayStart = claimable.contains(mark.key().projection()) && leases.leftToStart(mark, now);
+                    if (mayStart && batch.start(mark)) {
+                        startable.add(mark);
+                    } else if (batch.toRelease(mark)) {
+                        giveBack.add(mark);
+                    }
+                }
+                release(giveBack);
+                refreshGroup(startable);
+            }
+        } finally {
+            release(batch.releaseUnstarted());
+            active.remove(batch);
+        }
+    }
+
+    /** At shutdown: gives back every claimed mark of the batches in progress that has not started. */
+    void releaseUnstarted() {
+        for (ClaimedBatch batch : active) {
+            try {
+                release(batch.releaseUnstarted());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not release claims at shutdown; their leases will expire", e);
+            }
+        }
+    }
+
+    private void refreshGroup(List<ClaimedMark> claimOrder) {
+        if (claimOrder.isEmpty()) {
+            return;
+        }
+        List<ClaimedMark> marks = new ArrayList<>(claimOrder);
+        marks.sort(Comparator.comparing(ClaimedMark::key));
+        inFlight.refreshBegins();
+        try {
+            if (marks.size() == 1 || !refreshTogether(marks)) {
+                refreshOneByOne(marks);
+            }
+        } finally {
+            inFlight.refreshEnds();
+        }
+    }
+
+    /**
+     * Each mark in its own transaction, after a failed {@code refreshAll} (SPEC §4 step 3). The failed batch may
+     * have used up the lease: before a mark that could no longer finish inside its lease, the marks still to go
+     * get a fresh one, rather than being released unrecorded and claimed again, for ever, by the next drainer.
+     */
+    private void refreshOneByOne(List<ClaimedMark> marks) {
+        Deque<ClaimedMark> toGo = new ArrayDeque<>(marks);
+        while (!toGo.isEmpty()) {
+            if (stopping.getAsBoolean()) {
+                release(new ArrayList<>(toGo));
+                return;
+            }
+            if (!leases.leftToStart(toGo.peekFirst(), clock.instant())) {
+                toGo = new ArrayDeque<>(renew(new ArrayList<>(toGo)));
+                continue;
+            }
+            refreshOne(toGo.pollFirst());
+        }
+    }
+
+    /** One tenant's marks through {@code refreshAll}; false when it threw, so each is retried alone. */
+    private boolean refreshTogether(List<ClaimedMark> marks) {
+        ClaimedMark first = marks.get(0);
+        Projection projection = catalog.byName(first.key().projection());
+        List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
+        Instant start = clock.instant();
+        List<AckOutcome> outcomes;
+        try (TenantScope.Entered ignored = enterTenant(first.key().tenantId())) {
+            outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
+                projection.refreshAll(ids);
+                // acks lock rows: in key order, like every statement locking several pending rows (SPEC §3)
+                List<AckOutcome> acks = new ArrayList<>();
+                for (ClaimedMark mark : marks) {
+                    acks.add(store.ack(connection, mark, clock.instant()));
+                }
+                return acks;
+            });
+        } catch (Exception | LinkageError | AssertionError e) {
+            LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",
+                    new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
+            return false;
+        }
+        // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
+        Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
+        for (int i = 0; i < marks.size(); i++) {
+            listener.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
+        }
+        return true;
+    }
+
+    private void refreshOne(ClaimedMark mark) {
+        Projection projection = catalog.byName(mark.key().projection());
+        Instant start = clock.instant();
+        try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
+            AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
+                projection.refresh(mark.key().entityId());
+                return store.ack(connection, mark, clock.instant());
+            });
+            listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+        } catch (Exception | LinkageError | AssertionError e) {
+            recordFailure(mark, e);
+            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+        }
+    }
+
+    private void recordFailure(ClaimedMark mark, Throwable failure) {
+        String error = FailureText.of(failure);
+        LOG.log(Level.WARNING, "refresh of {0} failed (attempt {1}): {2}",
+                new Object[] {mark.key(), mark.attempts() + 1, error});
+        boolean recorded = Database.call("record failure", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                connection -> {
+                    Instant now = clock.instant();
+                    return store.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(mark.attempts() + 1)));
+                }));
+        if (!recorded) {
+            LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());
+        }
+    }
+
+    private List<ClaimedMark> renew(List<ClaimedMark> marks) {
+        return Database.call("lease renewal", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                connection -> store.renew(connection, marks, clock.instant(), settings.leaseTime())));
+    }
+
+    void release(List<ClaimedMark> marks) {
+        if (!marks.isEmpty()) {
+            Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                    connection -> store.release(connection, marks, clock.instant())));
+        }
+    }
+
+    private TenantScope.Entered enterTenant(String tenantId) {
+        return tenantId.isEmpty() ? () -> { } : tenantScope.enter(tenantId);
+    }
+
+    private static RefreshOutcome outcomeOf(AckOutcome ack) {
+        return ack == AckOutcome.SUCCESS ? RefreshOutcome.SUCCESS : RefreshOutcome.REPEATED;
+    }
+
+    /** Claimed marks grouped by projection and tenant, in claim order. */
+    private static List<List<ClaimedMark>> groupsOf(List<ClaimedMark> marks) {
+        Map<String, List<ClaimedMark>> groups = new LinkedHashMap<>();
+        for (ClaimedMark mark : marks) {
+            groups.computeIfAbsent(mark.key().projection() + '\u0000' + mark.key().tenantId(), k -> new ArrayList<>())
+                    .add(mark);
+        }
+        return new ArrayList<>(groups.values());
+    }
+}

@@ -1,0 +1,82 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import dev.projections.config.Settings;
+import dev.projections.store.ClaimedMark;
+import dev.projections.store.PendingStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Claims marks (SPEC §4 step 1) in a short transaction of its own, committed before any refresh starts, with a
+ * fresh token per claim.
+ */
+final class Claimer {
+
+    private static final Logger LOG = Logger.getLogger(Claimer.class.getName());
+
+    private final PendingStore store;
+    private final Transactions transactions;
+    private final Clock clock;
+    private final Settings settings;
+    private final LeasePolicy leases;
+
+    Claimer(PendingStore store, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
+        this.store = store;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.settings = settings;
+        this.leases = leases;
+    }
+
+    /** Those of {@code keys} that are due and unleased, of the {@code claimable} projections. */
+    List<ClaimedMark> claim(List<MarkKey> keys, Set<String> claimable) {
+        String token = UUID.randomUUID().toString();
+        return claimWith(token, connection ->
+                store.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token));
+    }
+
+    /** Up to {@code limit} due marks of the {@code claimable} projections, live first, oldest first. */
+    List<ClaimedMark> claimDue(Set<String> claimable, int limit) {
+        String token = UUID.randomUUID().toString();
+        return claimWith(token, connection ->
+                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
+    }
+
+    /**
+     * A claim whose transaction failed may still have committed (a connection lost during the commit): its marks
+     * would then wait a whole lease with nobody working on them. The claim's statements ran, so the keys it took
+     * are known; they are released by key and token at once in a new transaction. If the claim did not commit
+     * that changes nothing, and if the database is still unreachable the lease remains the fallback.
+     */
+    private List<ClaimedMark> claimWith(String token, Transactions.Work<List<ClaimedMark>> claim) {
+        AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
+        try {
+            return Database.call("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
+                List<ClaimedMark> claimed = claim.run(connection);
+                taken.set(claimed);
+                return claimed;
+            }));
+        } catch (DatabaseTroubleException failed) {
+            List<MarkKey> keys = taken.get().stream().map(ClaimedMark::key).toList();
+            if (keys.isEmpty()) {
+                throw failed;
+            }
+            try {
+                int released = transactions.inNewTransaction(leases.shortTransaction(),
+                        connection -> store.releaseToken(connection, token, keys));
+                if (released > 0) {
+                    LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
+                }
+            } catch (Exception stillDown) {
+                failed.addSuppressed(stillDown);
+            }
+            throw failed;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.projections.refresh;
+
+import java.time.Duration;
+
+/**
+ * Counts the drainers inside a turn and the refreshes that have started, so that {@link RefreshEngine#stop} can
+ * wait for them (SPEC §5 shutdown) without a thread of its own.
+ */
+final class InFlight {
+
+    private int refreshing;
+    private int draining;
+
+    synchronized void drainBegins() {
+        draining++;
+    }
+
+    synchronized void drainEnds() {
+        draining--;
+        notifyAll();
+    }
+
+    synchronized void refreshBegins() {
+        refreshing++;
+    }
+
+    synchronized void refreshEnds() {
+        refreshing--;
+        notifyAll();
+    }
+
+    /** Waits until no drainer and no refresh is in flight, at most {@code wait}; returns the refreshes left. */
+    synchronized int awaitIdle(Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (refreshing > 0 || draining > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return refreshing;
+            }
+            try {
+                wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return refreshing;
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.TenantScope;
+import dev.projections.config.Settings;
+import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The engine without a server: the real store on an H2 database made by the real changelog, plain JDBC
+ * transactions, the engine's adjustable clock, and projections the test scripts. Each {@link #newEngine} plays
+ * one more instance on the same database. Drives the claim → refresh → ack loop in milliseconds; what needs
+ * WildFly (JTA timeouts, the reaper, {@code @Asynchronous}) stays in the it-tests.
+ */
+final class EngineHarness {
+
+    record Refreshed(MarkKey key, RefreshOutcome outcome) {
+    }
+
+    /** A row of {@code projection_pending}, as far as these tests look at it. */
+    record Row(String claimToken, int attempts, Instant availableAt, int priority, String lastError, long markCount) {
+    }
+
+    final AdjustableClock clock = new AdjustableClock();
+    final PendingStore store = PendingStore.forProduct("H2");
+    final List<Refreshed> refreshed = new CopyOnWriteArrayList<>();
+    private final String url;
+    private final Settings settings;
+    private final Map<String, Projection> projections;
+
+    final Transactions transactions = new Transactions() {
+        @Override
+        public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+            try (Connection connection = connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                } catch (Exception | Error e) {
+                    connection.rollback();
+                    throw e;
+                }
+            }
+        }
+    };
+
+    EngineHarness(String database, Map<String, String> settings, Projection... projections) throws Exception {
+        this.url = LiquibaseSchema.freshH2(database);
+        java.util.Properties deployment = new java.util.Properties();
+        deployment.putAll(settings);
+        this.settings = Settings.load(deployment);
+        this.projections = new java.util.HashMap<>();
+        for (Projection projection : projections) {
+            this.projections.put(projection.name(), projection);
+        }
+    }
+
+    Settings settings() {
+        return settings;
+    }
+
+    RefreshEngine newEngine() {
+        ProjectionCatalog catalog = new ProjectionCatalog() {
+            @Override
+            public Projection byName(String name) {
+                return projections.get(name);
+            }
+
+            @Override
+            public Set<String> names() {
+                return projections.keySet();
+            }
+
+            @Override
+            public Set<String> claimable() {
+                return projections.keySet();
+            }
+        };
+        return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog,
+                TenantScope.NONE, (key, outcome, took) -> refreshed.add(new Refreshed(key, outcome)), null);
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, "sa", "");
+    }
+
+    /** Marks as a committed business change would (the upsert rule), at the engine's time. */
+    MarkKey mark(String projection, String id) throws Exception {
+        MarkKey key = new MarkKey(projection, "", id);
+        transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
+            store.upsert(connection, List.of(key), PendingStore.LIVE, clock.instant());
+            return null;
+        });
+        return key;
+    }
+
+    /** The key's mark, or {@code null} when it has none. */
+    Row row(MarkKey key) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement("""
+                SELECT claim_token, attempts, available_at, priority, last_error, mark_count FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ?""")) {
+            select.setString(1, key.projection());
+            select.setString(2, key.tenantId());
+            select.setString(3, key.entityId());
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                return new Row(rows.getString(1), rows.getInt(2), rows.getObject(3, OffsetDateTime.class).toInstant(),
+                        rows.getInt(4), rows.getString(5), rows.getLong(6));
+            }
+        }
+    }
+
+    long pending() throws SQLException {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM projection_pending"); ResultSet rows = select.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    List<RefreshOutcome> outcomes(MarkKey key) {
+        return refreshed.stream().filter(r -> r.key().equals(key)).map(Refreshed::outcome).toList();
+    }
+}
