@@ -28,4 +28,7 @@ public interface MarkSink {
      * {@code markDirty} calls, which the session now writes with its own; later calls join the session's buffer.
      */
     Collection<MarkKey> sessionBufferOpened(MarkBuffer sessionBuffer);
+
+    /** Whether {@code markDirty} buffered marks in the current transaction that no session buffer holds yet. */
+    boolean explicitMarksWaiting();
 }

@@ -21,7 +21,9 @@ public final class ProjectionIntegrator implements Integrator {
         if (index.isEmpty()) {
             return;
         }
+        PersistenceUnitTenancy.register(sessionFactory);
         MarkingListener listener = new MarkingListener(index);
+        SessionJoinListener joined = new SessionJoinListener(index);
         EventListenerRegistry registry = sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class);
         registry.appendListeners(EventType.POST_INSERT, listener);
         registry.appendListeners(EventType.POST_UPDATE, listener);
@@ -29,10 +31,14 @@ public final class ProjectionIntegrator implements Integrator {
         registry.appendListeners(EventType.POST_COLLECTION_RECREATE, listener);
         registry.appendListeners(EventType.POST_COLLECTION_UPDATE, listener);
         registry.appendListeners(EventType.POST_COLLECTION_REMOVE, listener);
+        registry.appendListeners(EventType.POST_LOAD, joined);
+        registry.appendListeners(EventType.PERSIST, joined);
+        registry.appendListeners(EventType.MERGE, joined);
+        registry.appendListeners(EventType.DELETE, joined);
     }
 
     @Override
     public void disintegrate(SessionFactoryImplementor sessionFactory, SessionFactoryServiceRegistry serviceRegistry) {
-        // nothing held beyond the session factory's own lifetime
+        PersistenceUnitTenancy.unregister(sessionFactory);
     }
 }

@@ -57,6 +57,21 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
         }
     }
 
+    /**
+     * Opens the session's buffer now if {@code markDirty} buffered marks earlier in its transaction, so they are
+     * written with the session's own ({@link SessionJoinListener}). Quiet when no sink is deployed: the first
+     * change then reports it.
+     */
+    static void openIfExplicitMarksWait(EventSource session) {
+        if (OPEN.containsKey(session) || !session.isTransactionInProgress()) {
+            return;
+        }
+        Instance<MarkSink> sink = CDI.current().select(MarkSink.class);
+        if (sink.isResolvable() && sink.get().explicitMarksWaiting()) {
+            of(session);
+        }
+    }
+
     private static MarkSink lookUpSink() {
         Instance<MarkSink> sink = CDI.current().select(MarkSink.class);
         if (!sink.isResolvable()) {

@@ -16,7 +16,8 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The gauges of SPEC §9 — {@code projection.pending}, {@code projection.failing}, {@code projection.oldest.age} —
+ * The gauges of SPEC §9 — {@code projection.pending}, {@code projection.failing}, {@code projection.oldest.age},
+ * and {@code projection.rebuild.failing} (the failing marks a rebuild left) —
  * per projection, all from one grouped query cached for a second, so a scrape runs one query, not one per meter.
  * They describe the shared table, so every instance reports the same values: aggregate with {@code max}.
  */
@@ -45,6 +46,9 @@ public final class PendingGauges {
                     c -> c.failing());
             gauge(registry, "projection.oldest.age", projection, "age in seconds of the oldest due mark",
                     c -> c.oldestDueAge().toMillis() / 1000.0);
+            gauge(registry, "projection.rebuild.failing", projection,
+                    "rebuild marks whose refreshes failed: a finished run says \"finished, N failing\"",
+                    c -> c.rebuildFailing());
         }
     }
 
@@ -65,6 +69,6 @@ public final class PendingGauges {
                 LOG.log(Level.FINE, "could not read the pending table for the gauges", e);
             }
         }
-        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO, 0));
+        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0));
     }
 }

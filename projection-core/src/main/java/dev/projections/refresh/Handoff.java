@@ -10,22 +10,77 @@ import java.util.Set;
 
 /**
  * The bounded, coalescing set between committing threads and drainers (SPEC §5). A committed key waits here
- * until a drainer takes it; a key offered twice is kept once. At most {@code workers} drainers are in
- * flight: {@link #offer} answers how many new drainers the caller must start, and a drainer that runs out
- * of work hands its slot back with {@link #drainerFinished}, which answers whether a replacement is due
- * because keys arrived meanwhile. No thread ever waits for a slot. On overflow keys are dropped and
+ * until a drainer takes it; a key offered twice is kept once. At most {@code workers} drainers are in flight,
+ * each holding a {@link Slot}: {@link #offer} and {@link #tryReserve} reserve one when a drainer must start, and
+ * a drainer's slot goes reserve → {@link Slot#run run} → {@link Slot#finish finish}, which releases it or passes
+ * it on to a successor when work remains. No thread ever waits for a slot. On overflow keys are dropped and
  * {@link #takeSweepRequest} turns true: the pending table is the source of truth, this set only a hint.
  */
 public final class Handoff {
 
+    /**
+     * One drainer's place among the {@code workers}. A slot is reserved before its drainer is started, runs once,
+     * and ends by {@link #finish} or {@link #startFailed}; a successor gets a new slot, so a slot that is the same
+     * and still not running at two sweeps is one whose drainer the container never ran.
+     */
+    public final class Slot {
+        private boolean running;
+        private boolean ended;
+        private boolean seenIdleBySweep;
+
+        private Slot() {
+        }
+
+        /**
+         * Its drainer begins. False when the sweep took this slot back while the drainer waited in the
+         * container's queue: the drainer must end at once and touch nothing, so the bound holds.
+         */
+        public boolean run() {
+            synchronized (Handoff.this) {
+                if (ended) {
+                    return false;
+                }
+                running = true;
+                return true;
+            }
+        }
+
+        /**
+         * Its drainer ends. Returns the successor's slot, already reserved, when work may remain ({@code moreWork})
+         * or keys arrived after the drainer's last look; {@code null} when the slot was simply given back. While the
+         * engine stops there is no successor.
+         */
+        public Slot finish(boolean moreWork, boolean stopping) {
+            synchronized (Handoff.this) {
+                end();
+                if (stopping || (!moreWork && waiting.isEmpty())) {
+                    return null;
+                }
+                return reserve();
+            }
+        }
+
+        /** Its drainer could not be started (the container refused): the slot is given back. */
+        public void startFailed() {
+            synchronized (Handoff.this) {
+                end();
+            }
+        }
+
+        private void end() {
+            if (!ended) {
+                ended = true;
+                running = false;
+                slots.remove(this);
+            }
+        }
+    }
+
     private final int capacity;
     private final int workers;
     private final Set<MarkKey> waiting = new LinkedHashSet<>();
-    private int inFlight;
+    private final Set<Slot> slots = new LinkedHashSet<>();
     private int peakInFlight;
-    private int running;
-    private int suspectedLost;
-    private int reclaimed;
     private boolean sweepRequested;
 
     public Handoff(int capacity, int workers) {
@@ -36,8 +91,8 @@ public final class Handoff {
         this.workers = workers;
     }
 
-    /** Adds committed keys; returns the number of drainers to start now (0 or 1). */
-    public synchronized int offer(Collection<MarkKey> keys) {
+    /** Adds committed keys; returns the slot of a drainer to start now, or {@code null} when none must start. */
+    public synchronized Slot offer(Collection<MarkKey> keys) {
         for (MarkKey key : keys) {
             if (waiting.size() >= capacity && !waiting.contains(key)) {
                 sweepRequested = true;
@@ -45,17 +100,19 @@ public final class Handoff {
             }
             waiting.add(key);
         }
-        return reserveSlotIfWork() ? 1 : 0;
+        return waiting.isEmpty() ? null : tryReserve();
     }
 
-    /** Reserves a drainer slot without keys (the sweep starting one); false when all slots are taken. */
-    public synchronized boolean tryReserveSlot() {
-        if (inFlight >= workers) {
-            return false;
-        }
-        inFlight++;
-        peakInFlight = Math.max(peakInFlight, inFlight);
-        return true;
+    /** Reserves a slot for a drainer without keys (the sweep starting one); {@code null} when all are taken. */
+    public synchronized Slot tryReserve() {
+        return slots.size() >= workers ? null : reserve();
+    }
+
+    private Slot reserve() {
+        Slot slot = new Slot();
+        slots.add(slot);
+        peakInFlight = Math.max(peakInFlight, slots.size());
+        return slot;
     }
 
     /** Takes up to {@code max} waiting keys for a drainer that holds a slot. */
@@ -70,52 +127,25 @@ public final class Handoff {
     }
 
     /**
-     * A drainer found no more work and gives its slot back. Returns true when keys arrived after its last
-     * look, in which case the slot stays reserved and the caller must start a new drainer with it.
-     */
-    public synchronized boolean drainerFinished() {
-        if (!waiting.isEmpty()) {
-            return true;
-        }
-        inFlight--;
-        return false;
-    }
-
-    /**
-     * A drainer begins to run. False for a drainer whose slot the sweep took back while it waited in the
-     * container's queue: it must end at once and touch nothing, so the count of drainers stays within bound.
-     */
-    public synchronized boolean drainerRunning() {
-        if (running >= inFlight && reclaimed > 0) {
-            reclaimed--;
-            return false;
-        }
-        running++;
-        return true;
-    }
-
-    /** A running drainer is about to finish or pass its slot on ({@link #drainerFinished}). */
-    public synchronized void drainerStopped() {
-        running--;
-    }
-
-    /**
      * Run by each sweep. A slot reserved for a drainer the container never ran (its asynchronous invocation
-     * failed before the drainer's code, which the caller cannot see) would be held for ever; slots reserved but
-     * not running at two sweeps in a row are taken back. Returns how many.
+     * failed before the drainer's code, which the caller cannot see) would be held for ever: a slot that is the
+     * same and still not running at two sweeps in a row is taken back. A slot only passing between two drainers
+     * is a new slot each time, so it is never mistaken for a lost one. Returns how many were taken back.
      */
     public synchronized int reclaimLostSlots() {
-        int notRunning = inFlight - running;
-        int lost = Math.min(notRunning, suspectedLost);
-        inFlight -= lost;
-        reclaimed += lost;
-        suspectedLost = notRunning - lost;
+        int lost = 0;
+        for (Slot slot : List.copyOf(slots)) {
+            if (slot.running) {
+                continue;
+            }
+            if (slot.seenIdleBySweep) {
+                slot.end();
+                lost++;
+            } else {
+                slot.seenIdleBySweep = true;
+            }
+        }
         return lost;
-    }
-
-    /** A drainer could not be started (the container refused): the slot is given back. */
-    public synchronized void startFailed() {
-        inFlight--;
     }
 
     /** True once after keys were dropped on overflow. */
@@ -126,7 +156,7 @@ public final class Handoff {
     }
 
     public synchronized int inFlight() {
-        return inFlight;
+        return slots.size();
     }
 
     /** The most drainers ever in flight at once. */
@@ -136,14 +166,5 @@ public final class Handoff {
 
     public synchronized int waiting() {
         return waiting.size();
-    }
-
-    private boolean reserveSlotIfWork() {
-        if (waiting.isEmpty() || inFlight >= workers) {
-            return false;
-        }
-        inFlight++;
-        peakInFlight = Math.max(peakInFlight, inFlight);
-        return true;
     }
 }

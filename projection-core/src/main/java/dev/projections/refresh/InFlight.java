@@ -10,9 +10,16 @@ final class InFlight {
 
     private int refreshing;
     private int draining;
+    private int peakDraining;
 
     synchronized void drainBegins() {
         draining++;
+        peakDraining = Math.max(peakDraining, draining);
+    }
+
+    /** The most drainers ever inside a turn at once: counted here, not by the hand-off that bounds them. */
+    synchronized int peakDraining() {
+        return peakDraining;
     }
 
     synchronized void drainEnds() {

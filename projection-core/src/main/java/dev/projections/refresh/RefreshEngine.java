@@ -150,6 +150,11 @@ public final class RefreshEngine {
         }
     }
 
+    /** The most drainers seen draining at once, for tests of the hand-off's bound. */
+    public int peakDraining() {
+        return inFlight.peakDraining();
+    }
+
     public boolean stopping() {
         return stopping;
     }

@@ -106,8 +106,9 @@ public interface PendingStore {
     /** {@code first_marked_at} of the oldest mark due at {@code now} (any projection), or {@code null}. */
     Instant oldestDue(Connection connection, Instant now) throws SQLException;
 
-    /** Per projection: marks waiting, failing, and the age of the oldest due one. */
-    record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge, long dueNow) {
+    /** Per projection: marks waiting, failing, the age of the oldest due one, due now, failing rebuild marks. */
+    record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge, long dueNow,
+                            long rebuildFailing) {
     }
 
     /** The most recent error of {@code projection}'s failing marks, or {@code null}. */

@@ -58,16 +58,18 @@ public final class RebuildStore {
              WHERE run_id = ? AND owner_token = ?
             """;
 
-    /* a run is finished when its cursor is exhausted and none of its rebuild marks waits, but failing ones: those
-       stay as failing marks (retry them), and must not keep the run, and every new run, blocked */
+    /*
+     * A run is finished when its cursor is exhausted and none of its rebuild marks waits but failing ones: those
+     * stay as failing marks (retry them) and must not keep the run, and every new run, blocked. The end state says
+     * which: FINISHED with nothing left, FINISHED_FAILING with failing marks left, never FINISHED with remaining > 0.
+     */
     private static final String FINISH_EXHAUSTED = """
             UPDATE projection_rebuild
-               SET state = 'FINISHED', finished_at = ?, running_projection = NULL, running_tenant = NULL
+               SET state = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
              WHERE state = 'RUNNING' AND exhausted = TRUE
                AND NOT EXISTS (SELECT 1 FROM projection_pending p
                                 WHERE p.projection = projection_rebuild.projection
-                                  AND p.tenant_id = projection_rebuild.tenant_id AND p.priority = 1
-                                  AND p.attempts = 0)
+                                  AND p.tenant_id = projection_rebuild.tenant_id AND p.priority = 1%s)
             """;
 
     private static final String ANY_RUNNABLE = """
@@ -80,7 +82,10 @@ public final class RebuildStore {
     private static final String PROGRESS = """
             SELECT r.run_id, r.projection, r.tenant_id, r.state, r.marked, r.started_at, r.finished_at, r.last_error,
                    (SELECT COUNT(*) FROM projection_pending p
-                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1)
+                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1),
+                   (SELECT COUNT(*) FROM projection_pending p
+                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1
+                       AND p.attempts > 0)
               FROM projection_rebuild r
             """;
 
@@ -171,11 +176,18 @@ public final class RebuildStore {
         }
     }
 
+    /** Ends the exhausted runs that have nothing left to wait for; returns how many. */
     public int finishExhausted(Connection connection, Instant now) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(FINISH_EXHAUSTED)) {
-            update.setObject(1, utc(now));
-            return update.executeUpdate();
+        int finished = 0;
+        for (String[] end : new String[][] {{RebuildProgress.FINISHED, ""},
+                {RebuildProgress.FINISHED_FAILING, " AND p.attempts = 0"}}) {
+            try (PreparedStatement update = connection.prepareStatement(FINISH_EXHAUSTED.formatted(end[1]))) {
+                update.setString(1, end[0]);
+                update.setObject(2, utc(now));
+                finished += update.executeUpdate();
+            }
         }
+        return finished;
     }
 
     /** Whether a run can be stepped, or waits to be finished. */
@@ -221,7 +233,8 @@ public final class RebuildStore {
                 long marked = rows.getLong(5);
                 double seconds = Math.max(0.001, Duration.between(started, finished == null ? now : finished).toMillis() / 1000.0);
                 return Optional.of(new RebuildProgress(rows.getString(1), rows.getString(2), rows.getString(3),
-                        rows.getString(4), marked, rows.getLong(9), marked / seconds, started, finished, rows.getString(8)));
+                        rows.getString(4), marked, rows.getLong(9), rows.getLong(10), marked / seconds, started, finished,
+                        rows.getString(8)));
             }
         }
     }

@@ -119,7 +119,8 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String COUNTS = """
             SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
                    MIN(CASE WHEN available_at <= ? THEN first_marked_at END),
-                   SUM(CASE WHEN available_at <= ? THEN 1 ELSE 0 END)
+                   SUM(CASE WHEN available_at <= ? THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN priority = 1 AND attempts > 0 THEN 1 ELSE 0 END)
               FROM projection_pending GROUP BY projection
             """;
 
@@ -487,7 +488,8 @@ abstract class SqlPendingStore implements PendingStore {
                 while (rows.next()) {
                     Instant oldest = Timestamps.instant(rows, 4);
                     counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
-                            oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5)));
+                            oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5),
+                            rows.getLong(6)));
                 }
             }
         }

@@ -15,9 +15,9 @@ class HandoffTest {
     @Test
     void theFirstOfferStartsADrainerAndLaterOnesJoinTheWaitingSetUntilAllSlotsAreTaken() {
         Handoff handoff = new Handoff(100, 2);
-        assertThat(handoff.offer(List.of(key(1)))).isEqualTo(1);
-        assertThat(handoff.offer(List.of(key(2)))).isEqualTo(1);
-        assertThat(handoff.offer(List.of(key(3)))).as("both slots taken").isZero();
+        assertThat(handoff.offer(List.of(key(1)))).isNotNull();
+        assertThat(handoff.offer(List.of(key(2)))).isNotNull();
+        assertThat(handoff.offer(List.of(key(3)))).as("both slots taken").isNull();
         assertThat(handoff.inFlight()).isEqualTo(2);
         assertThat(handoff.waiting()).isEqualTo(3);
     }
@@ -31,15 +31,32 @@ class HandoffTest {
     }
 
     @Test
-    void aDrainerThatFinishesWhileKeysWaitKeepsItsSlotForASuccessor() {
+    void aDrainerThatFinishesWhileKeysWaitPassesItsSlotToASuccessor() {
         Handoff handoff = new Handoff(100, 1);
-        handoff.offer(List.of(key(1)));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        assertThat(slot.run()).isTrue();
         assertThat(handoff.take(10)).containsExactly(key(1));
-        assertThat(handoff.offer(List.of(key(2)))).as("the only slot is busy").isZero();
-        assertThat(handoff.drainerFinished()).as("key 2 arrived meanwhile").isTrue();
+        assertThat(handoff.offer(List.of(key(2)))).as("the only slot is busy").isNull();
+
+        Handoff.Slot successor = slot.finish(false, false);
+
+        assertThat(successor).as("key 2 arrived meanwhile").isNotNull().isNotSameAs(slot);
         assertThat(handoff.inFlight()).isEqualTo(1);
+        assertThat(successor.run()).isTrue();
         assertThat(handoff.take(10)).containsExactly(key(2));
-        assertThat(handoff.drainerFinished()).isFalse();
+        assertThat(successor.finish(false, false)).isNull();
+        assertThat(handoff.inFlight()).isZero();
+    }
+
+    @Test
+    void aDrainerWhoseTurnEndedWithWorkLeftPassesItsSlotOnUnlessTheEngineStops() {
+        Handoff handoff = new Handoff(100, 1);
+        Handoff.Slot slot = handoff.tryReserve();
+        slot.run();
+        Handoff.Slot successor = slot.finish(true, false);
+        assertThat(successor).isNotNull();
+        successor.run();
+        assertThat(successor.finish(true, true)).as("stopping: no successor").isNull();
         assertThat(handoff.inFlight()).isZero();
     }
 
@@ -57,7 +74,7 @@ class HandoffTest {
         Handoff handoff = new Handoff(50_000, 4);
         int started = 0;
         for (int i = 0; i < 10_000; i++) {
-            started += handoff.offer(List.of(key(i)));
+            started += handoff.offer(List.of(key(i))) == null ? 0 : 1;
         }
         assertThat(started).isEqualTo(4);
         assertThat(handoff.peakInFlight()).isEqualTo(4);
@@ -66,10 +83,11 @@ class HandoffTest {
     @Test
     void theSweepGetsASlotOnlyWhenOneIsFree() {
         Handoff handoff = new Handoff(10, 1);
-        assertThat(handoff.tryReserveSlot()).isTrue();
-        assertThat(handoff.tryReserveSlot()).isFalse();
-        handoff.startFailed();
-        assertThat(handoff.tryReserveSlot()).isTrue();
+        Handoff.Slot slot = handoff.tryReserve();
+        assertThat(slot).isNotNull();
+        assertThat(handoff.tryReserve()).isNull();
+        slot.startFailed();
+        assertThat(handoff.tryReserve()).isNotNull();
     }
 
     @Test
@@ -78,28 +96,44 @@ class HandoffTest {
         handoff.offer(List.of(key(1))); // the container then fails the asynchronous call
         assertThat(handoff.reclaimLostSlots()).as("first sweep: perhaps only queued").isZero();
         assertThat(handoff.reclaimLostSlots()).as("second sweep: lost").isEqualTo(1);
-        assertThat(handoff.tryReserveSlot()).isTrue();
+        assertThat(handoff.tryReserve()).isNotNull();
     }
 
     @Test
     void aRunningDrainersSlotIsNeverTakenBack() {
         Handoff handoff = new Handoff(10, 1);
-        handoff.offer(List.of(key(1)));
-        handoff.drainerRunning();
+        handoff.offer(List.of(key(1))).run();
         assertThat(handoff.reclaimLostSlots()).isZero();
         assertThat(handoff.reclaimLostSlots()).isZero();
         assertThat(handoff.inFlight()).isEqualTo(1);
     }
 
     @Test
+    void aSlotPassingBetweenTwoDrainersAtEachOfTwoSweepsIsNotTakenBack() {
+        // the sweep finds the slot between drainer 1 and 2, then between drainer 2 and 3: a different slot each time
+        Handoff handoff = new Handoff(10, 1);
+        Handoff.Slot first = handoff.tryReserve();
+        first.run();
+        Handoff.Slot second = first.finish(true, false);
+        assertThat(handoff.reclaimLostSlots()).as("sweep 1: the successor not running yet").isZero();
+        assertThat(second.run()).isTrue();
+        Handoff.Slot third = second.finish(true, false);
+        assertThat(handoff.reclaimLostSlots()).as("sweep 2: another successor not running yet").isZero();
+
+        assertThat(third.run()).as("the successor keeps its slot").isTrue();
+        assertThat(handoff.inFlight()).isEqualTo(1);
+    }
+
+    @Test
     void aDrainerThatRunsAfterItsSlotWasTakenBackEndsWithoutExceedingTheBound() {
         Handoff handoff = new Handoff(10, 1);
-        handoff.offer(List.of(key(1)));
+        Handoff.Slot lost = handoff.offer(List.of(key(1)));
         handoff.reclaimLostSlots();
         assertThat(handoff.reclaimLostSlots()).isEqualTo(1);
-        assertThat(handoff.tryReserveSlot()).as("the sweep starts a new drainer").isTrue();
-        assertThat(handoff.drainerRunning()).as("the new drainer runs").isTrue();
-        assertThat(handoff.drainerRunning()).as("the late one ends at once").isFalse();
+        Handoff.Slot fresh = handoff.tryReserve();
+        assertThat(fresh).as("the sweep starts a new drainer").isNotNull();
+        assertThat(fresh.run()).as("the new drainer runs").isTrue();
+        assertThat(lost.run()).as("the late one ends at once").isFalse();
         assertThat(handoff.inFlight()).isEqualTo(1);
     }
 }

@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Handoff;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RunAs;
@@ -42,9 +43,10 @@ public class Drainer {
     @Inject
     DatabaseTroubleLog troubles;
 
+    /** Drains in {@code slot}, reserved by the caller; ends by giving the slot back or passing it on. */
     @Asynchronous
-    public void drain(DrainerOrigin origin) {
-        if (!resources.handoff().drainerRunning()) {
+    public void drain(DrainerOrigin origin, Handoff.Slot slot) {
+        if (!slot.run()) {
             return; // its slot was taken back by the sweep while it waited to run
         }
         resources.stats().drainerStarted(origin);
@@ -56,11 +58,9 @@ public class Drainer {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
         } finally {
-            resources.handoff().drainerStopped();
-            if (runtime.engine().stopping()) {
-                resources.handoff().startFailed(); // no successor while the engine stops
-            } else if (moreWork || resources.handoff().drainerFinished()) {
-                starter.startReserved(DrainerOrigin.HANDOFF);
+            Handoff.Slot successor = slot.finish(moreWork, runtime.engine().stopping());
+            if (successor != null) {
+                starter.start(DrainerOrigin.HANDOFF, successor);
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Handoff;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -19,22 +20,23 @@ public class DrainerStarter {
     @Inject
     EngineResources resources;
 
-    /** Starts a drainer in a slot already reserved; gives the slot back if the container refuses. */
-    public void startReserved(DrainerOrigin origin) {
+    /** Starts a drainer in {@code slot}, already reserved; gives the slot back if the container refuses. */
+    public void start(DrainerOrigin origin, Handoff.Slot slot) {
         try {
-            drainer.drain(origin);
+            drainer.drain(origin, slot);
         } catch (RuntimeException e) {
-            resources.handoff().startFailed();
+            slot.startFailed();
             LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
         }
     }
 
     /** Starts a drainer if a slot is free; false when all are busy (they will find the work themselves). */
     public boolean startIfSlotFree(DrainerOrigin origin) {
-        if (!resources.handoff().tryReserveSlot()) {
+        Handoff.Slot slot = resources.handoff().tryReserve();
+        if (slot == null) {
             return false;
         }
-        startReserved(origin);
+        start(origin, slot);
         return true;
     }
 }

@@ -23,8 +23,9 @@ public class HandoffObserver {
         if (!resources.settings().autoRefresh()) {
             return;
         }
-        if (resources.handoff().offer(keys) > 0) {
-            starter.startReserved(DrainerOrigin.HANDOFF);
+        dev.projections.refresh.Handoff.Slot slot = resources.handoff().offer(keys);
+        if (slot != null) {
+            starter.start(DrainerOrigin.HANDOFF, slot);
         }
         if (resources.handoff().takeSweepRequest()) {
             starter.startIfSlotFree(DrainerOrigin.SWEEP);

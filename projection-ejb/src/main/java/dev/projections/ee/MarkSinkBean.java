@@ -5,6 +5,7 @@ import dev.projections.MarksCommitted;
 import dev.projections.TenantResolver;
 import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
+import dev.projections.marking.PersistenceUnitTenancy;
 import dev.projections.store.PendingStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,6 +42,10 @@ public class MarkSinkBean implements MarkSink {
     @Resource
     TransactionSynchronizationRegistry transactions;
 
+    /**
+     * The tenant of an automatic mark whose session has none: the {@link TenantResolver} bean's, else {@code ""}
+     * (a session of a multi-tenant unit always has one).
+     */
     @Override
     public String currentTenant() {
         if (!tenantResolver.isResolvable()) {
@@ -48,6 +53,35 @@ public class MarkSinkBean implements MarkSink {
         }
         String tenant = tenantResolver.get().currentTenant();
         return tenant == null ? "" : tenant;
+    }
+
+    /**
+     * The tenant of an explicit mark or a rebuild (SPEC §8): the {@link TenantResolver} bean's answer when there is
+     * one ({@code null} or {@code ""}: no tenant, as the application says); else, in an application with a
+     * multi-tenant persistence unit, that unit's {@code CurrentTenantIdentifierResolver}. When neither finds a
+     * tenant in a multi-tenant application this fails, naming {@code what}: writing {@code ""} would refresh
+     * without a tenant and leave the tenant's row stale with no mark.
+     */
+    String explicitTenant(String what) {
+        if (tenantResolver.isResolvable()) {
+            return currentTenant();
+        }
+        if (!PersistenceUnitTenancy.multiTenant()) {
+            return "";
+        }
+        String tenant = PersistenceUnitTenancy.currentTenant();
+        if (tenant == null) {
+            throw new IllegalStateException(what + ": no tenant is current, and this application has a multi-tenant "
+                    + "persistence unit; call it where the unit's CurrentTenantIdentifierResolver gives the tenant, "
+                    + "or deploy a TenantResolver bean");
+        }
+        return tenant;
+    }
+
+    @Override
+    public boolean explicitMarksWaiting() {
+        return transactions.getTransactionStatus() == Status.STATUS_ACTIVE
+                && transactions.getResource(MarkBuffer.class) instanceof ExplicitMarks;
     }
 
     @Override

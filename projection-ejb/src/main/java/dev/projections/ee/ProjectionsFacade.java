@@ -64,9 +64,13 @@ public class ProjectionsFacade implements Projections {
         if (keys.isEmpty()) {
             return;
         }
-        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+        int status = transactions.getTransactionStatus();
+        if (status == Status.STATUS_ACTIVE) {
             ExplicitMarks.buffer(transactions, resources, sink, keys);
             return;
+        }
+        if (status == Status.STATUS_MARKED_ROLLBACK) {
+            return; // joins the doomed transaction and goes with it: nothing written, nothing announced
         }
         try (Connection connection = resources.dataSource().getConnection()) {
             sink.write(connection, keys);
@@ -81,7 +85,7 @@ public class ProjectionsFacade implements Projections {
         if (ids == null) {
             throw new IllegalArgumentException("ids must not be null (projection " + projection + ")");
         }
-        String tenant = ArgumentChecks.tenant(sink.currentTenant());
+        String tenant = ArgumentChecks.tenant(sink.explicitTenant("markDirty(\"" + projection + "\", …)"));
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : ids) {
             keys.add(new MarkKey(projection, tenant, ArgumentChecks.id(id, projection)));
@@ -201,7 +205,8 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public String rebuild(String projection) {
-        return rebuild(projection, sink.currentTenant());
+        ArgumentChecks.projection(projection, registry);
+        return rebuild(projection, sink.explicitTenant("rebuild(\"" + projection + "\")"));
     }
 
     @Override
@@ -261,7 +266,7 @@ public class ProjectionsFacade implements Projections {
             List<dev.projections.ProjectionStatus> statuses = new java.util.ArrayList<>();
             for (String name : registry.names()) {
                 var count = counts.getOrDefault(name,
-                        new dev.projections.store.PendingStore.ProjectionCounts(0, 0, Duration.ZERO, 0));
+                        new dev.projections.store.PendingStore.ProjectionCounts(0, 0, Duration.ZERO, 0, 0));
                 statuses.add(new dev.projections.ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
                         count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
                         paused.contains(name), rebuildStore.latest(c, name, tenant, now).orElse(null)));

@@ -118,7 +118,7 @@ public class Overview implements Serializable {
         }
 
         public String getState() {
-            return progress.state().toLowerCase(Locale.ROOT);
+            return stateOf(progress);
         }
 
         public String getMarked() {
@@ -312,7 +312,15 @@ public class Overview implements Serializable {
             return "running: " + Format.number(run.marked()) + " marked, " + Format.number(run.remaining())
                     + " remaining";
         }
-        return run.state().toLowerCase(Locale.ROOT) + " " + Format.relative(run.finishedAt(), now);
+        return stateOf(run) + " " + Format.relative(run.finishedAt(), now);
+    }
+
+    /** "finished, 3 failing" rather than a run that looks done while marks of it still fail. */
+    static String stateOf(RebuildProgress run) {
+        if (RebuildProgress.FINISHED_FAILING.equals(run.state())) {
+            return "finished, " + Format.number(run.failing()) + " failing";
+        }
+        return run.state().toLowerCase(Locale.ROOT);
     }
 
     static String title(RebuildProgress run) {

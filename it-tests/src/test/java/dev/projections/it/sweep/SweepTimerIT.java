@@ -34,6 +34,9 @@ class SweepTimerIT {
     @Inject
     EngineResources engine;
 
+    @Inject
+    dev.projections.ee.EngineRuntime runtime;
+
     @Test
     void theIntervalTimerFiresRepeatedly() {
         long before = engine.stats().sweeps();
@@ -50,5 +53,23 @@ class SweepTimerIT {
         Await.until("the sweep to refresh the orphaned mark", () ->
                 !rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = '987654321'"));
         assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).isGreaterThan(sweepDrainers);
+    }
+
+    @Test
+    void eachSweepRecordsThisInstanceForEveryProjectionItDeploysAndNoOther() throws Exception {
+        String instance = runtime.heartbeat().instanceId();
+        Rows rows = new Rows(dataSource);
+        try (Connection connection = dataSource.getConnection();
+             java.sql.PreparedStatement delete = connection.prepareStatement(
+                     "DELETE FROM projection_instance WHERE instance_id = ?")) {
+            delete.setString(1, instance);
+            delete.executeUpdate();
+        }
+
+        Await.until("a sweep to record " + instance, () ->
+                rows.count("SELECT COUNT(*) FROM projection_instance WHERE instance_id = ?", instance) > 0);
+        assertThat(rows.all("SELECT projection FROM projection_instance WHERE instance_id = ?", instance))
+                .extracting(row -> (String) row.get(0))
+                .containsExactlyInAnyOrder("order-search", "customer-stats");
     }
 }
