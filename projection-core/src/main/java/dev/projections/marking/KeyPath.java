@@ -80,6 +80,32 @@ final class KeyPath {
         return projection;
     }
 
+    boolean isId() {
+        return kind == Kind.ID;
+    }
+
+    /**
+     * The key in a database snapshot of the entity's row, where an association is its foreign key value (the
+     * associated id), not an entity or proxy.
+     */
+    String keyInSnapshot(Object[] snapshot, EntityPersister persister, SharedSessionContractImplementor session) {
+        Object value = snapshot[persister.getEntityMetamodel().getPropertyIndex(path)];
+        if (value == null) {
+            return null;
+        }
+        if (kind == Kind.ASSOCIATION) {
+            LazyInitializer proxy = HibernateProxy.extractLazyInitializer(value);
+            if (proxy != null) {
+                value = proxy.getInternalIdentifier();
+            } else if (persister.getFactory().getMappingMetamodel().getEntityDescriptor(associatedEntity)
+                    .getMappedClass().isInstance(value)) {
+                value = persister.getFactory().getMappingMetamodel().getEntityDescriptor(associatedEntity)
+                        .getIdentifier(value, session);
+            }
+        }
+        return value == null ? null : value.toString();
+    }
+
     /**
      * The key in one state of the entity, or {@code null} when it has none (a null attribute or
      * association). {@code state} may be {@code null} for the id path only.

@@ -15,15 +15,23 @@ import org.hibernate.event.spi.PostInsertEvent;
 import org.hibernate.event.spi.PostInsertEventListener;
 import org.hibernate.event.spi.PostUpdateEvent;
 import org.hibernate.event.spi.PostUpdateEventListener;
+import org.hibernate.event.spi.PreUpdateEvent;
+import org.hibernate.event.spi.PreUpdateEventListener;
 import org.hibernate.persister.entity.EntityPersister;
 
 /**
  * The product's entity listener: turns inserts, updates, deletes and owned-collection changes of
  * {@code @Projected} entities into marks in the session's {@link SessionMarks}. An update marks the key
  * in the old state and the one in the new state, so moving an order to another customer marks both.
+ * <p>
+ * An update of a reattached entity ({@code Session.update} of a detached instance) comes without an old state:
+ * Hibernate never saw the row. Then the old keys are read from the database row just before Hibernate updates
+ * it (its snapshot, one select by id, only for entities whose key paths are attributes or associations), so
+ * the customer an order moved away from is marked too.
  */
 final class MarkingListener implements PostInsertEventListener, PostUpdateEventListener, PostDeleteEventListener,
-        PostCollectionRecreateEventListener, PostCollectionUpdateEventListener, PostCollectionRemoveEventListener {
+        PostCollectionRecreateEventListener, PostCollectionUpdateEventListener, PostCollectionRemoveEventListener,
+        PreUpdateEventListener {
 
     private final ProjectedEntityIndex index;
 
@@ -39,6 +47,29 @@ final class MarkingListener implements PostInsertEventListener, PostUpdateEventL
     @Override
     public void onPostUpdate(PostUpdateEvent event) {
         mark(event.getSession(), event.getPersister(), event.getId(), event.getState(), event.getOldState());
+    }
+
+    @Override
+    public boolean onPreUpdate(PreUpdateEvent event) {
+        if (event.getOldState() != null) {
+            return false;
+        }
+        List<KeyPath> paths = index.pathsOf(event.getPersister().getEntityName());
+        if (paths.stream().allMatch(KeyPath::isId)) {
+            return false;
+        }
+        Object[] row = event.getSession().getPersistenceContextInternal()
+                .getDatabaseSnapshot(event.getId(), event.getPersister());
+        if (row != null) {
+            SessionMarks marks = SessionMarks.of(event.getSession());
+            for (KeyPath path : paths) {
+                String oldKey = path.isId() ? null : path.keyInSnapshot(row, event.getPersister(), event.getSession());
+                if (oldKey != null) {
+                    marks.add(path.projection(), oldKey);
+                }
+            }
+        }
+        return false; // never vetoes the update
     }
 
     @Override

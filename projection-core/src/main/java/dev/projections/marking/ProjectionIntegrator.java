@@ -27,6 +27,7 @@ public final class ProjectionIntegrator implements Integrator {
         EventListenerRegistry registry = sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class);
         registry.appendListeners(EventType.POST_INSERT, listener);
         registry.appendListeners(EventType.POST_UPDATE, listener);
+        registry.appendListeners(EventType.PRE_UPDATE, listener);
         registry.appendListeners(EventType.POST_DELETE, listener);
         registry.appendListeners(EventType.POST_COLLECTION_RECREATE, listener);
         registry.appendListeners(EventType.POST_COLLECTION_UPDATE, listener);

@@ -103,8 +103,12 @@ public interface PendingStore {
     void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
             throws SQLException;
 
-    /** {@code first_marked_at} of the oldest mark due at {@code now} (any projection), or {@code null}. */
-    Instant oldestDue(Connection connection, Instant now) throws SQLException;
+    /**
+     * {@code first_marked_at} of the mark of {@code projections} that has been due the longest at {@code now}, or
+     * {@code null}: per projection the first due mark in {@code available_at} order (an index read, whatever the
+     * backlog), then the oldest of those.
+     */
+    Instant oldestDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;
 
     /** Per projection: marks waiting, failing, the age of the oldest due one, due now, failing rebuild marks. */
     record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge, long dueNow,

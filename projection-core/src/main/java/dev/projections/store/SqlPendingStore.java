@@ -86,7 +86,7 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
-    private static final String ANY_DUE = """
+    static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
              WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                AND NOT EXISTS (SELECT 1 FROM projection_control c
@@ -113,8 +113,10 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
             """;
 
-    private static final String OLDEST_DUE =
-            "SELECT MIN(first_marked_at) FROM projection_pending WHERE available_at <= ?";
+    static final String LONGEST_DUE = """
+            SELECT first_marked_at FROM projection_pending WHERE projection = ? AND available_at <= ?
+             ORDER BY available_at FETCH FIRST 1 ROWS ONLY
+            """;
 
     private static final String COUNTS = """
             SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
@@ -139,17 +141,28 @@ abstract class SqlPendingStore implements PendingStore {
         if (projections.isEmpty() || limit < 1) {
             return List.of();
         }
-        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), "",
-                "priority, available_at", limit) + lockClause();
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            int i = 1;
-            for (String projection : projections) {
-                select.setString(i++, projection);
-            }
-            select.setObject(i++, utc(now));
-            select.setObject(i, utc(now));
+        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit)) {
             return claim(connection, select, now, lease, token);
         }
+    }
+
+    /**
+     * The query of due, unleased marks of {@code projections} (not paused), live first, oldest first, at most
+     * {@code limit}: one {@code projection IN (…)} query here. Its result columns are those of
+     * {@link #CLAIM_CANDIDATES}.
+     */
+    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
+            throws SQLException {
+        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), "",
+                "priority, available_at", limit) + lockClause();
+        PreparedStatement select = connection.prepareStatement(sql);
+        int i = 1;
+        for (String projection : projections) {
+            select.setString(i++, projection);
+        }
+        select.setObject(i++, utc(now));
+        select.setObject(i, utc(now));
+        return select;
     }
 
     @Override
@@ -467,14 +480,21 @@ abstract class SqlPendingStore implements PendingStore {
     }
 
     @Override
-    public Instant oldestDue(Connection connection, Instant now) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(OLDEST_DUE)) {
-            select.setObject(1, utc(now));
-            try (ResultSet rows = select.executeQuery()) {
-                rows.next();
-                return Timestamps.instant(rows, 1);
+    public Instant oldestDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
+        Instant oldest = null;
+        try (PreparedStatement select = connection.prepareStatement(LONGEST_DUE)) {
+            for (String projection : projections) {
+                select.setString(1, projection);
+                select.setObject(2, utc(now));
+                try (ResultSet rows = select.executeQuery()) {
+                    Instant first = rows.next() ? Timestamps.instant(rows, 1) : null;
+                    if (first != null && (oldest == null || first.isBefore(oldest))) {
+                        oldest = first;
+                    }
+                }
             }
         }
+        return oldest;
     }
 
     @Override

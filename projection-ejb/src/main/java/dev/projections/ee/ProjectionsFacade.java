@@ -282,7 +282,7 @@ public class ProjectionsFacade implements Projections {
         Instant sweepExpectedSince = lastSweep == null ? resources.stats().startedAt() : lastSweep;
         try (Connection connection = resources.dataSource().getConnection()) {
             Instant now = resources.clock().instant();
-            Instant oldest = resources.store().oldestDue(connection, now);
+            Instant oldest = resources.store().oldestDue(connection, registry.names(), now);
             Duration oldestAge = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
             Set<String> paused = resources.store().paused(connection);
             if (Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {

@@ -60,6 +60,9 @@ class MarkingIT {
     @Resource
     TransactionSynchronizationRegistry synchronizations;
 
+    @Resource
+    jakarta.enterprise.concurrent.ManagedExecutorService executor;
+
     @Resource(lookup = "java:jboss/datasources/ProjectionDS")
     DataSource dataSource;
 
@@ -199,6 +202,27 @@ class MarkingIT {
     }
 
     @Test
+    void reattachingADetachedOrderMovedToAnotherCustomerMarksTheOldCustomerToo() throws Exception {
+        // Session.update of a detached instance: Hibernate has no old state, so the old key is read from the row
+        Order order = committedOrder("reattach-from"); // detached: the persistence context ended with the commit
+        long oldCustomer = order.getCustomer().getId();
+        transaction.begin();
+        Customer newCustomer = customer("reattach-to");
+        transaction.commit();
+        delete("customer-stats", oldCustomer);
+        delete("customer-stats", newCustomer.getId());
+
+        order.setCustomer(newCustomer);
+        transaction.begin();
+        Object session = em.getDelegate(); // the Hibernate session; called reflectively, the WAR does not see Hibernate
+        session.getClass().getMethod("update", Object.class).invoke(session, order);
+        transaction.commit();
+
+        assertThat(markCount("customer-stats", newCustomer.getId())).isEqualTo(1);
+        assertThat(markCount("customer-stats", oldCustomer)).as("the customer it moved away from").isEqualTo(1);
+    }
+
+    @Test
     void markDirtyInATransactionThatTouchesNothingElseCommitsItsMark() throws Exception {
         String id = "explicit-" + UUID.randomUUID();
         transaction.begin();
@@ -224,6 +248,79 @@ class MarkingIT {
         assertThat(markCount("customer-stats", explicit)).isEqualTo(1);
         assertThat(engine.stats().markStatements()).isEqualTo(statements + 1);
         assertThat(recorder.committed(new MarkKey("customer-stats", "", explicit))).hasSize(1);
+    }
+
+    @Test
+    void markDirtyBeforeTheSessionsFirstUseIsWrittenWithTheSessionsMarksInOneStatement() throws Exception {
+        Order order = committedOrder("explicit-first");
+        delete("order-search", order.getId());
+        String explicit = "explicit-first-" + UUID.randomUUID();
+        long statements = engine.stats().markStatements();
+        transaction.begin();
+        projections.markDirty("customer-stats", explicit); // before the EntityManager joins the transaction
+        em.find(Order.class, order.getId()).setStatus("PAID");
+        transaction.commit();
+
+        assertThat(markCount("order-search", order.getId())).isEqualTo(1);
+        assertThat(markCount("customer-stats", explicit)).isEqualTo(1);
+        assertThat(engine.stats().markStatements()).as("one key-ordered statement").isEqualTo(statements + 1);
+        assertThat(recorder.committed(new MarkKey("customer-stats", "", explicit))).hasSize(1);
+    }
+
+    @Test
+    void mirrorImageTransactionsThatMarkBeforeTheirFirstEntityUseNeverDeadlock() throws Exception {
+        // T1 marks customer B's stats, then changes an order of customer A; T2 the mirror image. Written in two
+        // statements each (explicit first, then the session's), the two commits would lock A and B in opposite
+        // orders; both commit at once, 200 times.
+        Order ofA = committedOrder("mirror-a");
+        Order ofB = committedOrder("mirror-b");
+        String a = String.valueOf(ofA.getCustomer().getId());
+        String b = String.valueOf(ofB.getCustomer().getId());
+        java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int round = 0; round < 200; round++) {
+            java.util.concurrent.CyclicBarrier bothReady = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.Future<?> first = executor.submit(() ->
+                    markThenChange(b, ofA.getId(), "R" + System.nanoTime(), bothReady, failed, errors));
+            java.util.concurrent.Future<?> second = executor.submit(() ->
+                    markThenChange(a, ofB.getId(), "R" + System.nanoTime(), bothReady, failed, errors));
+            first.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            second.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(errors).as("transactions aborted").isEmpty();
+        assertThat(failed.get()).isZero();
+    }
+
+    private void markThenChange(String customerStatsId, long orderId, String status,
+                                java.util.concurrent.CyclicBarrier bothReady,
+                                java.util.concurrent.atomic.AtomicInteger failed, List<String> errors) {
+        try {
+            transaction.begin();
+            try {
+                projections.markDirty("customer-stats", customerStatsId);
+                em.find(Order.class, orderId).setStatus(status);
+                bothReady.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                transaction.rollback();
+                throw e;
+            }
+            transaction.commit();
+        } catch (Exception e) {
+            failed.incrementAndGet();
+            errors.add(e.toString());
+        }
+    }
+
+    @Test
+    void markDirtyInATransactionMarkedRollbackOnlyIsDroppedWithItAndAnnouncesNothing() throws Exception {
+        String id = "explicit-doomed-" + UUID.randomUUID();
+        transaction.begin();
+        transaction.setRollbackOnly();
+        projections.markDirty("customer-stats", id);
+        transaction.rollback();
+
+        assertThat(markCount("customer-stats", id)).isZero();
+        assertThat(recorder.committed(new MarkKey("customer-stats", "", id))).isEmpty();
     }
 
     @Test

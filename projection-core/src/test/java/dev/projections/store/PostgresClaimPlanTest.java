@@ -1,0 +1,141 @@
+package dev.projections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue queries of the engine on PostgreSQL and their plans, with 1,000,000 pending marks over three
+ * projections (a big rebuild beside live marks): the claim reads each projection's marks in the claim index's
+ * order under a LIMIT and sorts only those few candidates, never the whole due set; the due check and the
+ * longest-due read are index reads too. Plans, not times.
+ */
+class PostgresClaimPlanTest {
+
+    private static final String SCHEMA = "claim_plan";
+    private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
+    private static final List<String> PROJECTIONS = List.of("p0", "p1", "p2");
+    private static String url;
+
+    @BeforeAll
+    static void millionMarks() throws Exception {
+        url = LiquibaseSchema.freshPostgresSchema(SCHEMA);
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // every tenth mark live, the rest a rebuild's; due one millisecond apart, the highest ids first; 1% leased
+            statement.execute("""
+                    INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, priority,
+                        available_at, first_marked_at, claim_token, claimed_until)
+                    SELECT 'p' || (i % 3), '', lpad(i::text, 8, '0'), 'g', CASE WHEN i % 10 = 0 THEN 0 ELSE 1 END,
+                           TIMESTAMPTZ '2030-01-01 10:00:00+00' + (1000000 - i) * INTERVAL '1 millisecond',
+                           TIMESTAMPTZ '2030-01-01 10:00:00+00',
+                           CASE WHEN i % 100 = 1 THEN 't' END,
+                           CASE WHEN i % 100 = 1 THEN TIMESTAMPTZ '2030-01-01 12:01:00+00' END
+                      FROM generate_series(1, 1000000) AS i""");
+            statement.execute("ANALYZE projection_pending");
+        }
+    }
+
+    @AfterAll
+    static void dropTheMillion() throws Exception {
+        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+        }
+    }
+
+    @Test
+    void aClaimOverSeveralProjectionsReadsEachInIndexOrderUnderALimitAndSortsOnlyItsCandidates() throws Exception {
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + PostgresPendingStore.CLAIM_DUE, select -> {
+                select.setArray(1, connection.createArrayOf("text", PROJECTIONS.toArray()));
+                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(4, 100);
+                select.setInt(5, 100);
+            });
+
+            assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
+                    .doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
+            String perProjection = plan.substring(plan.indexOf("Nested Loop"));
+            assertThat(perProjection).as("no sort below the per-projection reads:%n%s", plan).doesNotContain("Sort");
+            assertThat(perProjection).contains("Limit").contains("LockRows");
+        }
+    }
+
+    @Test
+    void theClaimTakesLiveMarksFirstThenTheOldestAcrossProjections() throws Exception {
+        PendingStore store = PendingStore.forProduct("PostgreSQL");
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            List<ClaimedMark> claimed = store.claimDue(connection, PROJECTIONS, NOW, java.time.Duration.ofMinutes(2),
+                    "plan-test", 30);
+            connection.rollback();
+            // the 30 oldest live marks are ids 1000000, 999990, …, 999710, spread over the three projections
+            List<String> oldestLive = java.util.stream.IntStream.range(0, 30)
+                    .mapToObj(k -> String.format("%08d", 1000000 - 10 * k)).toList();
+            assertThat(claimed).extracting(mark -> mark.key().entityId()).containsExactlyInAnyOrderElementsOf(oldestLive);
+            assertThat(claimed).allSatisfy(mark -> assertThat(mark.priority()).isZero());
+            assertThat(claimed.stream().map(mark -> mark.key().projection()).distinct()).hasSize(3);
+        }
+    }
+
+    /*
+     * With most marks due, reading the table until the first due row is as cheap as an index, and PostgreSQL may
+     * do that; the check must not read the table when few are due (a backlog backing off, or leased), which is
+     * when "any due?" has to look far: there the due index answers.
+     */
+    @Test
+    void theDueCheckAndTheLongestDueReadAreIndexReads() throws Exception {
+        Instant fewDue = Instant.parse("2030-01-01T10:00:00.500Z");
+        try (Connection connection = connect()) {
+            String due = plan(connection, "EXPLAIN " + SqlPendingStore.ANY_DUE.formatted("?, ?, ?"), select -> {
+                for (int i = 0; i < 3; i++) {
+                    select.setString(i + 1, PROJECTIONS.get(i));
+                }
+                select.setObject(4, fewDue.atOffset(ZoneOffset.UTC));
+                select.setObject(5, fewDue.atOffset(ZoneOffset.UTC));
+            });
+            assertThat(due).as(due).contains("Index").contains("Limit").doesNotContain("Seq Scan on projection_pending");
+
+            String longest = plan(connection, "EXPLAIN " + SqlPendingStore.LONGEST_DUE, select -> {
+                select.setString(1, "p1");
+                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+            });
+            assertThat(longest).as(longest).contains("Index").contains("Limit")
+                    .doesNotContain("Seq Scan").doesNotContain("Sort");
+        }
+    }
+
+    interface Binding {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    private static String plan(Connection connection, String explain, Binding binding) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(explain)) {
+            binding.bind(select);
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            return plan.toString();
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        TestDatabase database = TestDatabase.get();
+        return DriverManager.getConnection(url, database.user(), database.password());
+    }
+}
