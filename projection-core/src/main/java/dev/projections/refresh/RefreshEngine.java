@@ -116,22 +116,9 @@ public final class RefreshEngine {
         return false;
     }
 
-    /**
-     * Step by step, for tests with {@code projection.auto-refresh=false}: claims those of {@code keys} that are
-     * due and unleased, in a committed transaction of its own.
-     */
-    public List<ClaimedMark> claim(List<MarkKey> keys) {
-        return claimer.claim(keys, catalog.claimable());
-    }
-
-    /** Step by step: claims due marks of every claimable projection. */
-    public List<ClaimedMark> claimDue() {
-        return claimer.claimDue(catalog.claimable(), settings.batchSize());
-    }
-
-    /** Step by step: starts (or releases) and refreshes claimed marks, exactly as a drainer does. */
-    public void refresh(List<ClaimedMark> claimed) {
-        refresher.process(new ClaimedBatch(claimed));
+    /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */
+    public EngineSteps steps() {
+        return new EngineSteps(claimer, refresher, catalog, settings);
     }
 
     /**

@@ -101,20 +101,20 @@ class LostClaimCommitTest {
     @Test
     void aClaimReportedFailedAfterItCommittedIsReleasedAtOnce() throws Exception {
         loseNextCommit.set(true);
-        assertThatThrownBy(() -> engine.claimDue()).isInstanceOf(DatabaseTroubleException.class);
+        assertThatThrownBy(() -> engine.steps().claimDue()).isInstanceOf(DatabaseTroubleException.class);
         assertThat(claimed()).as("marks still leased after the failed claim").isZero();
-        assertThat(engine.claimDue()).hasSize(2);
+        assertThat(engine.steps().claimDue()).hasSize(2);
     }
 
     @Test
     void withTheDatabaseStillDownTheLeaseRemainsTheFallback() throws Exception {
         loseNextCommit.set(true);
         downAfterLostCommit.set(true);
-        assertThatThrownBy(() -> engine.claimDue()).isInstanceOf(DatabaseTroubleException.class)
+        assertThatThrownBy(() -> engine.steps().claimDue()).isInstanceOf(DatabaseTroubleException.class)
                 .satisfies(failure -> assertThat(failure.getSuppressed()).hasSize(1));
         databaseDown.set(false);
         assertThat(claimed()).as("held until their lease lapses").isEqualTo(2);
-        assertThat(engine.claimDue()).isEmpty();
+        assertThat(engine.steps().claimDue()).isEmpty();
     }
 
     private long claimed() throws Exception {

@@ -51,8 +51,8 @@ class RefreshProtocolTest {
         MarkKey key = change("k", "v1");
         ScriptedProjection.Gate gate = projection.gate("k");
         projection.writeThenFail("k");
-        List<ClaimedMark> stale = engine.claim(List.of(key));
-        Future<?> staleWorker = threads.submit(() -> engine.refresh(stale));
+        List<ClaimedMark> stale = engine.steps().claim(List.of(key));
+        Future<?> staleWorker = threads.submit(() -> engine.steps().refresh(stale));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).as("A read v1").isTrue();
 
         harness.clock.advance(LEASE.plusSeconds(1));
@@ -77,15 +77,15 @@ class RefreshProtocolTest {
     void aWorkerStalledPastItsLeaseLosesTheKeyAndItsStaleWriteIsRepairedByTheNextRefresh() throws Exception {
         MarkKey key = change("k", "v1");
         ScriptedProjection.Gate gate = projection.gate("k");
-        List<ClaimedMark> stale = engine.claim(List.of(key));
-        Future<?> staleWorker = threads.submit(() -> engine.refresh(stale));
+        List<ClaimedMark> stale = engine.steps().claim(List.of(key));
+        Future<?> staleWorker = threads.submit(() -> engine.steps().refresh(stale));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).as("stale worker read v1").isTrue();
 
         harness.clock.advance(LEASE.plusSeconds(1));
         change("k", "v2");
-        List<ClaimedMark> next = otherInstance.claim(List.of(key));
+        List<ClaimedMark> next = otherInstance.steps().claim(List.of(key));
         assertThat(next).as("the lapsed lease lets another worker claim").hasSize(1);
-        otherInstance.refresh(next);
+        otherInstance.steps().refresh(next);
         assertThat(projection.model.get("k")).isEqualTo("v2");
 
         gate.release.countDown();
@@ -93,7 +93,7 @@ class RefreshProtocolTest {
         assertThat(projection.model.get("k")).as("the stale worker overwrote v2").isEqualTo("v1");
         assertThat(harness.row(key)).as("its missed ack marked the key again").isNotNull();
 
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(projection.model.get("k")).isEqualTo("v2");
         assertThat(harness.pending()).isZero();
         assertThat(harness.outcomes(key))
@@ -104,12 +104,12 @@ class RefreshProtocolTest {
     void aKeyMarkedDuringAValidLeaseStaysWithItsHolderAndIsDueAgainTheMomentItsAckMisses() throws Exception {
         MarkKey key = change("k", "v1");
         ScriptedProjection.Gate gate = projection.gate("k");
-        List<ClaimedMark> holder = engine.claim(List.of(key));
-        Future<?> worker = threads.submit(() -> engine.refresh(holder));
+        List<ClaimedMark> holder = engine.steps().claim(List.of(key));
+        Future<?> worker = threads.submit(() -> engine.steps().refresh(holder));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
 
         change("k", "v2");
-        assertThat(otherInstance.claim(List.of(key))).as("a valid lease is never claimed by another").isEmpty();
+        assertThat(otherInstance.steps().claim(List.of(key))).as("a valid lease is never claimed by another").isEmpty();
 
         gate.release.countDown();
         worker.get(30, TimeUnit.SECONDS);
@@ -117,9 +117,9 @@ class RefreshProtocolTest {
         assertThat(row.claimToken()).as("claim released").isNull();
         assertThat(row.availableAt()).as("due at once, not a lease later").isBeforeOrEqualTo(harness.clock.instant());
 
-        List<ClaimedMark> again = otherInstance.claim(List.of(key));
+        List<ClaimedMark> again = otherInstance.steps().claim(List.of(key));
         assertThat(again).as("claimable right away").hasSize(1);
-        otherInstance.refresh(again);
+        otherInstance.steps().refresh(again);
         assertThat(projection.model.get("k")).isEqualTo("v2");
         assertThat(harness.pending()).isZero();
         assertThat(projection.callsOf("k")).as("exactly one more refresh").isEqualTo(2);
@@ -132,23 +132,23 @@ class RefreshProtocolTest {
         MarkKey key = change("k", "v1");
         projection.failNext("k", 2);
 
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(5));
         assertThat(harness.row(key).lastError()).isEqualTo("java.lang.IllegalStateException: scripted failure of k");
-        assertThat(engine.claim(List.of(key))).as("backing off").isEmpty();
+        assertThat(engine.steps().claim(List.of(key))).as("backing off").isEmpty();
 
         harness.clock.advance(Duration.ofSeconds(2));
         change("k", "v1");
-        assertThat(engine.claim(List.of(key))).as("a business change does not make it due early").isEmpty();
+        assertThat(engine.steps().claim(List.of(key))).as("a business change does not make it due early").isEmpty();
 
         harness.clock.advance(Duration.ofSeconds(3));
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
 
         harness.clock.advance(Duration.ofSeconds(9));
-        assertThat(engine.claim(List.of(key))).isEmpty();
+        assertThat(engine.steps().claim(List.of(key))).isEmpty();
         harness.clock.advance(Duration.ofSeconds(1));
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(harness.pending()).isZero();
         assertThat(projection.model.get("k")).isEqualTo("v1");
         assertThat(harness.outcomes(key))
@@ -161,7 +161,7 @@ class RefreshProtocolTest {
         projection.failNext("k", 4);
         List<Duration> delays = new java.util.ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            engine.refresh(engine.claim(List.of(key)));
+            engine.steps().refresh(engine.steps().claim(List.of(key)));
             Duration delay = backoff(key);
             delays.add(delay);
             harness.clock.advance(delay);
@@ -175,12 +175,12 @@ class RefreshProtocolTest {
         MarkKey key = change("k", "v1");
         projection.failNext("k", 1);
         ScriptedProjection.Gate gate = projection.gate("k");
-        List<ClaimedMark> lapsed = engine.claim(List.of(key));
-        Future<?> worker = threads.submit(() -> engine.refresh(lapsed));
+        List<ClaimedMark> lapsed = engine.steps().claim(List.of(key));
+        Future<?> worker = threads.submit(() -> engine.steps().refresh(lapsed));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
 
         harness.clock.advance(LEASE.plusSeconds(1));
-        List<ClaimedMark> holder = otherInstance.claim(List.of(key));
+        List<ClaimedMark> holder = otherInstance.steps().claim(List.of(key));
         assertThat(holder).hasSize(1);
         gate.release.countDown();
         worker.get(30, TimeUnit.SECONDS);
@@ -189,7 +189,7 @@ class RefreshProtocolTest {
         assertThat(row.claimToken()).isEqualTo(holder.get(0).token());
         assertThat(row.attempts()).isZero();
         assertThat(row.lastError()).isNull();
-        otherInstance.refresh(holder);
+        otherInstance.steps().refresh(holder);
         assertThat(harness.row(key)).as("the late failure's re-mark: one more refresh").isNotNull();
         otherInstance.drain();
         assertThat(projection.model.get("k")).isEqualTo("v1");
@@ -199,15 +199,15 @@ class RefreshProtocolTest {
     @Test
     void aClaimNearTheEndOfItsLeaseIsReleasedUnstartedNeverRefreshed() throws Exception {
         MarkKey key = change("k", "v1");
-        List<ClaimedMark> claimed = engine.claim(List.of(key));
+        List<ClaimedMark> claimed = engine.steps().claim(List.of(key));
         harness.clock.advance(LEASE.dividedBy(2)); // less than lease/2 + margin left
 
-        engine.refresh(claimed);
+        engine.steps().refresh(claimed);
 
         assertThat(projection.calls).isEmpty();
         assertThat(harness.row(key).claimToken()).isNull();
         assertThat(harness.row(key).markCount()).as("released, not marked again").isEqualTo(1);
-        assertThat(engine.claim(List.of(key))).as("free for the next worker at once").hasSize(1);
+        assertThat(engine.steps().claim(List.of(key))).as("free for the next worker at once").hasSize(1);
     }
 
     @Test
@@ -218,7 +218,7 @@ class RefreshProtocolTest {
         projection.poison("b");
         projection.failNext("b", 1);
 
-        engine.refresh(engine.claim(List.of(a, b, c)));
+        engine.steps().refresh(engine.steps().claim(List.of(a, b, c)));
 
         assertThat(projection.batches).as("one refreshAll of the tenant's batch").hasSize(1);
         assertThat(harness.row(a)).isNull();

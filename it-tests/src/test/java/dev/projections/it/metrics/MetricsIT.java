@@ -67,19 +67,29 @@ class MetricsIT {
         try (Connection connection = dataSource.getConnection()) {
             resources.store().upsert(connection, keys, 0, resources.clock().instant());
         }
+        MarkKey rebuilt = key(prefix + 4);
+        try (Connection connection = dataSource.getConnection()) {
+            resources.store().upsert(connection, List.of(rebuilt), 1, resources.clock().instant());
+        }
         gated.failNext(prefix + 2, 1);
-        runtime.engine().refresh(runtime.engine().claim(List.of(keys.get(0))));
-        runtime.engine().refresh(runtime.engine().claim(List.of(keys.get(1))));
+        gated.failNext(prefix + 4, 1);
+        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(keys.get(0))));
+        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(keys.get(1))));
+        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(rebuilt)));
 
         Rows rows = new Rows(dataSource);
         long pending = rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated'");
         long failing = rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND attempts > 0");
-        assertThat(failing).isEqualTo(1);
+        long rebuildFailing = rows.count(
+                "SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND attempts > 0 AND priority = 1");
+        assertThat(failing).isEqualTo(2);
+        assertThat(rebuildFailing).isEqualTo(1);
         // a scrape may be answered from the gauges' one-second cache: wait for the reading of the end state
         Await.until("gauges equal to the table", () -> {
             String now = scrape0();
             return value(now, "projection_pending", "gated") == pending
-                    && value(now, "projection_failing", "gated") == failing;
+                    && value(now, "projection_failing", "gated") == failing
+                    && value(now, "projection_rebuild_failing", "gated") == rebuildFailing;
         });
         String text = scrape();
         assertThat(value(text, "projection_oldest_age_seconds", "gated")).isGreaterThanOrEqualTo(0);

@@ -106,16 +106,16 @@ class RefreshProtocolIT {
         source(id, "v1");
         MarkKey key = mark(id, "");
         GatedProjection.Gate gate = gated.gate(id);
-        List<ClaimedMark> stale = engine.claim(List.of(key));
-        Future<?> staleWorker = executor.submit(() -> engine.refresh(stale));
+        List<ClaimedMark> stale = engine.steps().claim(List.of(key));
+        Future<?> staleWorker = executor.submit(() -> engine.steps().refresh(stale));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).as("stale worker read v1").isTrue();
 
         resources.clock().advance(LEASE.plusSeconds(1));
         source(id, "v2");
         mark(id, "");
-        List<ClaimedMark> next = engine.claim(List.of(key));
+        List<ClaimedMark> next = engine.steps().claim(List.of(key));
         assertThat(next).as("the lapsed lease lets another worker claim").hasSize(1);
-        engine.refresh(next);
+        engine.steps().refresh(next);
         assertThat(model(id)).isEqualTo("v2");
         assertThat(pending(key)).isZero();
 
@@ -124,7 +124,7 @@ class RefreshProtocolIT {
         assertThat(model(id)).as("the stale worker overwrote v2").isEqualTo("v1");
         assertThat(pending(key)).as("its missed ack marked the key again").isEqualTo(1);
 
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(model(id)).isEqualTo("v2");
         assertThat(pending(key)).isZero();
         assertThat(recorder.refreshed(key)).extracting(CommitRecorder.Refreshed::outcome)
@@ -136,13 +136,13 @@ class RefreshProtocolIT {
         String id = newId();
         source(id, "v1");
         MarkKey key = mark(id, "");
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(model(id)).isEqualTo("v1");
 
         mark(id, "");
         GatedProjection.Gate gate = gated.gate(id);
-        List<ClaimedMark> holder = engine.claim(List.of(key));
-        Future<?> worker = executor.submit(() -> engine.refresh(holder));
+        List<ClaimedMark> holder = engine.steps().claim(List.of(key));
+        Future<?> worker = executor.submit(() -> engine.steps().refresh(holder));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
         source(id, null); // the source is deleted while the refresh holds v1
         mark(id, "");
@@ -150,7 +150,7 @@ class RefreshProtocolIT {
         worker.get(30, TimeUnit.SECONDS);
         assertThat(model(id)).as("resurrected by the stale write").isEqualTo("v1");
 
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(model(id)).as("no row once the source is gone").isNull();
         assertThat(pending(key)).isZero();
     }
@@ -161,9 +161,9 @@ class RefreshProtocolIT {
         source(id, "v1");
         MarkKey key = mark(id, "");
         gated.failNext(id, 3);
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         resources.clock().advance(Duration.ofSeconds(5));
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
 
         assertThat(projections.failing(GatedProjection.NAME)).isGreaterThanOrEqualTo(1);
@@ -174,17 +174,17 @@ class RefreshProtocolIT {
                     assertThat(f.lastError()).isEqualTo("java.lang.IllegalStateException: gated failure of " + id);
                     assertThat(f.nextRetry()).isEqualTo(f.lastFailedAt().plusSeconds(10));
                 });
-        assertThat(engine.claim(List.of(key))).as("still backing off").isEmpty();
+        assertThat(engine.steps().claim(List.of(key))).as("still backing off").isEmpty();
 
         assertThat(projections.retryFailed(GatedProjection.NAME)).isGreaterThanOrEqualTo(1);
-        List<ClaimedMark> retried = engine.claim(List.of(key));
+        List<ClaimedMark> retried = engine.steps().claim(List.of(key));
         assertThat(retried).as("due now").hasSize(1);
         assertThat(retried.get(0).attempts()).as("attempts kept").isEqualTo(2);
-        engine.refresh(retried);
+        engine.steps().refresh(retried);
         assertThat(backoff(key)).as("the third failure waits 5 s × 2², not 5 s").isEqualTo(Duration.ofSeconds(20));
 
         projections.retry(GatedProjection.NAME, "", id);
-        engine.refresh(engine.claim(List.of(key)));
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(pending(key)).isZero();
         assertThat(model(id)).isEqualTo("v1");
     }
@@ -198,7 +198,7 @@ class RefreshProtocolIT {
         try (Connection connection = dataSource.getConnection()) {
             resources.store().upsert(connection, List.of(otherKey), 0, resources.clock().instant());
         }
-        List<ClaimedMark> claimedBeforeThePause = engine.claim(List.of(gatedKey));
+        List<ClaimedMark> claimedBeforeThePause = engine.steps().claim(List.of(gatedKey));
         // a second engine on the same database, as another instance would run it
         RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
@@ -207,13 +207,13 @@ class RefreshProtocolIT {
         projections.pause(GatedProjection.NAME);
         try {
             assertThat(projections.isPaused(GatedProjection.NAME)).isTrue();
-            engine.refresh(claimedBeforeThePause);
+            engine.steps().refresh(claimedBeforeThePause);
             assertThat(gated.calls(id)).as("claimed before the pause: released unstarted").isEmpty();
-            assertThat(engine.claim(List.of(gatedKey))).isEmpty();
-            assertThat(other.claim(List.of(gatedKey))).as("paused on the other engine too").isEmpty();
-            List<ClaimedMark> others = other.claim(List.of(otherKey));
+            assertThat(engine.steps().claim(List.of(gatedKey))).isEmpty();
+            assertThat(other.steps().claim(List.of(gatedKey))).as("paused on the other engine too").isEmpty();
+            List<ClaimedMark> others = other.steps().claim(List.of(otherKey));
             assertThat(others).as("other projections go on").hasSize(1);
-            other.refresh(others);
+            other.steps().refresh(others);
             assertThat(pending(otherKey)).isZero();
             mark(id, "");
             assertThat(pending(gatedKey)).as("marks keep accumulating").isEqualTo(1);
@@ -221,7 +221,7 @@ class RefreshProtocolIT {
             projections.resume(GatedProjection.NAME);
         }
         assertThat(projections.isPaused(GatedProjection.NAME)).isFalse();
-        other.refresh(other.claim(List.of(gatedKey)));
+        other.steps().refresh(other.steps().claim(List.of(gatedKey)));
         assertThat(model(id)).isEqualTo("v1");
         assertThat(pending(gatedKey)).isZero();
     }
@@ -245,7 +245,7 @@ class RefreshProtocolIT {
         gated.failNext(id, 1); // the first of the three fails
         int entered = tenants.entered();
 
-        engine.refresh(engine.claim(List.of(inA, inB, none)));
+        engine.steps().refresh(engine.steps().claim(List.of(inA, inB, none)));
 
         assertThat(gated.calls(id)).extracting(GatedProjection.Call::tenant)
                 .containsExactlyInAnyOrder("tenant-a", "tenant-b", null);

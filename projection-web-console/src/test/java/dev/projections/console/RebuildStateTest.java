@@ -1,0 +1,31 @@
+package dev.projections.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.RebuildProgress;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class RebuildStateTest {
+
+    private static final Instant STARTED = Instant.parse("2030-01-01T10:00:00Z");
+
+    private static RebuildProgress run(String state, long remaining, long failing) {
+        return new RebuildProgress("r1", "order-search", "", state, 1200, remaining, failing, 10.0, STARTED,
+                RebuildProgress.RUNNING.equals(state) ? null : STARTED.plusSeconds(120), null);
+    }
+
+    @Test
+    void aRunThatFinishedWithFailingMarksSaysHowManyFail() {
+        assertThat(Overview.describe(run(RebuildProgress.FINISHED_FAILING, 3, 3), STARTED.plusSeconds(180)))
+                .startsWith("finished, 3 failing ");
+    }
+
+    @Test
+    void aRunThatFinishedCleanlySaysFinishedAndARunningOneItsCounts() {
+        assertThat(Overview.describe(run(RebuildProgress.FINISHED, 0, 0), STARTED.plusSeconds(180)))
+                .startsWith("finished ");
+        assertThat(Overview.describe(run(RebuildProgress.RUNNING, 40, 0), STARTED.plusSeconds(60)))
+                .isEqualTo("running: 1,200 marked, 40 remaining");
+    }
+}
