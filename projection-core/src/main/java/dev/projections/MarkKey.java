@@ -5,7 +5,7 @@ import java.util.Comparator;
 /**
  * The key of a mark: one aggregate of one projection in one tenant ({@code ""} when there is none).
  * Ordered the way the pending table's primary key is, so that every statement locking several rows
- * takes them in the same order (SPEC §3 lock order).
+ * takes them in the same order (docs/contract.md §3 lock order).
  */
 public record MarkKey(String projection, String tenantId, String entityId) implements Comparable<MarkKey> {
 

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * A rebuild run: {@code marked} ids marked so far, {@code remaining} rebuild marks of its projection and tenant
- * still waiting (failing ones included), {@code failing} those of them whose refresh failed,
+ * still waiting (failing ones included), {@code failing} those of them whose refresh failed (counted once the run
+ * ended {@link #FINISHED_FAILING}, 0 before),
  * {@code ratePerSecond} ids marked per second since it started. A run whose ids were all marked ends
  * {@link #FINISHED} when no rebuild mark is left, or {@link #FINISHED_FAILING} when only failing ones are: they
  * stay as failing marks to retry, and never keep the run (or the next one) open.

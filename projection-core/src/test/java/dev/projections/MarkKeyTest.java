@@ -8,7 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The key order every multi-row statement locks in (SPEC §3 lock order): the pending table's primary key. */
+/** The key order every multi-row statement locks in (docs/contract.md §3 lock order): the pending table's primary key. */
 class MarkKeyTest {
 
     @Test

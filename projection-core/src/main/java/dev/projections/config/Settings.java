@@ -8,7 +8,7 @@ import java.util.Properties;
 import java.util.function.Function;
 
 /**
- * The settings of SPEC §10. Each key is read from the deployment's {@code META-INF/projection.properties}
+ * The settings of docs/contract.md §10. Each key is read from the deployment's {@code META-INF/projection.properties}
  * (a deployment overrides the server-wide values), then a system property ({@code projection.batch-size}),
  * then the environment ({@code PROJECTION_BATCH_SIZE}), then the default. Invalid values are collected and
  * reported together, each naming key and value.

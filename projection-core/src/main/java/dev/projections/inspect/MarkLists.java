@@ -14,7 +14,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The console's reads of {@code projection_pending} (SPEC §12). Lists page by keyset, never by OFFSET: a page
+ * The console's reads of {@code projection_pending} (docs/contract.md §12). Lists page by keyset, never by OFFSET: a page
  * continues after (or before) the sort key of the row it starts from, so page 1,000 costs what page 1 costs.
  * Within a projection the sort is (due time, tenant, id), which is {@code projection_pending_due_idx} (or the
  * partial {@code projection_pending_failing_idx} for failing marks); with a tenant fixed it is (due time, id) on
@@ -156,7 +156,7 @@ public final class MarkLists {
     }
 
     /**
-     * Projections with marks that no instance has reported deploying within {@code window} (SPEC §11: three
+     * Projections with marks that no instance has reported deploying within {@code window} (docs/contract.md §11: three
      * sweep intervals).
      */
     public List<OrphanedMarks> orphaned(Connection connection, Instant now, Duration window) throws SQLException {
@@ -175,7 +175,7 @@ public final class MarkLists {
     /**
      * Deletes the marks of {@code projection} while no instance has reported deploying it within {@code window}
      * (checked again by each delete) and no lease holds them; returns how many. One row at a time in key order,
-     * like every statement that locks several pending rows (SPEC §3).
+     * like every statement that locks several pending rows (docs/contract.md §3).
      */
     public int purgeOrphaned(Connection connection, String projection, Instant now, Duration window)
             throws SQLException {

@@ -1,6 +1,6 @@
 package dev.projections.inspect;
 
-/** The state filter of the mark lists (SPEC §12), each a condition on the row at a given instant. */
+/** The state filter of the mark lists (docs/contract.md §12), each a condition on the row at a given instant. */
 public enum MarkState {
     /** Every mark. */
     ANY(""),

@@ -6,7 +6,7 @@ import org.hibernate.context.spi.CurrentTenantIdentifierResolver;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 
 /**
- * The tenant resolvers of the persistence units that have {@code @Projected} entities (SPEC §8): without a
+ * The tenant resolvers of the persistence units that have {@code @Projected} entities (docs/contract.md §8): without a
  * {@code TenantResolver} bean, an explicit mark or a rebuild takes its tenant from them. Registered by the
  * integrator when a unit starts and removed when it closes; one registry per deployment, since projection-core
  * sits in the EAR's {@code lib/}.

@@ -2,7 +2,7 @@ package dev.projections.marking;
 
 import java.util.regex.Pattern;
 
-/** The one rule for projection names (SPEC §2): {@code [a-z0-9._-]}, 1..100 characters. */
+/** The one rule for projection names (docs/contract.md §2): {@code [a-z0-9._-]}, 1..100 characters. */
 public final class ProjectionNames {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9._-]{1,100}");

@@ -17,7 +17,7 @@ import org.hibernate.event.spi.PostLoadEventListener;
 /**
  * Opens a session's mark buffer as soon as the session takes up a {@code @Projected} entity (loads, persists,
  * merges or removes one) in a transaction where {@code markDirty} already buffered marks, so those marks move into
- * the session's buffer and the transaction writes all its marks in one key-ordered statement (SPEC §3).
+ * the session's buffer and the transaction writes all its marks in one key-ordered statement (docs/contract.md §3).
  * <p>
  * Why not wait for the flush: the explicit marks' synchronization was registered with the transaction before the
  * session joined it, so at commit it runs first. Had it written its marks there, the session's marks would follow

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The gauges of SPEC §9 — {@code projection.pending}, {@code projection.failing}, {@code projection.oldest.age},
+ * The gauges of docs/contract.md §9 — {@code projection.pending}, {@code projection.failing}, {@code projection.oldest.age},
  * and {@code projection.rebuild.failing} (the failing marks a rebuild left) —
  * per projection, all from one grouped query cached for a second, so a scrape runs one query, not one per meter.
  * They describe the shared table, so every instance reports the same values: aggregate with {@code max}.

@@ -9,7 +9,7 @@ import java.net.URL;
 import java.security.CodeSource;
 
 /**
- * Reports a {@link Projection} bean defined in a WAR at deployment (SPEC §13): the engine lives in an ejb-jar, and
+ * Reports a {@link Projection} bean defined in a WAR at deployment (docs/contract.md §13): the engine lives in an ejb-jar, and
  * an ejb-jar does not see a WAR's beans, so such a projection would silently never be refreshed.
  */
 public final class ProjectionPlacementCheck implements Extension {

@@ -3,7 +3,7 @@ package dev.projections.refresh;
 import java.time.Duration;
 
 /**
- * When a failing mark is due again (SPEC §4 step 5). With n the attempts after the failure, the delay is
+ * When a failing mark is due again (docs/contract.md §4 step 5). With n the attempts after the failure, the delay is
  * {@code min(retryDelay · 2^min(n−1, 30), maxRetryDelay)}: with the defaults 5 s, 10 s, 20 s, 40 s, 80 s,
  * 160 s, then 5 min for every later failure.
  */

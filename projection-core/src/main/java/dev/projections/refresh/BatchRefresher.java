@@ -23,7 +23,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Refreshes claimed marks (SPEC §4 steps 2–6): one tenant's group of a projection at a time, through
+ * Refreshes claimed marks (docs/contract.md §4 steps 2–6): one tenant's group of a projection at a time, through
  * {@code refreshAll} in one transaction with the acks; when that fails, each mark alone. A mark is only started
  * with enough lease left to finish, else given back unstarted; once started, it ends refreshed, recorded as
  * failed with backoff, or (at shutdown) released. A failed {@code refreshAll} that used up the lease does not
@@ -76,7 +76,7 @@ final class BatchRefresher {
                 Set<String> claimable = catalog.claimable();
                 Instant now = clock.instant();
                 for (ClaimedMark mark : group) {
-                    // paused meanwhile, or too little lease left to finish: given back unstarted (SPEC §4 step 2)
+                    // paused meanwhile, or too little lease left to finish: given back unstarted (docs/contract.md §4 step 2)
                     boolean mayStart = claimable.contains(mark.key().projection()) && leases.leftToStart(mark, now);
                     if (mayStart && batch.start(mark)) {
                         startable.add(mark);
@@ -121,7 +121,7 @@ final class BatchRefresher {
     }
 
     /**
-     * Each mark in its own transaction, after a failed {@code refreshAll} (SPEC §4 step 3). The failed batch may
+     * Each mark in its own transaction, after a failed {@code refreshAll} (docs/contract.md §4 step 3). The failed batch may
      * have used up the lease: before a mark that could no longer finish inside its lease, the marks still to go
      * get a fresh one, rather than being released unrecorded and claimed again, for ever, by the next drainer.
      */
@@ -150,7 +150,7 @@ final class BatchRefresher {
         try (TenantScope.Entered ignored = enterTenant(first.key().tenantId())) {
             outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
                 projection.refreshAll(ids);
-                // acks lock rows: in key order, like every statement locking several pending rows (SPEC §3)
+                // acks lock rows: in key order, like every statement locking several pending rows (docs/contract.md §3)
                 List<AckOutcome> acks = new ArrayList<>();
                 for (ClaimedMark mark : marks) {
                     acks.add(store.ack(connection, mark, clock.instant()));

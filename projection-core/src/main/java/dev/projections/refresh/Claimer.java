@@ -13,7 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Claims marks (SPEC §4 step 1) in a short transaction of its own, committed before any refresh starts, with a
+ * Claims marks (docs/contract.md §4 step 1) in a short transaction of its own, committed before any refresh starts, with a
  * fresh token per claim.
  */
 final class Claimer {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The bounded, coalescing set between committing threads and drainers (SPEC §5). A committed key waits here
+ * The bounded, coalescing set between committing threads and drainers (docs/contract.md §5). A committed key waits here
  * until a drainer takes it; a key offered twice is kept once. At most {@code workers} drainers are in flight,
  * each holding a {@link Slot}: {@link #offer} and {@link #tryReserve} reserve one when a drainer must start, and
  * a drainer's slot goes reserve → {@link Slot#run run} → {@link Slot#finish finish}, which releases it or passes

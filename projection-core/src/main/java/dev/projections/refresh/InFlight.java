@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Counts the drainers inside a turn and the refreshes that have started, so that {@link RefreshEngine#stop} can
- * wait for them (SPEC §5 shutdown) without a thread of its own.
+ * wait for them (docs/contract.md §5 shutdown) without a thread of its own.
  */
 final class InFlight {
 

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * How a refresh fits inside its lease (SPEC §4 steps 2–3). A refresh transaction times out after
+ * How a refresh fits inside its lease (docs/contract.md §4 steps 2–3). A refresh transaction times out after
  * {@code min(lease-time / 2, lease left − margin)}, and a mark is only started while its lease has at least
  * {@code lease-time / 2 + margin} left, so the refresh's <em>transaction</em> ends before the lease lapses. The
  * thread may not: the transaction reaper rolls the transaction back, but a projection that keeps running (or

@@ -17,7 +17,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One step of a background rebuild (SPEC §7): lease a run, take the page of ids after its cursor from
+ * One step of a background rebuild (docs/contract.md §7): lease a run, take the page of ids after its cursor from
  * {@code ids(cursor, batch-size)} inside the run's tenant scope, mark them at rebuild priority with one upsert and
  * advance the cursor — in one transaction, so a step is marked and counted exactly once or not at all. Steps run
  * on the drainers, no thread is held per run.
@@ -50,7 +50,7 @@ public final class RebuildStepper {
     /** Steps one runnable run; false when there was none. */
     public boolean step() {
         String token = UUID.randomUUID().toString();
-        Optional<RebuildRun> leased = inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+        Optional<RebuildRun> leased = Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.lease(connection, catalog.claimable(), clock.instant(), lease, token)));
         if (leased.isEmpty()) {
             return false;
@@ -74,7 +74,7 @@ public final class RebuildStepper {
         } catch (BadIdsException e) {
             LOG.log(Level.WARNING, "rebuild run {0} of {1} failed: {2}",
                     new Object[] {run.runId(), run.projection(), FailureText.of(e.getCause())});
-            inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
+            Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
                 rebuilds.fail(connection, run, FailureText.of(e.getCause()), clock.instant());
                 return null;
             }));
@@ -117,12 +117,12 @@ public final class RebuildStepper {
 
     /** Marks runs whose cursor is exhausted and whose rebuild marks are all refreshed as finished. */
     public void finishExhausted() {
-        inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.finishExhausted(connection, clock.instant())));
     }
 
     public boolean hasWork() {
-        return inDatabase(() -> transactions.inNewTransaction(lease.dividedBy(2),
+        return Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.hasWork(connection, catalog.claimable(), clock.instant())));
     }
 
@@ -135,13 +135,4 @@ public final class RebuildStepper {
         return id;
     }
 
-    private static <T> T inDatabase(java.util.concurrent.Callable<T> work) {
-        try {
-            return work.call();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new DatabaseTroubleException("rebuild step failed: " + FailureText.of(e), e);
-        }
-    }
 }

@@ -14,7 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Claim → refresh → ack (SPEC §4), as plain Java: the EE layer supplies transactions, the projections and the
+ * Claim → refresh → ack (docs/contract.md §4), as plain Java: the EE layer supplies transactions, the projections and the
  * tenant scope, and calls {@link #drain} from its asynchronous drainers. The parts: {@link Claimer} takes marks,
  * {@link BatchRefresher} refreshes and acks them, {@link InFlight} counts what {@link #stop} waits for.
  */

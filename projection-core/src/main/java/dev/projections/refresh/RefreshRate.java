@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Refreshes per projection in the last minute on this instance (the console's "refreshes/min", SPEC §12): sixty
+ * Refreshes per projection in the last minute on this instance (the console's "refreshes/min", docs/contract.md §12): sixty
  * one-second buckets per projection, reused as time moves on, so memory stays fixed however busy it is.
  */
 public final class RefreshRate {

@@ -1,6 +1,6 @@
 package dev.projections.store;
 
-/** What an ack found (SPEC §4 step 4). */
+/** What an ack found (docs/contract.md §4 step 4). */
 public enum AckOutcome {
     /** The mark was unchanged since the claim and is gone. */
     SUCCESS,

@@ -10,7 +10,7 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Every SQL statement of the pending table (SPEC §4), one implementation per dialect. Each method runs on
+ * Every SQL statement of the pending table (docs/contract.md §4), one implementation per dialect. Each method runs on
  * the caller's connection, in the caller's transaction. Instants are parameters taken from the engine's
  * clock (never {@code now()} in SQL), so tests control time. Statements that lock several rows take them in
  * key order.
@@ -21,7 +21,7 @@ public interface PendingStore {
     int REBUILD = 1;
 
     /**
-     * The upsert rule of SPEC §3, for keys sorted in key order: a new key is inserted due now; an existing key
+     * The upsert rule of docs/contract.md §3, for keys sorted in key order: a new key is inserted due now; an existing key
      * gets a new generation, {@code mark_count + 1}, the lower priority, and becomes due now unless it is
      * backing off. Claim columns and {@code first_marked_at} are never touched.
      */

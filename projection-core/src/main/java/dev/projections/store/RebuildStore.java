@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The statements of {@code projection_rebuild} (SPEC §7), standard SQL on PostgreSQL and H2. A run is stepped by
+ * The statements of {@code projection_rebuild} (docs/contract.md §7), standard SQL on PostgreSQL and H2. A run is stepped by
  * whichever worker leases it; the lease only lasts a step, so a run whose worker died mid-step is taken over
  * when its lease lapses, and resumes from the cursor its last committed step left.
  */
@@ -82,11 +82,13 @@ public final class RebuildStore {
     private static final String PROGRESS = """
             SELECT r.run_id, r.projection, r.tenant_id, r.state, r.marked, r.started_at, r.finished_at, r.last_error,
                    (SELECT COUNT(*) FROM projection_pending p
-                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1),
-                   (SELECT COUNT(*) FROM projection_pending p
-                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1
-                       AND p.attempts > 0)
+                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1)
               FROM projection_rebuild r
+            """;
+
+    private static final String FAILING_REBUILD_MARKS = """
+            SELECT COUNT(*) FROM projection_pending
+             WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts > 0
             """;
 
     public String start(Connection connection, String projection, String tenant, Instant now) throws SQLException {
@@ -228,13 +230,29 @@ public final class RebuildStore {
                 if (!rows.next()) {
                     return Optional.empty();
                 }
+                String state = rows.getString(4);
+                long remaining = rows.getLong(9);
                 Instant started = instant(rows, 6);
                 Instant finished = instant(rows, 7);
                 long marked = rows.getLong(5);
                 double seconds = Math.max(0.001, Duration.between(started, finished == null ? now : finished).toMillis() / 1000.0);
+                // only a run that ended with failing marks counts them: a second scan of a big run's marks on
+                // every progress poll would cost as much as the first
+                long failing = RebuildProgress.FINISHED_FAILING.equals(state) && remaining > 0
+                        ? failing(connection, rows.getString(2), rows.getString(3)) : 0;
                 return Optional.of(new RebuildProgress(rows.getString(1), rows.getString(2), rows.getString(3),
-                        rows.getString(4), marked, rows.getLong(9), rows.getLong(10), marked / seconds, started, finished,
-                        rows.getString(8)));
+                        state, marked, remaining, failing, marked / seconds, started, finished, rows.getString(8)));
+            }
+        }
+    }
+
+    private static long failing(Connection connection, String projection, String tenant) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(FAILING_REBUILD_MARKS)) {
+            count.setString(1, projection);
+            count.setString(2, tenant);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
             }
         }
     }

@@ -306,7 +306,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     /*
      * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
-     * after a batch of releases would lock keys out of key order (SPEC §3 lock order).
+     * after a batch of releases would lock keys out of key order (docs/contract.md §3 lock order).
      */
     @Override
     public int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
@@ -450,7 +450,7 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public int retryFailed(Connection connection, String projection, Instant now) throws SQLException {
         // one row at a time in the engine's key order (not the database's collation), as every statement that
-        // locks several pending rows must (SPEC §3)
+        // locks several pending rows must (docs/contract.md §3)
         List<MarkKey> keys = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(FAILING_KEYS)) {
             select.setString(1, projection);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The console's lists on PostgreSQL, and their plans (SPEC §12): with 200,000 marks, the page queries of the
+ * The console's lists on PostgreSQL, and their plans (docs/contract.md §12): with 200,000 marks, the page queries of the
  * pending and failing lists — first page, next, previous, per filter — are index scans under a LIMIT with no sort
  * node (see {@link #fewRowsByNature} for the filters that may sort a handful of rows). Plans, not times.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** SPEC §4 step 5: {@code min(retry-delay · 2^min(n−1, 30), max-retry-delay)} with n the attempts so far. */
+/** docs/contract.md §4 step 5: {@code min(retry-delay · 2^min(n−1, 30), max-retry-delay)} with n the attempts so far. */
 class BackoffTest {
 
     private final Backoff defaults = new Backoff(Duration.ofSeconds(5), Duration.ofMinutes(5));

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The claim → refresh → ack protocol of SPEC §4 without a server, one interleaving per test, forced with a gate
+ * The claim → refresh → ack protocol of docs/contract.md §4 without a server, one interleaving per test, forced with a gate
  * inside the refresh and the engine's clock; the test plays the workers (and the instances: one engine each).
  * The read model is outside the database, so nothing but a new mark repairs a stale write.
  */

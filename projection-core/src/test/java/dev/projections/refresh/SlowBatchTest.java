@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A tenant's batch whose {@code refreshAll} outruns its timeout (SPEC §4 step 6). The interleaving is forced with
+ * A tenant's batch whose {@code refreshAll} outruns its timeout (docs/contract.md §4 step 6). The interleaving is forced with
  * the engine's clock: when the slow id is in the batch, {@code refreshAll} moves the clock past the refresh
  * timeout (lease / 2) and fails as the transaction reaper would make it; alone, the slow id does the same. Before
  * the fix the whole batch was released unrecorded and claimed again, for ever.

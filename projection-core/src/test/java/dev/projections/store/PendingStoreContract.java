@@ -42,7 +42,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link PendingStore} (SPEC §3 upsert rule, §4 claims, leases, acks and failures), run
+ * The contract of {@link PendingStore} (docs/contract.md §3 upsert rule, §4 claims, leases, acks and failures), run
  * against every database the product supports: each subclass provides a database whose schema was created by
  * the real Liquibase changelog. Every instant is passed in (the store never reads a clock), so time is a
  * base instant plus offsets; nothing sleeps. Columns are read back with plain JDBC.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link RebuildStore} (SPEC §7), run against every database: one running run per projection and
+ * The contract of {@link RebuildStore} (docs/contract.md §7), run against every database: one running run per projection and
  * tenant, and an honest end state — a run never reports FINISHED while rebuild marks of it remain.
  */
 abstract class RebuildStoreContract {

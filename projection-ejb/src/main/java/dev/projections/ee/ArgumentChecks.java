@@ -2,7 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.Projections;
 
-/** The facade's argument rules (SPEC §2): every message names the bad value and what is allowed. */
+/** The facade's argument rules (docs/contract.md §2): every message names the bad value and what is allowed. */
 public final class ArgumentChecks {
 
     private ArgumentChecks() {

@@ -16,7 +16,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * An asynchronous drainer (SPEC §5): holds one of the hand-off's {@code workers} slots while it claims and
+ * An asynchronous drainer (docs/contract.md §5): holds one of the hand-off's {@code workers} slots while it claims and
  * refreshes marks, then gives the slot back, or passes it to a new drainer when keys arrived meanwhile. It
  * runs outside any transaction; the engine opens a short one for each claim, refresh and failure record.
  */

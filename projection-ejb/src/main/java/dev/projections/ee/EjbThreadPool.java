@@ -5,7 +5,7 @@ import java.util.OptionalInt;
 import java.util.logging.Logger;
 
 /**
- * The size of WildFly's EJB thread pool, shared by {@code @Asynchronous} drainers and timers (SPEC §5):
+ * The size of WildFly's EJB thread pool, shared by {@code @Asynchronous} drainers and timers (docs/contract.md §5):
  * {@code projection.workers} must stay below it, or drainers would take every thread and the sweep timer could
  * not run. The server provisioned by wildfly-config sizes the pool from the system property
  * {@code projection.ejb.max-threads} (set from {@code PROJECTION_EJB_MAX_THREADS}, default 16), so the same value

@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 import java.util.Optional;
 
 /**
- * The engine's meters (SPEC §9). They go to the application's {@code MeterRegistry} bean when it supplies one,
+ * The engine's meters (docs/contract.md §9). They go to the application's {@code MeterRegistry} bean when it supplies one,
  * else to a Prometheus registry bundled in the EAR and served at {@code /projections/metrics}.
  */
 @ApplicationScoped

@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 /**
  * Hands committed keys to the drainers, on the committing thread after a successful commit, before
  * {@link MarksCommitted} is announced. It only calls an {@code @Asynchronous} method: a synchronous REQUIRED EJB
- * would find the finished transaction still on the thread (STACK.md pitfall 5).
+ * would find the finished transaction still on the thread (docs/pitfalls.md #5).
  */
 @ApplicationScoped
 public class HandoffObserver {

@@ -56,7 +56,7 @@ public class MarkSinkBean implements MarkSink {
     }
 
     /**
-     * The tenant of an explicit mark or a rebuild (SPEC §8): the {@link TenantResolver} bean's answer when there is
+     * The tenant of an explicit mark or a rebuild (docs/contract.md §8): the {@link TenantResolver} bean's answer when there is
      * one ({@code null} or {@code ""}: no tenant, as the application says); else, in an application with a
      * multi-tenant persistence unit, that unit's {@code CurrentTenantIdentifierResolver}. When neither finds a
      * tenant in a multi-tenant application this fails, naming {@code what}: writing {@code ""} would refresh

@@ -10,7 +10,7 @@ import java.util.logging.Logger;
 
 /**
  * Which projections are paused, as {@code projection_control} says, read at most once a second. The claim query
- * reads the table itself; this copy serves the check before each refresh starts (SPEC §4 step 2), so marks
+ * reads the table itself; this copy serves the check before each refresh starts (docs/contract.md §4 step 2), so marks
  * claimed just before a pause are released unstarted.
  */
 @ApplicationScoped

@@ -22,7 +22,7 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 /**
  * Brings the product's tables up to date at deployment ({@code projection.schema=update}), or checks them
  * without writing ({@code validate}) and fails the deployment printing the DDL. It runs without a
- * container transaction because Liquibase commits itself (STACK.md pitfall 13); reading the settings here
+ * container transaction because Liquibase commits itself (docs/pitfalls.md #13); reading the settings here
  * first makes invalid settings fail the deployment before anything else starts.
  */
 @Singleton

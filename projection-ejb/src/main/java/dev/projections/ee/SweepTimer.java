@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
- * The sweep (SPEC §5): a non-persistent interval timer that starts drainers for marks no hand-off announced —
+ * The sweep (docs/contract.md §5): a non-persistent interval timer that starts drainers for marks no hand-off announced —
  * left by a crash, by another instance, or due for a retry. Runs without a transaction (a long drain inside a
- * REQUIRED timeout would time out and be retried by the container, STACK.md pitfall 14) and never overlaps
+ * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14) and never overlaps
  * itself. Each sweep also records this instance in {@code projection_instance} and checks its clock. At undeploy it stops the engine: unstarted claims are released at once.
  */
 @Singleton

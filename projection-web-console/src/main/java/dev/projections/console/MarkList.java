@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The pending and failing lists (SPEC §12): one projection at a time, filtered by tenant and state, in due order,
+ * The pending and failing lists (docs/contract.md §12): one projection at a time, filtered by tenant and state, in due order,
  * paged by keyset (next/previous from the first or last row shown, never an offset), with a capped count.
  */
 @Named

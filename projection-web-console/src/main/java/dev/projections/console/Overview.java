@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The overview (SPEC §12): every deployed projection with its marks, failures, pause and rebuild, reloaded every
+ * The overview (docs/contract.md §12): every deployed projection with its marks, failures, pause and rebuild, reloaded every
  * few seconds; the actions on a projection, rebuilds behind a confirmation step; the progress of the rebuilds
  * started here; marks of projections no instance deploys, with purge.
  */

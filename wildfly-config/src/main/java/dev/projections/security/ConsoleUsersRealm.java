@@ -18,7 +18,7 @@ import org.wildfly.security.evidence.Evidence;
 import org.wildfly.security.evidence.PasswordGuessEvidence;
 
 /**
- * The console's two users (SPEC §12, §13): {@code admin} with role {@code projection-admin} and {@code viewer}
+ * The console's two users (docs/contract.md §12, §13): {@code admin} with role {@code projection-admin} and {@code viewer}
  * with role {@code projection-viewer}. Their passwords are read once, when the server starts, from the system
  * property {@code projection.console.admin-password} / {@code projection.console.viewer-password}, else the
  * environment variable {@code PROJECTION_ADMIN_PASSWORD} / {@code PROJECTION_VIEWER_PASSWORD}; nothing is baked

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The console's security at the EJB boundary (SPEC §12), not only on the page: the test logs in through the
+ * The console's security at the EJB boundary (docs/contract.md §12), not only on the page: the test logs in through the
  * container ({@code HttpServletRequest.login}, security domain "projections", as the console does) and calls
  * the admin bean directly. A page-level forged POST could pass for the wrong reason (Faces ignores unrendered
- * buttons, STACK.md pitfall 16); these calls cannot.
+ * buttons, docs/pitfalls.md #16); these calls cannot.
  */
 @ExtendWith(ArquillianExtension.class)
 class AdminBoundaryIT {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The after-commit path, with a sweep too slow to help (1 h): a committed change is refreshed because its
  * keys were handed to an asynchronous drainer after the commit, and a rolled-back one leads to nothing. The
  * entities have SEQUENCE ids and nothing flushes explicitly, so the marks are found during the flush at
- * commit — the case in which an event fired from the flush path is silently dropped (STACK.md pitfall 10).
+ * commit — the case in which an event fired from the flush path is silently dropped (docs/pitfalls.md #10).
  */
 @ExtendWith(ArquillianExtension.class)
 class AfterCommitHandoffIT {

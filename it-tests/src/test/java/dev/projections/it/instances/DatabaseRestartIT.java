@@ -18,7 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The database itself goes away during load (SPEC §5, §8): a PostgreSQL cluster of the test's own is stopped
+ * The database itself goes away during load (docs/contract.md §5, §8): a PostgreSQL cluster of the test's own is stopped
  * at once, like a crash, and started again 10 s later. The engine recovers without an operator and loses no
  * mark of a committed change; while the database is gone it reports once per sweep instead of logging in a
  * tight loop.

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The only server, killed with SIGKILL at chosen points of a refresh, then restarted (SPEC §4): the mark
+ * The only server, killed with SIGKILL at chosen points of a refresh, then restarted (docs/contract.md §4): the mark
  * survives each crash and is refreshed once its lease (10 s) has lapsed; the read models end equal to the write
  * tables. The refresh and its ack share one transaction, so the points are: claimed, refresh not begun
  * ({@code refresh-start}); read model written, nothing committed ({@code mid-refresh}); the ack statement run

@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two WildFly servers with the demo EAR on one PostgreSQL (SPEC §3–§5, §8). Load in two tenants goes to both;
+ * Two WildFly servers with the demo EAR on one PostgreSQL (docs/contract.md §3–§5, §8). Load in two tenants goes to both;
  * server B refreshes slowly, so it always holds claims; B is killed with SIGKILL. The marks B held wait for
  * their lease (10 s) and are then refreshed by A; nothing is lost, every read-model row equals what SQL computes
  * from the write tables, and no two refreshes of one key ever overlapped.

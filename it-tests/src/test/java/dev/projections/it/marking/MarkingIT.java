@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Marking (SPEC §3), observed in the pending table with refreshing switched off: what a commit writes, with how
+ * Marking (docs/contract.md §3), observed in the pending table with refreshing switched off: what a commit writes, with how
  * many statements, and what a rollback or a veto leaves. Entities use SEQUENCE ids and nothing is flushed
  * explicitly unless a test says why.
  */

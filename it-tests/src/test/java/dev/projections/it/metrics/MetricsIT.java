@@ -35,7 +35,7 @@ import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The meters of SPEC §9 at {@code /projections/metrics}: values equal the table's state, text a real parser accepts. */
+/** The meters of docs/contract.md §9 at {@code /projections/metrics}: values equal the table's state, text a real parser accepts. */
 @ExtendWith(ArquillianExtension.class)
 class MetricsIT {
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The claim → refresh → ack protocol of SPEC §4 where it meets the container: a read model in the pending table's
+ * The claim → refresh → ack protocol of docs/contract.md §4 where it meets the container: a read model in the pending table's
  * database written under JTA, the facade's retry and pause, the tenant scope bean. One interleaving per test,
  * forced with latches (a gate inside the refresh) and the engine's clock; refreshing is switched off, so the test
  * itself plays the workers. The protocol's other interleavings run without a server in projection-core's

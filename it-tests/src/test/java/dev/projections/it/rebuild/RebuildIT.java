@@ -30,7 +30,7 @@ import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Background rebuilds (SPEC §7) of the demo's read models, from write tables filled with plain SQL. */
+/** Background rebuilds (docs/contract.md §7) of the demo's read models, from write tables filled with plain SQL. */
 @ExtendWith(ArquillianExtension.class)
 class RebuildIT {
 

@@ -15,7 +15,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * A real headless Chromium from Debian's packages. The driver path is pinned, so Selenium Manager never goes
- * online (STACK.md pitfall 6).
+ * online (docs/pitfalls.md #6).
  */
 public final class Browser implements AutoCloseable {
 

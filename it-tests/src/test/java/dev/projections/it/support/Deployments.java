@@ -14,7 +14,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 /**
  * Test deployments: the EAR the build produced, with the test's settings in a jar of the EAR's lib as
  * {@code META-INF/projection.properties}. An in-container test class goes into the demo's WAR: it must sit in a
- * module that sees the EJBs (STACK.md pitfall 7), and with several WARs in the EAR Arquillian's servlet protocol
+ * module that sees the EJBs (docs/pitfalls.md #7), and with several WARs in the EAR Arquillian's servlet protocol
  * must be told which one to enrich ({@link Testable#archiveToTest}). Beans the engine must see (recorders) go into the engine's ejb-jar,
  * since an ejb-jar does not see a WAR's beans.
  */

@@ -10,7 +10,7 @@ import org.jboss.arquillian.core.api.annotation.Observes;
 
 /**
  * Chooses the test database before the managed server starts and hands it to the server as system
- * properties: a test JVM cannot set the environment of the server Arquillian launches (STACK.md pitfall 3).
+ * properties: a test JVM cannot set the environment of the server Arquillian launches (docs/pitfalls.md #3).
  * It observes the setup with a high precedence, so it runs before the container reads its configuration.
  * The database's public schema is emptied first, so every run starts from the same state.
  */

@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The console's actions (SPEC §12): only {@value ConsoleRoles#ADMIN} may call them, checked here at the EJB
+ * The console's actions (docs/contract.md §12): only {@value ConsoleRoles#ADMIN} may call them, checked here at the EJB
  * boundary whatever the page showed. Each action and its {@code projection_audit} row commit together, in the
  * container's transaction; a refused action leaves neither. The security domain is {@code projections}
  * (META-INF/jboss-ejb3.xml), the domain the console's login uses.
@@ -97,7 +97,7 @@ public class ConsoleAdmin {
      * "Clear and rebuild" for one tenant ({@code ""} for none), or for every tenant of the {@code TenantDirectory}
      * when {@code tenant} is {@code null} (tenant {@code ""} without one). Per tenant, the projection's
      * {@code clear()} runs inside that tenant's {@code TenantScope}, entered before the transaction begins
-     * (SPEC §2, §8), and the clear, the start of the rebuild and the audit row commit together: if a rebuild of
+     * (docs/contract.md §2, §8), and the clear, the start of the rebuild and the audit row commit together: if a rebuild of
      * that tenant is already running, its read model is not cleared.
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)

@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What the console shows (SPEC §12), for {@value ConsoleRoles#VIEWER} and {@value ConsoleRoles#ADMIN}: the
+ * What the console shows (docs/contract.md §12), for {@value ConsoleRoles#VIEWER} and {@value ConsoleRoles#ADMIN}: the
  * overview, keyset pages of marks, capped counts, per-tenant counts, orphaned marks and the audit log.
  */
 @Stateless
@@ -103,7 +103,7 @@ public class ConsoleReads {
         return sql("count marks per tenant", c -> lists.byTenant(c, TENANT_LINES));
     }
 
-    /** Projections with marks that no instance deployed within 3 x sweep interval (SPEC §11). */
+    /** Projections with marks that no instance deployed within 3 x sweep interval (docs/contract.md §11). */
     public List<OrphanedMarks> orphaned() {
         return sql("list orphaned marks", c -> lists.orphaned(c, resources.clock().instant(),
                 resources.settings().sweepInterval().multipliedBy(3)));

@@ -1,6 +1,6 @@
 package dev.projections.ee.admin;
 
-/** The console's roles (SPEC §12). */
+/** The console's roles (docs/contract.md §12). */
 public final class ConsoleRoles {
 
     /** May look and act. */
