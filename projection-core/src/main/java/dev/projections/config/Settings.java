@@ -8,9 +8,10 @@ import java.util.Properties;
 import java.util.function.Function;
 
 /**
- * The settings of docs/contract.md §10. Each key is read from the deployment's {@code META-INF/projection.properties}
- * (a deployment overrides the server-wide values), then a system property ({@code projection.batch-size}),
- * then the environment ({@code PROJECTION_BATCH_SIZE}), then the default. Invalid values are collected and
+ * The settings of docs/contract.md §10. Each key is read from a system property ({@code projection.batch-size}),
+ * then the environment ({@code PROJECTION_BATCH_SIZE}), then the deployment's {@code META-INF/projection.properties},
+ * then the default: MicroProfile Config's order, so an operator overrides a packaged value at start without
+ * repackaging. Invalid values are collected and
  * reported together, each naming key and value.
  */
 public record Settings(
@@ -52,19 +53,19 @@ public record Settings(
         return from(key -> null);
     }
 
-    /** Settings from {@code deployment}, then system properties, then environment, then defaults. */
+    /** Settings from system properties, then the environment, then {@code deployment}, then defaults. */
     public static Settings load(Properties deployment) {
         return from(source(System.getProperties(), System.getenv(), deployment));
     }
 
     static Function<String, String> source(Properties system, Map<String, String> environment, Properties deployment) {
         return key -> {
-            String value = deployment.getProperty(key);
-            if (value == null) {
-                value = system.getProperty(key);
-            }
+            String value = system.getProperty(key);
             if (value == null) {
                 value = environment.get(environmentName(key));
+            }
+            if (value == null) {
+                value = deployment.getProperty(key);
             }
             return value;
         };

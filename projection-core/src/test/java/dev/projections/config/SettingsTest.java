@@ -25,20 +25,24 @@ class SettingsTest {
     }
 
     @Test
-    void theDeploymentWinsOverSystemPropertiesWhichWinOverTheEnvironment() {
+    void aSystemPropertyWinsOverTheEnvironmentWhichWinsOverTheDeploymentFile() {
+        // an operator overrides a packaged value at start, without repackaging (MicroProfile Config's order)
         Properties system = new Properties();
         system.setProperty("projection.batch-size", "20");
-        system.setProperty("projection.workers", "3");
         Properties deployment = new Properties();
         deployment.setProperty("projection.batch-size", "10");
-        Map<String, String> environment = Map.of("PROJECTION_BATCH_SIZE", "30", "PROJECTION_WORKERS", "5",
-                "PROJECTION_LEASE_TIME", "90s");
+        deployment.setProperty("projection.workers", "2");
+        deployment.setProperty("projection.lease-time", "1m");
+        deployment.setProperty("projection.retry-delay", "7s");
+        Map<String, String> environment = Map.of("PROJECTION_BATCH_SIZE", "30", "PROJECTION_WORKERS", "5");
 
         Settings settings = Settings.from(Settings.source(system, environment, deployment));
 
-        assertThat(settings.batchSize()).isEqualTo(10);
-        assertThat(settings.workers()).isEqualTo(3);
-        assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(settings.batchSize()).as("system property over environment and file").isEqualTo(20);
+        assertThat(settings.workers()).as("environment over file").isEqualTo(5);
+        assertThat(settings.leaseTime()).as("file over default").isEqualTo(Duration.ofMinutes(1));
+        assertThat(settings.retryDelay()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(settings.maxRetryDelay()).as("default").isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test

@@ -9,8 +9,9 @@ import java.util.Enumeration;
 import java.util.Properties;
 
 /**
- * Reads the deployment's {@link Settings}: every {@code META-INF/projection.properties} the deployment holds
- * (in an ejb-jar or a jar of the EAR's lib), then system properties, then environment, then defaults. Invalid
+ * Reads the deployment's {@link Settings}: system properties, then environment, then every
+ * {@code META-INF/projection.properties} the deployment holds (in an ejb-jar or a jar of the EAR's lib), then
+ * defaults. Invalid
  * values throw at start-up (the engine's start-up bean asks for them), which fails the deployment naming key
  * and value.
  */
