@@ -21,7 +21,7 @@ public final class ProjectionIntegrator implements Integrator {
         if (index.isEmpty()) {
             return;
         }
-        PersistenceUnitTenancy.register(sessionFactory);
+        ProjectedUnits.register(sessionFactory);
         MarkingListener listener = new MarkingListener(index);
         SessionJoinListener joined = new SessionJoinListener(index);
         EventListenerRegistry registry = sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class);
@@ -40,6 +40,6 @@ public final class ProjectionIntegrator implements Integrator {
 
     @Override
     public void disintegrate(SessionFactoryImplementor sessionFactory, SessionFactoryServiceRegistry serviceRegistry) {
-        PersistenceUnitTenancy.unregister(sessionFactory);
+        ProjectedUnits.unregister(sessionFactory);
     }
 }

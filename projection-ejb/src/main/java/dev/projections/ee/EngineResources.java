@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.config.Settings;
+import dev.projections.marking.ProjectedUnits;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
@@ -35,6 +36,7 @@ public class EngineResources {
             throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
         }
         store = PendingStore.forDatabase(dataSource);
+        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
     }
 

@@ -5,7 +5,7 @@ import dev.projections.MarksCommitted;
 import dev.projections.TenantResolver;
 import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
-import dev.projections.marking.PersistenceUnitTenancy;
+import dev.projections.marking.ProjectedUnits;
 import dev.projections.store.PendingStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -66,10 +66,10 @@ public class MarkSinkBean implements MarkSink {
         if (tenantResolver.isResolvable()) {
             return currentTenant();
         }
-        if (!PersistenceUnitTenancy.multiTenant()) {
+        if (!ProjectedUnits.multiTenant()) {
             return "";
         }
-        String tenant = PersistenceUnitTenancy.currentTenant();
+        String tenant = ProjectedUnits.currentTenant();
         if (tenant == null) {
             throw new IllegalStateException(what + ": no tenant is current, and this application has a multi-tenant "
                     + "persistence unit; call it where the unit's CurrentTenantIdentifierResolver gives the tenant, "

@@ -1,6 +1,7 @@
 package dev.projections.it.deployment;
 
 import static dev.projections.it.support.TestSql.execute;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.it.support.Deployments;
@@ -10,6 +11,9 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.controller.client.ModelControllerClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
@@ -22,8 +26,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @RunAsClient
 class DeploymentFailureIT {
 
+    private static final String OTHER_DATASOURCE = "java:jboss/datasources/OtherDS";
+
     @ArquillianResource
     Deployer deployer;
+
 
     @Deployment(name = "batch-size-zero", managed = false, testable = false)
     static EnterpriseArchive batchSizeZero() {
@@ -90,6 +97,23 @@ class DeploymentFailureIT {
     }
 
 
+    @Deployment(name = "unit-on-another-database", managed = false, testable = false)
+    static EnterpriseArchive unitOnAnotherDatabase() {
+        EnterpriseArchive ear = named("unit-on-another-database", Map.of());
+        ear.addAsLibrary(ShrinkWrap.create(JavaArchive.class, "elsewhere.jar")
+                .addClass(ElsewhereEntity.class)
+                .addAsManifestResource(new StringAsset("""
+                        <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                          <persistence-unit name="elsewhere" transaction-type="JTA">
+                            <jta-data-source>%s</jta-data-source>
+                            <class>dev.projections.it.deployment.ElsewhereEntity</class>
+                            <exclude-unlisted-classes>true</exclude-unlisted-classes>
+                            <properties><property name="hibernate.hbm2ddl.auto" value="none"/></properties>
+                          </persistence-unit>
+                        </persistence>""".formatted(OTHER_DATASOURCE)), "persistence.xml"));
+        return ear;
+    }
+
     /** Arquillian needs a distinct archive name per deployment of a class. */
     private static EnterpriseArchive named(String name, Map<String, String> settings) {
         return ShrinkWrap.create(EnterpriseArchive.class, name + ".ear").merge(Deployments.ear(settings));
@@ -143,6 +167,35 @@ class DeploymentFailureIT {
     @Test
     void aKeyPathNamingNoAttributeFailsTheDeploymentNamingEntityAndPath() {
         assertDeploymentFails("bad-key-path", "on entity dev.projections.it.deployment.BadPathEntity has an invalid key path", "nope");
+    }
+
+    @Test
+    void aProjectedUnitOnAnotherDatabaseThanTheEnginesFailsTheDeploymentNamingUnitDatasourceAndSetting()
+            throws Exception {
+        ModelNode address = Operations.createAddress("subsystem", "datasources", "data-source", "OtherDS");
+        ModelNode add = Operations.createAddOperation(address);
+        add.get("jndi-name").set(OTHER_DATASOURCE);
+        add.get("driver-name").set("h2");
+        add.get("connection-url").set("jdbc:h2:mem:elsewhere;DB_CLOSE_DELAY=-1");
+        add.get("user-name").set("sa");
+        add.get("password").set("sa");
+        manage(add);
+        try {
+            assertDeploymentFails("unit-on-another-database", "persistence unit elsewhere has @Projected entities",
+                    "jdbc:h2:mem:elsewhere", "projection.datasource is java:jboss/datasources/ProjectionDS",
+                    "both must be one database");
+        } finally {
+            manage(Operations.createRemoveOperation(address));
+        }
+    }
+
+    /** Through the server's management port (the managed container's default, 9990 on localhost). */
+    private static void manage(ModelNode operation) throws Exception {
+        ModelNode result;
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("127.0.0.1", 9990)) {
+            result = client.execute(operation);
+        }
+        assertThat(Operations.isSuccessfulOutcome(result)).as(result.toString()).isTrue();
     }
 
     private void assertDeploymentFails(String deployment, String... messageParts) {
