@@ -1,8 +1,8 @@
 package dev.projections.metrics;
 
 import dev.projections.MarkKey;
-import dev.projections.refresh.RefreshListener;
-import dev.projections.refresh.RefreshOutcome;
+import dev.projections.RefreshListener;
+import dev.projections.RefreshOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.projections.refresh;
 
+import dev.projections.RefreshOutcome;
+import dev.projections.RefreshListener;
 import dev.projections.Projection;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;

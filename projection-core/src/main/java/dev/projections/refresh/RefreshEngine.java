@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.RefreshListener;
 import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.RefreshOutcome;
 import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.TenantScope;

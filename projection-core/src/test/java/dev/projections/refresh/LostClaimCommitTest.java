@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.RefreshListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.RefreshOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;

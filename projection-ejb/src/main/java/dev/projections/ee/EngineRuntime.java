@@ -5,7 +5,7 @@ import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.store.RebuildStore;
 import dev.projections.refresh.RefreshEngine;
-import dev.projections.refresh.RefreshListener;
+import dev.projections.RefreshListener;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -60,7 +60,7 @@ public class EngineRuntime {
         java.util.List<RefreshListener> all = new java.util.ArrayList<>();
         all.add(metrics.refreshTimer());
         all.add((key, outcome, took) -> {
-            if (outcome != dev.projections.refresh.RefreshOutcome.FAILED) {
+            if (outcome != dev.projections.RefreshOutcome.FAILED) {
                 resources.stats().refreshRate().record(key.projection(), java.time.Instant.now());
             }
         });

@@ -11,7 +11,7 @@ import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.Rows;
 import dev.projections.refresh.DrainerOrigin;
-import dev.projections.refresh.RefreshOutcome;
+import dev.projections.RefreshOutcome;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

@@ -12,7 +12,7 @@ import dev.projections.it.support.IdentityProbe;
 import dev.projections.it.support.RecordingTenantScope;
 import dev.projections.it.support.Rows;
 import dev.projections.refresh.RefreshEngine;
-import dev.projections.refresh.RefreshOutcome;
+import dev.projections.RefreshOutcome;
 import dev.projections.store.ClaimedMark;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -202,7 +202,7 @@ class RefreshProtocolIT {
         // a second engine on the same database, as another instance would run it
         RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
-                dev.projections.refresh.RefreshListener.NONE, null);
+                dev.projections.RefreshListener.NONE, null);
 
         projections.pause(GatedProjection.NAME);
         try {

@@ -2,8 +2,8 @@ package dev.projections.it.support;
 
 import dev.projections.MarkKey;
 import dev.projections.MarksCommitted;
-import dev.projections.refresh.RefreshListener;
-import dev.projections.refresh.RefreshOutcome;
+import dev.projections.RefreshListener;
+import dev.projections.RefreshOutcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.projections.refresh;
+package dev.projections;
 
 /** The outcome of one refresh, as the {@code projection.refresh} timer tags it. */
 public enum RefreshOutcome {

@@ -1,6 +1,5 @@
-package dev.projections.refresh;
+package dev.projections;
 
-import dev.projections.MarkKey;
 import java.time.Duration;
 
 /** Told of every refresh's outcome (metrics, tests). */

@@ -1,0 +1,2 @@
+/** Internal: the Micrometer meters of docs/contract.md §9. */
+package dev.projections.metrics;
