@@ -51,7 +51,8 @@ final class MarkingListener implements PostInsertEventListener, PostUpdateEventL
 
     @Override
     public boolean onPreUpdate(PreUpdateEvent event) {
-        if (event.getOldState() != null) {
+        if (event.getOldState() != null || event.getSession() == null) {
+            // a StatelessSession's update comes without a session: a bypass, marked by markDirty (README)
             return false;
         }
         List<KeyPath> paths = index.pathsOf(event.getPersister().getEntityName());

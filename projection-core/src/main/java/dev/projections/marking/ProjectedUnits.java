@@ -50,9 +50,10 @@ public final class ProjectedUnits {
         }
     }
 
-    /** Whether a persistence unit with projected entities is multi-tenant (it has a tenant resolver). */
+    /** Whether a persistence unit with projected entities is multi-tenant. */
     public static boolean multiTenant() {
-        return UNITS.stream().anyMatch(unit -> unit.getCurrentTenantIdentifierResolver() != null);
+        return UNITS.stream().anyMatch(unit -> unit.getCurrentTenantIdentifierResolver() != null
+                || unit.getSessionFactoryOptions().isMultiTenancyEnabled());
     }
 
     /** The first tenant a multi-tenant unit's {@code CurrentTenantIdentifierResolver} gives now, else {@code null}. */

@@ -48,7 +48,11 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
             if (marks == null) {
                 MarkSink sink = lookUpSink();
                 marks = new SessionMarks(sink, tenantOf(session, sink));
-                marks.addAll(sink.sessionBufferOpened(marks));
+                if (isJta(session)) {
+                    // only a session in the JTA transaction takes over that transaction's explicit marks; a
+                    // resource-local session's marks are written with its own transaction
+                    marks.addAll(sink.sessionBufferOpened(marks));
+                }
                 OPEN.put(session, marks);
                 session.getActionQueue().registerProcess((BeforeTransactionCompletionProcess) marks);
                 session.getActionQueue().registerProcess((AfterTransactionCompletionProcess) marks);
@@ -63,13 +67,29 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
      * change then reports it.
      */
     static void openIfExplicitMarksWait(EventSource session) {
-        if (OPEN.containsKey(session) || !session.isTransactionInProgress()) {
+        if (!session.isTransactionInProgress() || !isJta(session)) {
             return;
         }
-        Instance<MarkSink> sink = CDI.current().select(MarkSink.class);
-        if (sink.isResolvable() && sink.get().explicitMarksWaiting()) {
+        MarkSink sink = cachedSink;
+        if (sink == null) {
+            Instance<MarkSink> found = CDI.current().select(MarkSink.class);
+            if (!found.isResolvable()) {
+                return;
+            }
+            sink = found.get();
+            cachedSink = sink;
+        }
+        // cheap first: the transaction's resource map answers before the shared map of open buffers is locked
+        if (sink.explicitMarksWaiting() && !OPEN.containsKey(session)) {
             of(session);
         }
+    }
+
+    /** The sink (an application-scoped CDI proxy), kept once found: this class is the deployment's own. */
+    private static volatile MarkSink cachedSink;
+
+    private static boolean isJta(SharedSessionContractImplementor session) {
+        return session.getTransactionCoordinator().getTransactionCoordinatorBuilder().isJta();
     }
 
     private static MarkSink lookUpSink() {

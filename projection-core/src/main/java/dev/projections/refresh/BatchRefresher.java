@@ -65,8 +65,11 @@ final class BatchRefresher {
         this.stopping = stopping;
     }
 
-    /** Refreshes a claimed batch, one tenant's group of a projection at a time. */
-    void process(ClaimedBatch batch) {
+    /**
+     * Refreshes a claimed batch, one tenant's group of a projection at a time; once {@code turnOver} says the
+     * drainer's turn is over, a group refreshed one by one gives back what it has not started.
+     */
+    void process(ClaimedBatch batch, BooleanSupplier turnOver) {
         active.add(batch);
         try {
             for (List<ClaimedMark> group : groupsOf(batch.marks())) {
@@ -87,11 +90,14 @@ final class BatchRefresher {
                     }
                 }
                 release(giveBack);
-                refreshGroup(startable);
+                refreshGroup(startable, batch, turnOver);
             }
         } finally {
-            release(batch.releaseUnstarted());
-            active.remove(batch);
+            try {
+                release(batch.releaseUnstarted());
+            } finally {
+                active.remove(batch);
+            }
         }
     }
 
@@ -106,7 +112,7 @@ final class BatchRefresher {
         }
     }
 
-    private void refreshGroup(List<ClaimedMark> claimOrder) {
+    private void refreshGroup(List<ClaimedMark> claimOrder, ClaimedBatch batch, BooleanSupplier turnOver) {
         if (claimOrder.isEmpty()) {
             return;
         }
@@ -114,8 +120,13 @@ final class BatchRefresher {
         marks.sort(Comparator.comparing(ClaimedMark::key));
         inFlight.refreshBegins();
         try {
-            if (marks.size() == 1 || !refreshTogether(marks)) {
-                refreshOneByOne(marks);
+            if (marks.size() == 1) {
+                refreshOne(marks.get(0));
+            } else if (!refreshTogether(marks)) {
+                // one by one takes longer than the batch: the batch's other groups are given back now rather
+                // than held, unstarted, until their lease lapses
+                release(batch.releaseUnstarted());
+                refreshOneByOne(marks, turnOver);
             }
         } finally {
             inFlight.refreshEnds();
@@ -123,22 +134,29 @@ final class BatchRefresher {
     }
 
     /**
-     * Each mark in its own transaction, after a failed {@code refreshAll} (docs/contract.md §4 step 3). The failed batch may
-     * have used up the lease: before a mark that could no longer finish inside its lease, the marks still to go
-     * get a fresh one, rather than being released unrecorded and claimed again, for ever, by the next drainer.
+     * Each mark in its own transaction, after a failed {@code refreshAll} (docs/contract.md §4 step 3). The failed
+     * batch may have used up the lease. Before a mark that could no longer finish inside its lease, the marks still
+     * to go get a fresh lease — unless a mark already ended in this pass and one of them failed or the drainer's
+     * turn is over: then the rest are given back, since what ended guarantees progress, and a slow group does not
+     * hold its drainer for a lease per mark. Never are they all given back with nothing ended, which let the next
+     * claim take the same batch for ever.
      */
-    private void refreshOneByOne(List<ClaimedMark> marks) {
+    private void refreshOneByOne(List<ClaimedMark> marks, BooleanSupplier turnOver) {
         Deque<ClaimedMark> toGo = new ArrayDeque<>(marks);
+        boolean oneEnded = false;
+        boolean oneFailed = false;
         while (!toGo.isEmpty()) {
-            if (stopping.getAsBoolean()) {
-                release(new ArrayList<>(toGo));
+            boolean leaseTooShort = !leases.leftToStart(toGo.peekFirst(), clock.instant());
+            if (stopping.getAsBoolean() || leaseTooShort && oneEnded && (oneFailed || turnOver.getAsBoolean())) {
+                abandon(new ArrayList<>(toGo));
                 return;
             }
-            if (!leases.leftToStart(toGo.peekFirst(), clock.instant())) {
+            if (leaseTooShort) {
                 toGo = new ArrayDeque<>(renew(new ArrayList<>(toGo)));
                 continue;
             }
-            refreshOne(toGo.pollFirst());
+            oneFailed |= !refreshOne(toGo.pollFirst());
+            oneEnded = true;
         }
     }
 
@@ -172,7 +190,8 @@ final class BatchRefresher {
         return true;
     }
 
-    private void refreshOne(ClaimedMark mark) {
+    /** True when refreshed, false when its failure was recorded. */
+    private boolean refreshOne(ClaimedMark mark) {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
@@ -181,9 +200,11 @@ final class BatchRefresher {
                 return store.ack(connection, mark, clock.instant());
             });
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+            return true;
         } catch (Exception | LinkageError | AssertionError e) {
             recordFailure(mark, e);
             listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+            return false;
         }
     }
 
@@ -206,10 +227,19 @@ final class BatchRefresher {
                 connection -> store.renew(connection, marks, clock.instant(), settings.leaseTime())));
     }
 
+    /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
             Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.release(connection, marks, clock.instant())));
+                    connection -> store.release(connection, marks)));
+        }
+    }
+
+    /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */
+    private void abandon(List<ClaimedMark> marks) {
+        if (!marks.isEmpty()) {
+            Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                    connection -> store.abandon(connection, marks, clock.instant())));
         }
     }
 

@@ -35,6 +35,6 @@ public final class EngineSteps {
 
     /** Starts (or releases) and refreshes claimed marks, exactly as a drainer does. */
     public void refresh(List<ClaimedMark> claimed) {
-        refresher.process(new ClaimedBatch(claimed));
+        refresher.process(new ClaimedBatch(claimed), () -> false);
     }
 }

@@ -112,7 +112,7 @@ public final class RefreshEngine {
                 }
                 return false;
             }
-            refresher.process(new ClaimedBatch(claimed));
+            refresher.process(new ClaimedBatch(claimed), () -> System.nanoTime() > turnEnds);
         }
         return false;
     }

@@ -54,10 +54,17 @@ public interface PendingStore {
             throws SQLException;
 
     /**
-     * Releases claims by token without acking them, one key at a time in key order; a key whose claim is no
-     * longer mine is marked again at LIVE priority instead. Returns how many were released.
+     * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
+     * alone (nothing was written for it). Returns how many were released.
      */
-    int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException;
+    int release(Connection connection, List<ClaimedMark> marks) throws SQLException;
+
+    /**
+     * Releases claims whose refresh was attempted and not finished (its batch failed), one key at a time in key
+     * order; a key whose claim is no longer mine is marked again at LIVE priority instead (the attempt may have
+     * written a read model after a newer refresh did). Returns how many were released.
+     */
+    int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException;
 
     /**
      * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing

@@ -181,8 +181,12 @@ public final class RebuildStore {
     /** Ends the exhausted runs that have nothing left to wait for; returns how many. */
     public int finishExhausted(Connection connection, Instant now) throws SQLException {
         int finished = 0;
+        // the second only where failing marks are left: a mark acked between the two statements must not turn a
+        // clean finish into "finished, 0 failing"
         for (String[] end : new String[][] {{RebuildProgress.FINISHED, ""},
-                {RebuildProgress.FINISHED_FAILING, " AND p.attempts = 0"}}) {
+                {RebuildProgress.FINISHED_FAILING, " AND p.attempts = 0) AND EXISTS (SELECT 1 FROM projection_pending f"
+                        + " WHERE f.projection = projection_rebuild.projection AND f.tenant_id = projection_rebuild.tenant_id"
+                        + " AND f.priority = 1 AND f.attempts > 0"}}) {
             try (PreparedStatement update = connection.prepareStatement(FINISH_EXHAUSTED.formatted(end[1]))) {
                 update.setString(1, end[0]);
                 update.setObject(2, utc(now));

@@ -304,12 +304,28 @@ abstract class SqlPendingStore implements PendingStore {
         return false;
     }
 
+    @Override
+    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                int i = bindKey(update, 1, mark.key());
+                update.setString(i, mark.token());
+                update.addBatch();
+            }
+            for (int count : update.executeBatch()) {
+                released += Math.max(count, 0);
+            }
+        }
+        return released;
+    }
+
     /*
      * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
      * after a batch of releases would lock keys out of key order (docs/contract.md §3 lock order).
      */
     @Override
-    public int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
+    public int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
         int released = 0;
         try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
             for (ClaimedMark mark : sortedByKey(marks)) {

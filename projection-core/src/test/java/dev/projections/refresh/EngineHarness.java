@@ -101,7 +101,11 @@ final class EngineHarness {
 
     /** Marks as a committed business change would (the upsert rule), at the engine's time. */
     MarkKey mark(String projection, String id) throws Exception {
-        MarkKey key = new MarkKey(projection, "", id);
+        return mark(projection, "", id);
+    }
+
+    MarkKey mark(String projection, String tenant, String id) throws Exception {
+        MarkKey key = new MarkKey(projection, tenant, id);
         transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
             store.upsert(connection, List.of(key), PendingStore.LIVE, clock.instant());
             return null;

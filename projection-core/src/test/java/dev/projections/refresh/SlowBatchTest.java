@@ -31,6 +31,7 @@ class SlowBatchTest {
         final Map<String, Integer> refreshes = new ConcurrentHashMap<>();
         final List<List<String>> batches = new ArrayList<>();
         AdjustableClock clock;
+        Runnable duringOneByOne = () -> { };
 
         @Override
         public String name() {
@@ -39,6 +40,7 @@ class SlowBatchTest {
 
         @Override
         public void refresh(String id) {
+            duringOneByOne.run();
             if (id.equals(SLOW)) {
                 outrunTheTimeout();
             }
@@ -66,7 +68,7 @@ class SlowBatchTest {
 
     @BeforeEach
     void hundredMarks() throws Exception {
-        harness = new EngineHarness("slow-batch", Map.of("projection.lease-time", "2m", "projection.batch-size", "100"),
+        harness = new EngineHarness("slow-batch", Map.of("projection.lease-time", "2m", "projection.batch-size", "200"),
                 projection);
         projection.clock = harness.clock;
         for (int i = 0; i < 100; i++) {
@@ -80,7 +82,9 @@ class SlowBatchTest {
 
         assertThat(engine.drain()).as("the drain ends: nothing is due any more").isFalse();
 
-        assertThat(projection.batches).as("one refreshAll of the claimed batch").hasSize(1);
+        assertThat(projection.batches.get(0)).as("the claimed batch, first through refreshAll").hasSize(100);
+        assertThat(projection.batches.subList(1, projection.batches.size())).as("later batches")
+                .noneMatch(batch -> batch.contains(SLOW));
         MarkKey slow = keys.get(42);
         for (MarkKey key : keys) {
             if (!key.equals(slow)) {
@@ -94,6 +98,33 @@ class SlowBatchTest {
         assertThat(row.claimToken()).isNull();
         assertThat(row.availableAt()).as("backing off").isAfter(harness.clock.instant());
         assertThat(harness.outcomes(slow)).containsExactly(RefreshOutcome.FAILED);
+    }
+
+    @Test
+    void theBatchsOtherTenantsAreGivenBackAtOnceWhenOneTenantsGroupFallsBackToOneByOne() throws Exception {
+        // claimed with the slow tenant's group, tenant t2's marks must not wait, held unstarted, for a lease
+        List<MarkKey> other = List.of(harness.mark("slow", "t2", "x1"), harness.mark("slow", "t2", "x2"));
+        List<String> claimedWhileOneByOne = new ArrayList<>();
+        projection.duringOneByOne = () -> {
+            for (MarkKey key : other) {
+                try {
+                    EngineHarness.Row row = harness.row(key);
+                    if (row != null && row.claimToken() != null) {
+                        claimedWhileOneByOne.add(key.entityId());
+                    }
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        RefreshEngine engine = harness.newEngine();
+
+        assertThat(engine.drain()).isFalse();
+
+        assertThat(claimedWhileOneByOne).as("t2's marks held while the slow group went one by one").isEmpty();
+        assertThat(harness.row(other.get(0))).isNull();
+        assertThat(harness.row(other.get(1))).isNull();
+        assertThat(harness.row(keys.get(42)).attempts()).isEqualTo(1);
     }
 
     @Test

@@ -704,7 +704,24 @@ abstract class PendingStoreContract {
     // ---------------------------------------------------------------------------------------------------------
 
     @Test
-    void aReleaseReleasesMyClaimsAndMarksAgainAKeyAnotherWorkerTookOver() throws Exception {
+    void aReleaseOfUnstartedClaimsReleasesMineAndLeavesAKeyAnotherWorkerTookOverAlone() throws Exception {
+        // nothing was written for an unstarted claim: a re-mark would only refresh twice, and lift a rebuild
+        // mark to live priority out of its run's count
+        markRebuild(at(0), ORDER_1, ORDER_2);
+        List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
+        Instant later = mine.get(0).leaseUntil();
+        claimOne(ORDER_2, later, tokenB);
+        Row secondBefore = row(ORDER_2);
+
+        assertThat(release(mine, later.plusSeconds(1))).isEqualTo(1);
+
+        assertThat(row(ORDER_1).claimToken()).isNull();
+        assertThat(row(ORDER_2)).as("theirs, untouched").isEqualTo(secondBefore);
+        assertThat(row(ORDER_2).priority()).isEqualTo(REBUILD);
+    }
+
+    @Test
+    void abandoningAttemptedClaimsReleasesMineAndMarksAgainAKeyAnotherWorkerTookOver() throws Exception {
         mark(at(0), ORDER_1, ORDER_2);
         List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
         assertThat(mine).hasSize(2);
@@ -713,7 +730,7 @@ abstract class PendingStoreContract {
         Row firstBefore = row(ORDER_1);
         Row secondBefore = row(ORDER_2);
 
-        assertThat(release(mine, later.plusSeconds(1))).isEqualTo(1);
+        assertThat(abandon(mine, later.plusSeconds(1))).isEqualTo(1);
 
         Row first = row(ORDER_1);
         assertThat(first.claimToken()).isNull();
@@ -726,7 +743,7 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_2).claimedUntil()).isEqualTo(theirs.leaseUntil());
         assertThat(row(ORDER_2).generation()).as("marked again: their ack misses").isNotEqualTo(secondBefore.generation());
         assertThat(row(ORDER_2).markCount()).isEqualTo(secondBefore.markCount() + 1);
-        assertThat(release(List.of(), later)).isZero();
+        assertThat(abandon(List.of(), later)).isZero();
     }
 
     @Test
@@ -1155,7 +1172,11 @@ abstract class PendingStoreContract {
     }
 
     int release(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.release(connection, marks, now));
+        return inTransaction(connection -> store.release(connection, marks));
+    }
+
+    int abandon(List<ClaimedMark> marks, Instant now) throws Exception {
+        return inTransaction(connection -> store.abandon(connection, marks, now));
     }
 
     long pending(String projection) throws Exception {

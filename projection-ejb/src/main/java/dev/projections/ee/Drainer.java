@@ -49,9 +49,9 @@ public class Drainer {
         if (!slot.run()) {
             return; // its slot was taken back by the sweep while it waited to run
         }
-        resources.stats().drainerStarted(origin);
         boolean moreWork = false;
         try {
+            resources.stats().drainerStarted(origin);
             moreWork = runtime.engine().drain();
         } catch (DatabaseTroubleException e) {
             troubles.record(e);

@@ -65,12 +65,20 @@ public class ProjectionsFacade implements Projections {
             return;
         }
         int status = transactions.getTransactionStatus();
-        if (status == Status.STATUS_ACTIVE) {
-            ExplicitMarks.buffer(transactions, resources, sink, keys);
-            return;
-        }
-        if (status == Status.STATUS_MARKED_ROLLBACK) {
-            return; // joins the doomed transaction and goes with it: nothing written, nothing announced
+        switch (status) {
+            case Status.STATUS_ACTIVE -> {
+                ExplicitMarks.buffer(transactions, resources, sink, keys);
+                return;
+            }
+            case Status.STATUS_MARKED_ROLLBACK, Status.STATUS_ROLLING_BACK, Status.STATUS_ROLLEDBACK -> {
+                return; // joins the doomed transaction and goes with it: nothing written, nothing announced
+            }
+            case Status.STATUS_NO_TRANSACTION -> {
+                // written at once, below
+            }
+            default -> throw new IllegalStateException("markDirty(\"" + projection + "\", …) called while the "
+                    + "thread's transaction is " + statusName(status) + ": call it inside an active transaction, "
+                    + "or outside any");
         }
         try (Connection connection = resources.dataSource().getConnection()) {
             sink.write(connection, keys);
@@ -78,6 +86,16 @@ public class ProjectionsFacade implements Projections {
             throw new IllegalStateException("could not write marks " + keys + ": " + e.getMessage(), e);
         }
         sink.committed(Set.copyOf(keys));
+    }
+
+    private static String statusName(int status) {
+        return switch (status) {
+            case Status.STATUS_PREPARING -> "preparing";
+            case Status.STATUS_PREPARED -> "prepared";
+            case Status.STATUS_COMMITTING -> "committing";
+            case Status.STATUS_COMMITTED -> "committed";
+            default -> "in status " + status;
+        };
     }
 
     private List<MarkKey> keysOf(String projection, Collection<String> ids) {
