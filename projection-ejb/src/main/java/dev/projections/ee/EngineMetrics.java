@@ -4,17 +4,18 @@ import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
 import dev.projections.metrics.RefreshTimer;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The engine's meters (docs/contract.md §9). They go to the application's {@code MeterRegistry} bean when it supplies one,
- * else to a Prometheus registry bundled in the EAR and served at {@code /projections/metrics}.
+ * else to a Prometheus registry bundled in the EAR and served at {@code /projections/metrics}; with neither (the
+ * application left micrometer-registry-prometheus out of its EAR) the engine keeps no metrics and says so there.
  */
 @ApplicationScoped
 public class EngineMetrics implements MetricsText {
@@ -29,20 +30,39 @@ public class EngineMetrics implements MetricsText {
     ProjectionRegistry projections;
 
     private MeterRegistry registry;
-    private PrometheusMeterRegistry prometheus;
+    private Supplier<String> prometheus;
+    private String description;
     private RefreshTimer refreshTimer;
 
     @PostConstruct
     void init() {
         if (applicationRegistry.isResolvable()) {
             registry = applicationRegistry.get();
+            description = "the application's MeterRegistry (" + registry.getClass().getName() + ")";
+        } else if (prometheusOnClassPath()) {
+            BundledPrometheus bundled = new BundledPrometheus();
+            registry = bundled.registry();
+            prometheus = bundled.scrape();
+            description = "bundled Prometheus registry";
         } else {
-            prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            registry = prometheus;
+            // meters recorded nowhere visible: cheaper than a branch at every refresh, and nothing fails
+            registry = new SimpleMeterRegistry();
+            description = "no registry: the application has no MeterRegistry bean and no "
+                    + "micrometer-registry-prometheus in its EAR, so the engine keeps no metrics";
         }
         new PendingGauges(resources.dataSource(), resources.store(), resources.clock())
                 .register(registry, projections.names());
         refreshTimer = new RefreshTimer(registry);
+    }
+
+    private static boolean prometheusOnClassPath() {
+        try {
+            Class.forName("io.micrometer.prometheusmetrics.PrometheusMeterRegistry", false,
+                    EngineMetrics.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     public RefreshTimer refreshTimer() {
@@ -51,12 +71,11 @@ public class EngineMetrics implements MetricsText {
 
     @Override
     public Optional<String> prometheus() {
-        return prometheus == null ? Optional.empty() : Optional.of(prometheus.scrape());
+        return prometheus == null ? Optional.empty() : Optional.of(prometheus.get());
     }
 
     @Override
     public String registryDescription() {
-        return prometheus != null ? "bundled Prometheus registry"
-                : "the application's MeterRegistry (" + registry.getClass().getName() + ")";
+        return description;
     }
 }

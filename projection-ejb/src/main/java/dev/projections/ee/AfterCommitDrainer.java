@@ -1,0 +1,48 @@
+package dev.projections.ee;
+
+import dev.projections.refresh.DrainerOrigin;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+/**
+ * Starts a drainer for work an API call made due (a retry, a resume, a rebuild): after the caller's transaction
+ * commits if there is one — a drainer started before would not see the change — else at once.
+ */
+@ApplicationScoped
+public class AfterCommitDrainer {
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    DrainerStarter starter;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
+    void start() {
+        if (!resources.settings().autoRefresh()) {
+            return;
+        }
+        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        starter.startIfSlotFree(DrainerOrigin.SWEEP);
+                    }
+                }
+            });
+        } else {
+            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.projections.ee;
+
+import dev.projections.EngineHealth;
+import dev.projections.ProjectionStatus;
+import dev.projections.store.PendingStore.ProjectionCounts;
+import dev.projections.store.RebuildStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Every projection's state at a glance, and the engine's health (docs/contract.md §12). */
+@ApplicationScoped
+public class EngineOverview {
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Inject
+    MarkSinkBean sink;
+
+    private final RebuildStore rebuildStore = new RebuildStore();
+
+    List<ProjectionStatus> overview() {
+        String tenant = ArgumentChecks.tenant(sink.currentTenant());
+        return SqlCalls.call(resources.dataSource(), "read the overview", c -> {
+            Instant now = resources.clock().instant();
+            Map<String, ProjectionCounts> counts = resources.store().countsByProjection(c, now);
+            Set<String> paused = resources.store().paused(c);
+            List<ProjectionStatus> statuses = new ArrayList<>();
+            for (String name : registry.names()) {
+                ProjectionCounts count = counts.getOrDefault(name, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0));
+                statuses.add(new ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
+                        count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
+                        paused.contains(name), rebuildStore.latest(c, name, tenant, now).orElse(null)));
+            }
+            return statuses;
+        });
+    }
+
+    EngineHealth health() {
+        Instant lastSweep = resources.stats().lastSweepAt();
+        Duration stale = resources.settings().sweepInterval().multipliedBy(3);
+        Instant sweepExpectedSince = lastSweep == null ? resources.stats().startedAt() : lastSweep;
+        try (Connection connection = resources.dataSource().getConnection()) {
+            Instant now = resources.clock().instant();
+            Instant oldest = resources.store().oldestDue(connection, registry.names(), now);
+            Duration oldestAge = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
+            Set<String> paused = resources.store().paused(connection);
+            if (Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
+                return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
+                        : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused);
+            }
+            return new EngineHealth(true, null, lastSweep, oldestAge, paused);
+        } catch (SQLException e) {
+            return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of());
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.projections.ee;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.Principal;
+
+/** Pause and resume of a projection on every instance, through {@code projection_control} (docs/contract.md §2). */
+@ApplicationScoped
+public class PauseSwitch {
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Inject
+    PauseState pauses;
+
+    @Inject
+    AfterCommitDrainer drainer;
+
+    /** The container's built-in bean for the caller. */
+    @Inject
+    Principal callerPrincipal;
+
+    void pause(String projection) {
+        setPaused(projection, true);
+    }
+
+    void resume(String projection) {
+        setPaused(projection, false);
+        drainer.start();
+    }
+
+    boolean isPaused(String projection) {
+        ArgumentChecks.projection(projection, registry);
+        return SqlCalls.call(resources.dataSource(), "read the pause of " + projection,
+                c -> resources.store().paused(c).contains(projection));
+    }
+
+    private void setPaused(String projection, boolean paused) {
+        ArgumentChecks.projection(projection, registry);
+        String user = caller();
+        SqlCalls.call(resources.dataSource(), (paused ? "pause " : "resume ") + projection, c -> {
+            resources.store().setPaused(c, projection, paused, user, resources.clock().instant());
+            return null;
+        });
+        pauses.invalidate();
+    }
+
+    private String caller() {
+        try {
+            String name = callerPrincipal.getName();
+            return name == null || name.isBlank() ? "anonymous" : name;
+        } catch (RuntimeException noSecurityContext) {
+            return "anonymous";
+        }
+    }
+}
