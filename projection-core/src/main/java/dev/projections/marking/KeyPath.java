@@ -85,30 +85,9 @@ final class KeyPath {
     }
 
     /**
-     * The key in a database snapshot of the entity's row, where an association is its foreign key value (the
-     * associated id), not an entity or proxy.
-     */
-    String keyInSnapshot(Object[] snapshot, EntityPersister persister, SharedSessionContractImplementor session) {
-        Object value = snapshot[persister.getEntityMetamodel().getPropertyIndex(path)];
-        if (value == null) {
-            return null;
-        }
-        if (kind == Kind.ASSOCIATION) {
-            LazyInitializer proxy = HibernateProxy.extractLazyInitializer(value);
-            if (proxy != null) {
-                value = proxy.getInternalIdentifier();
-            } else if (persister.getFactory().getMappingMetamodel().getEntityDescriptor(associatedEntity)
-                    .getMappedClass().isInstance(value)) {
-                value = persister.getFactory().getMappingMetamodel().getEntityDescriptor(associatedEntity)
-                        .getIdentifier(value, session);
-            }
-        }
-        return value == null ? null : value.toString();
-    }
-
-    /**
      * The key in one state of the entity, or {@code null} when it has none (a null attribute or
-     * association). {@code state} may be {@code null} for the id path only.
+     * association). {@code state} may be {@code null} for the id path only; it may also be a database snapshot of
+     * the row, whose associations are foreign key values.
      */
     String keyIn(Object id, Object[] state, EntityPersister persister, SharedSessionContractImplementor session) {
         if (kind == Kind.ID) {
@@ -124,13 +103,20 @@ final class KeyPath {
         if (kind == Kind.BASIC) {
             return value.toString();
         }
+        Object associatedId = associatedId(value, session);
+        return associatedId == null ? null : associatedId.toString();
+    }
+
+    /**
+     * The associated entity's id: through a proxy without initialising it, from an entity instance, or the value
+     * itself where the state holds the foreign key (a database snapshot of the row).
+     */
+    private Object associatedId(Object value, SharedSessionContractImplementor session) {
         LazyInitializer proxy = HibernateProxy.extractLazyInitializer(value);
         if (proxy != null) {
-            Object associatedId = proxy.getInternalIdentifier();
-            return associatedId == null ? null : associatedId.toString();
+            return proxy.getInternalIdentifier();
         }
-        Object associatedId = session.getFactory().getMappingMetamodel()
-                .getEntityDescriptor(associatedEntity).getIdentifier(value, session);
-        return associatedId == null ? null : associatedId.toString();
+        EntityPersister associated = session.getFactory().getMappingMetamodel().getEntityDescriptor(associatedEntity);
+        return associated.getMappedClass().isInstance(value) ? associated.getIdentifier(value, session) : value;
     }
 }

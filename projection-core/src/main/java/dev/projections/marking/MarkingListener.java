@@ -64,7 +64,7 @@ final class MarkingListener implements PostInsertEventListener, PostUpdateEventL
         if (row != null) {
             SessionMarks marks = SessionMarks.of(event.getSession());
             for (KeyPath path : paths) {
-                String oldKey = path.isId() ? null : path.keyInSnapshot(row, event.getPersister(), event.getSession());
+                String oldKey = path.isId() ? null : path.keyIn(event.getId(), row, event.getPersister(), event.getSession());
                 if (oldKey != null) {
                     marks.add(path.projection(), oldKey);
                 }
