@@ -171,11 +171,7 @@ final class BatchRefresher {
             outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
                 projection.refreshAll(ids);
                 // acks lock rows: in key order, like every statement locking several pending rows (docs/contract.md §3)
-                List<AckOutcome> acks = new ArrayList<>();
-                for (ClaimedMark mark : marks) {
-                    acks.add(store.ack(connection, mark, clock.instant()));
-                }
-                return acks;
+                return store.ackAll(connection, marks, clock.instant());
             });
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",

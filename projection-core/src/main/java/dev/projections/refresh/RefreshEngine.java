@@ -63,9 +63,19 @@ public final class RefreshEngine {
      * again later.
      */
     public boolean drain() {
+        return drain(() -> { });
+    }
+
+    /**
+     * A drainer's turn that calls {@code backlogFound} once, the first time a claim comes back full: a backlog of at
+     * least a batch waits, and the caller starts another drainer if a slot is free. That one does the same, so a
+     * sweep or a resume that finds a backlog has every worker on it within a few batches, rather than one drainer
+     * alone until the next sweep.
+     */
+    public boolean drain(Runnable backlogFound) {
         inFlight.drainBegins();
         try {
-            return drainUntilEmptyOrDue();
+            return drainUntilEmptyOrDue(backlogFound);
         } finally {
             inFlight.drainEnds();
         }
@@ -77,8 +87,9 @@ public final class RefreshEngine {
      * the engine hears that it stops: a drainer that drained until the queue was empty could hold an undeploy for
      * as long as a big rebuild takes.
      */
-    private boolean drainUntilEmptyOrDue() {
+    private boolean drainUntilEmptyOrDue(Runnable backlogFound) {
         long turnEnds = System.nanoTime() + DRAIN_TURN.toNanos();
+        boolean helpAsked = false;
         while (!stopping) {
             if (System.nanoTime() > turnEnds) {
                 return true;
@@ -111,6 +122,10 @@ public final class RefreshEngine {
                     rebuilds.finishExhausted();
                 }
                 return false;
+            }
+            if (!helpAsked && claimed.size() >= settings.batchSize()) {
+                helpAsked = true;
+                backlogFound.run();
             }
             refresher.process(new ClaimedBatch(claimed), () -> System.nanoTime() > turnEnds);
         }

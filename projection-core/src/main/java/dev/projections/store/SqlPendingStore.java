@@ -263,6 +263,14 @@ abstract class SqlPendingStore implements PendingStore {
                 return AckOutcome.SUCCESS;
             }
         }
+        return missedAck(connection, mark, now);
+    }
+
+    /**
+     * The ack of {@code mark} found another generation or another claim: marks it again and releases it while the
+     * claim is still mine, or (the claim gone) upserts it LIVE.
+     */
+    AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
         try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE)) {
             remark.setString(1, Generations.next());
             remark.setObject(2, utc(now));

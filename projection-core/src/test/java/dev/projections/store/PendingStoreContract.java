@@ -544,6 +544,77 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aBatchAckDeletesItsUnchangedMarksAndMarksAgainEachMissedOneByTheRuleOfASingleAck() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3, ORDER_4);
+        List<ClaimedMark> mine = sortedByKey(claimDue(at(1), tokenA, 10, ORDERS));
+        assertThat(keysOf(mine)).containsExactly(ORDER_1, ORDER_2, ORDER_3, ORDER_4);
+        Instant late = mine.get(0).leaseUntil().plusSeconds(1);
+        mark(at(2), ORDER_2);                                             // changed during the refresh
+        ClaimedMark theirs3 = claimOne(ORDER_3, late, tokenB);           // taken over after my lease lapsed
+        ClaimedMark theirs4 = claimOne(ORDER_4, late, tokenB);
+        assertThat(ack(theirs4, late)).isEqualTo(AckOutcome.SUCCESS);    // taken over and already acked
+        Instant now = late.plusSeconds(1);
+
+        List<AckOutcome> outcomes = inTransaction(connection -> store.ackAll(connection, mine, now));
+
+        assertThat(outcomes).containsExactly(AckOutcome.SUCCESS, AckOutcome.REPEATED, AckOutcome.REPEATED,
+                AckOutcome.REPEATED);
+        assertThat(row(ORDER_1)).as("unchanged: acked").isNull();
+        Row changed = row(ORDER_2);
+        assertThat(changed.claimToken()).as("changed: released, due again").isNull();
+        assertThat(changed.availableAt()).isEqualTo(now);
+        Row takenOver = row(ORDER_3);
+        assertThat(takenOver.claimToken()).as("their claim untouched").isEqualTo(tokenB);
+        assertThat(takenOver.generation()).as("but marked again").isNotEqualTo(theirs3.generation());
+        Row gone = row(ORDER_4);
+        assertThat(gone).as("acked by its new owner: marked again").isNotNull();
+        assertThat(gone.claimToken()).isNull();
+        assertThat(gone.priority()).isEqualTo(LIVE);
+        assertThat(gone.availableAt()).isEqualTo(now);
+        assertThat(gone.markCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchAckWaitingForOneOfItsKeysHoldsNoLaterKeyOfTheBatch() throws Exception {
+        // the lock order of docs/contract.md §3: a business transaction that holds ORDER_2 and then upserts
+        // ORDER_3 must not find ORDER_3 held by an ack that waits for ORDER_2
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3);
+        List<ClaimedMark> mine = sortedByKey(claimDue(at(1), tokenA, 10, ORDERS));
+        List<AckOutcome> outcomes;
+        try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
+            business.setAutoCommit(false);
+            worker.setAutoCommit(false);
+            store.upsert(business, List.of(ORDER_2), LIVE, at(2)); // holds ORDER_2, not committed yet
+            long workerSession = sessionId(worker);
+
+            Future<List<AckOutcome>> acks = threads.submit(() -> {
+                List<AckOutcome> result = store.ackAll(worker, mine, at(3));
+                worker.commit();
+                return result;
+            });
+            awaitLockWaitOrEnd(observer, workerSession, acks);
+            assertThat(acks.isDone()).as("the ack waits for ORDER_2").isFalse();
+            try (PreparedStatement probe = observer.prepareStatement("""
+                    SELECT entity_id FROM projection_pending
+                     WHERE projection = ? AND tenant_id = ? AND entity_id = ? FOR UPDATE SKIP LOCKED""")) {
+                observer.setAutoCommit(false);
+                bindKey(probe, ORDER_3);
+                try (ResultSet rows = probe.executeQuery()) {
+                    assertThat(rows.next()).as("ORDER_3, after the key the ack waits for, is not held").isTrue();
+                }
+                observer.rollback();
+            }
+            business.commit();
+            outcomes = acks.get(WAIT_SECONDS, SECONDS);
+        }
+
+        assertThat(outcomes).containsExactly(AckOutcome.SUCCESS, AckOutcome.REPEATED, AckOutcome.SUCCESS);
+        assertThat(row(ORDER_1)).isNull();
+        assertThat(row(ORDER_2).claimToken()).as("the change committed while the ack waited").isNull();
+        assertThat(row(ORDER_3)).isNull();
+    }
+
+    @Test
     void aRenewalGivesMyClaimsAFreshLeaseAndMarksAgainAKeyAnotherWorkerTookOver() throws Exception {
         mark(at(0), ORDER_1, ORDER_2);
         List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
@@ -1164,6 +1235,16 @@ abstract class PendingStoreContract {
 
     AckOutcome ack(ClaimedMark mark, Instant now) throws Exception {
         return inTransaction(connection -> store.ack(connection, mark, now));
+    }
+
+    private static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
+        return marks.stream().sorted(java.util.Comparator.comparing(ClaimedMark::key)).toList();
+    }
+
+    private static void bindKey(PreparedStatement statement, MarkKey key) throws SQLException {
+        statement.setString(1, key.projection());
+        statement.setString(2, key.tenantId());
+        statement.setString(3, key.entityId());
     }
 
     boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {

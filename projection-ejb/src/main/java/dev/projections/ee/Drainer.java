@@ -52,7 +52,7 @@ public class Drainer {
         boolean moreWork = false;
         try {
             resources.stats().drainerStarted(origin);
-            moreWork = runtime.engine().drain();
+            moreWork = runtime.engine().drain(() -> starter.startIfSlotFree(DrainerOrigin.BACKLOG));
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {
