@@ -24,7 +24,8 @@ public record Settings(
         int workers,
         Duration retryDelay,
         Duration maxRetryDelay,
-        Duration leaseTime) {
+        Duration leaseTime,
+        int rebuildPageSize) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -38,6 +39,7 @@ public record Settings(
     public static final String RETRY_DELAY = "projection.retry-delay";
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
+    public static final String REBUILD_PAGE_SIZE = "projection.rebuild-page-size";
 
     /**
      * The shortest lease: a refresh transaction times out after half the lease, and JTA counts whole seconds, so
@@ -88,7 +90,8 @@ public record Settings(
                 p.atLeastOne(WORKERS, 4),
                 p.duration(RETRY_DELAY, Duration.ofSeconds(5)),
                 p.duration(MAX_RETRY_DELAY, Duration.ofMinutes(5)),
-                p.duration(LEASE_TIME, Duration.ofMinutes(2)));
+                p.duration(LEASE_TIME, Duration.ofMinutes(2)),
+                p.atLeastOne(REBUILD_PAGE_SIZE, 5000));
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "

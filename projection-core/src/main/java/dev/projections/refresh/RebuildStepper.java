@@ -18,7 +18,7 @@ import java.util.logging.Logger;
 
 /**
  * One step of a background rebuild (docs/contract.md §7): lease a run, take the page of ids after its cursor from
- * {@code ids(cursor, batch-size)} inside the run's tenant scope, mark them at rebuild priority with one upsert and
+ * {@code ids(cursor, rebuild-page-size)} inside the run's tenant scope, mark them at rebuild priority with one upsert and
  * advance the cursor — in one transaction, so a step is marked and counted exactly once or not at all. Steps run
  * on the drainers, no thread is held per run.
  */
@@ -32,18 +32,18 @@ public final class RebuildStepper {
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
-    private final int batchSize;
+    private final int pageSize;
     private final Duration lease;
 
     public RebuildStepper(RebuildStore rebuilds, PendingStore pending, Transactions transactions, Clock clock,
-                          ProjectionCatalog catalog, TenantScope tenantScope, int batchSize, Duration lease) {
+                          ProjectionCatalog catalog, TenantScope tenantScope, int pageSize, Duration lease) {
         this.rebuilds = rebuilds;
         this.pending = pending;
         this.transactions = transactions;
         this.clock = clock;
         this.catalog = catalog;
         this.tenantScope = tenantScope;
-        this.batchSize = batchSize;
+        this.pageSize = pageSize;
         this.lease = lease;
     }
 
@@ -66,7 +66,7 @@ public final class RebuildStepper {
                 }
                 pending.upsert(connection, List.copyOf(keys), PendingStore.REBUILD, clock.instant());
                 String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
-                if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < batchSize)) {
+                if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
                     throw new IllegalStateException("the lease of rebuild run " + run.runId() + " was lost");
                 }
                 return null;
@@ -90,13 +90,13 @@ public final class RebuildStepper {
     /** The next page; anything wrong with it is the projection's and fails the run. */
     private List<String> idsAfter(Projection projection, RebuildRun run) {
         try {
-            List<String> ids = projection.ids(run.cursor(), batchSize);
+            List<String> ids = projection.ids(run.cursor(), pageSize);
             for (String id : ids) {
                 checked(id, run);
             }
-            if (ids.size() > batchSize) {
+            if (ids.size() > pageSize) {
                 throw new IllegalStateException("ids() of " + run.projection() + " returned " + ids.size()
-                        + " ids, more than the limit " + batchSize);
+                        + " ids, more than the limit " + pageSize);
             }
             if (!ids.isEmpty() && ids.get(ids.size() - 1).equals(run.cursor())) {
                 throw new IllegalStateException("ids() of " + run.projection() + " returned a page ending at its cursor "

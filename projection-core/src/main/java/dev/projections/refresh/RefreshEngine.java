@@ -112,8 +112,11 @@ public final class RefreshEngine {
                     throw e;
                 }
             }
-            // a rebuild steps only when nothing is due, so a step never delays marks already claimed
-            boolean stepped = claimed.isEmpty() && rebuilds != null && rebuilds.step();
+            // a rebuild steps when nothing is due, or when its marks are running out (a short claim holding rebuild
+            // marks): the next page is marked while the last of the previous one is refreshed, and the queue holds
+            // about one page of a run at a time. Live marks still come first in every claim (priority). Plain live
+            // traffic, short claims without rebuild marks, costs no step query.
+            boolean stepped = rebuilds != null && rebuildRunningDry(claimed) && rebuilds.step();
             if (claimed.isEmpty()) {
                 if (stepped || !handed.isEmpty()) {
                     continue;
@@ -130,6 +133,11 @@ public final class RefreshEngine {
             refresher.process(new ClaimedBatch(claimed), () -> System.nanoTime() > turnEnds);
         }
         return false;
+    }
+
+    private boolean rebuildRunningDry(List<ClaimedMark> claimed) {
+        return claimed.isEmpty() || claimed.size() < settings.batchSize()
+                && claimed.stream().anyMatch(mark -> mark.priority() == PendingStore.REBUILD);
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */

@@ -75,7 +75,28 @@ final class EngineHarness {
     }
 
     RefreshEngine newEngine() {
-        ProjectionCatalog catalog = new ProjectionCatalog() {
+        return newEngine(null);
+    }
+
+    /** An engine whose drainers also step rebuild runs, {@code pageSize} ids a step. */
+    RefreshEngine newEngineWithRebuilds(int pageSize) {
+        return newEngine(new RebuildStepper(new dev.projections.store.RebuildStore(), store, transactions, clock,
+                catalog(), TenantScope.NONE, pageSize, settings.leaseTime()));
+    }
+
+    /** Starts a rebuild run of {@code projection} (no tenant); the drainers step it. */
+    String startRebuild(String projection) throws Exception {
+        return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
+                new dev.projections.store.RebuildStore().start(connection, projection, "", clock.instant()));
+    }
+
+    private RefreshEngine newEngine(RebuildStepper rebuilds) {
+        return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog(),
+                TenantScope.NONE, (key, outcome, took) -> refreshed.add(new Refreshed(key, outcome)), rebuilds);
+    }
+
+    private ProjectionCatalog catalog() {
+        return new ProjectionCatalog() {
             @Override
             public Projection byName(String name) {
                 return projections.get(name);
@@ -91,8 +112,6 @@ final class EngineHarness {
                 return projections.keySet();
             }
         };
-        return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog,
-                TenantScope.NONE, (key, outcome, took) -> refreshed.add(new Refreshed(key, outcome)), null);
     }
 
     Connection connect() throws SQLException {

@@ -50,7 +50,7 @@ public class EngineRuntime {
         if (rebuilds == null) {
             rebuilds = new RebuildStepper(new RebuildStore(), resources.store(), transactions, resources.clock(),
                     registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
-                    resources.settings().batchSize(), resources.settings().leaseTime());
+                    resources.settings().rebuildPageSize(), resources.settings().leaseTime());
         }
         return rebuilds;
     }

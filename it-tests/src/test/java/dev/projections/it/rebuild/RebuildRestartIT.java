@@ -37,7 +37,8 @@ class RebuildRestartIT {
     @Deployment(name = "engine", managed = false, testable = false)
     static EnterpriseArchive engine() {
         return ShrinkWrap.create(EnterpriseArchive.class, "rebuild-restart.ear").merge(Deployments.ear(Map.of(
-                "projection.sweep-interval", "1s", "projection.lease-time", "10s", "projection.batch-size", "100")));
+                "projection.sweep-interval", "1s", "projection.lease-time", "10s", "projection.batch-size", "100",
+                "projection.rebuild-page-size", "1000")));
     }
 
     @Test
