@@ -74,7 +74,7 @@ final class PostgresPendingStore extends SqlPendingStore {
      * longer matters. Rows neither deleted nor inserted are the rare missed acks, handled one by one, also on
      * rows already held.
      */
-    private static final String LOCK_IN_KEY_ORDER = """
+    static final String LOCK_IN_KEY_ORDER = """
             INSERT INTO projection_pending AS p
                    (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at)
             SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, 0, 0, ?, ?
@@ -85,7 +85,7 @@ final class PostgresPendingStore extends SqlPendingStore {
             RETURNING p.projection, p.tenant_id, p.entity_id
             """;
 
-    private static final String DELETE_UNCHANGED = """
+    static final String DELETE_UNCHANGED = """
             DELETE FROM projection_pending p
              USING unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
                    AS k(projection, tenant_id, entity_id, generation, claim_token)

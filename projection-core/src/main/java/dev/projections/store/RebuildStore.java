@@ -63,7 +63,7 @@ public final class RebuildStore {
      * stay as failing marks (retry them) and must not keep the run, and every new run, blocked. The end state says
      * which: FINISHED with nothing left, FINISHED_FAILING with failing marks left, never FINISHED with remaining > 0.
      */
-    private static final String FINISH_EXHAUSTED = """
+    static final String FINISH_EXHAUSTED = """
             UPDATE projection_rebuild
                SET state = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
              WHERE state = 'RUNNING' AND exhausted = TRUE
@@ -79,7 +79,7 @@ public final class RebuildStore {
              FETCH FIRST 1 ROWS ONLY
             """;
 
-    private static final String PROGRESS = """
+    static final String PROGRESS = """
             SELECT r.run_id, r.projection, r.tenant_id, r.state, r.marked, r.started_at, r.finished_at, r.last_error,
                    (SELECT COUNT(*) FROM projection_pending p
                      WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1)

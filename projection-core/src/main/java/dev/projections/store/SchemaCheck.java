@@ -30,6 +30,7 @@ public final class SchemaCheck {
     private static final Pattern TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*)\\);");
     private static final Pattern COLUMN_SEPARATOR = Pattern.compile(",\\s*(?=[a-z_]+ [A-Z])");
     private static final Pattern INDEX = Pattern.compile("CREATE (?:UNIQUE )?INDEX (\\w+) ON (\\w+)");
+    private static final Pattern DROPPED_INDEX = Pattern.compile("DROP INDEX (\\w+)");
 
     private final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
     private final Map<String, String> tableByIndex = new LinkedHashMap<>();
@@ -47,6 +48,12 @@ public final class SchemaCheck {
                     columns.add(column.trim().split(" ")[0]);
                 }
                 columnsByTable.put(table.group(1), columns);
+            }
+            Matcher dropped = DROPPED_INDEX.matcher(line);
+            if (dropped.find()) {
+                // replaced by a later change (on PostgreSQL; elsewhere the dropped index may stay, and is not required)
+                tableByIndex.remove(dropped.group(1));
+                partialIndexes.remove(dropped.group(1));
             }
             Matcher index = INDEX.matcher(line);
             if (index.find()) {

@@ -117,6 +117,62 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * A rebuild's remaining marks (its progress, and the check that finishes it) are read from the partial index
+     * of rebuild marks, which live marks never write; 900,000 of the million are rebuild marks here.
+     */
+    @Test
+    void aRebuildsRemainingMarksAreReadFromThePartialRebuildIndex() throws Exception {
+        try (Connection connection = connect()) {
+            String finish = plan(connection, "EXPLAIN " + RebuildStore.FINISH_EXHAUSTED.formatted(""), select -> {
+                select.setString(1, "FINISHED");
+                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+            });
+            assertThat(finish).as(finish).contains("projection_pending_rebuild_idx")
+                    .doesNotContain("Seq Scan on projection_pending");
+
+            String progress = plan(connection, "EXPLAIN " + RebuildStore.PROGRESS + " WHERE r.run_id = ?",
+                    select -> select.setString(1, "run"));
+            assertThat(progress).as(progress).contains("projection_pending_rebuild_idx")
+                    .doesNotContain("Seq Scan on projection_pending");
+        }
+    }
+
+    /** The two statements of a batch's ack find their rows by key, whatever the size of the queue. */
+    @Test
+    void aBatchAckLocksAndDeletesByKey() throws Exception {
+        try (Connection connection = connect()) {
+            String[] projections = new String[100];
+            String[] tenants = new String[100];
+            String[] ids = new String[100];
+            for (int i = 0; i < 100; i++) {
+                projections[i] = "p" + (i % 3);
+                tenants[i] = "";
+                ids[i] = String.format("%08d", 1000 + i);
+            }
+            String lock = plan(connection, "EXPLAIN " + PostgresPendingStore.LOCK_IN_KEY_ORDER, select -> {
+                select.setObject(1, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+                select.setArray(3, connection.createArrayOf("text", projections));
+                select.setArray(4, connection.createArrayOf("text", tenants));
+                select.setArray(5, connection.createArrayOf("text", ids));
+                select.setArray(6, connection.createArrayOf("text", ids));
+            });
+            assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
+                    .doesNotContain("Seq Scan on projection_pending");
+
+            String delete = plan(connection, "EXPLAIN " + PostgresPendingStore.DELETE_UNCHANGED, select -> {
+                select.setArray(1, connection.createArrayOf("text", projections));
+                select.setArray(2, connection.createArrayOf("text", tenants));
+                select.setArray(3, connection.createArrayOf("text", ids));
+                select.setArray(4, connection.createArrayOf("text", ids));
+                select.setArray(5, connection.createArrayOf("text", ids));
+            });
+            assertThat(delete).as(delete).contains("projection_pending_pk")
+                    .doesNotContain("Seq Scan on projection_pending");
+        }
+    }
+
     interface Binding {
         void bind(PreparedStatement statement) throws SQLException;
     }
