@@ -5,6 +5,8 @@ import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.PendingStore;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -46,6 +48,25 @@ final class Claimer {
         String token = UUID.randomUUID().toString();
         return claimWith(token, connection ->
                 store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
+    }
+
+    /**
+     * A drainer's pass: those of the handed-over {@code keys} that are due and unleased, then due marks up to
+     * {@code limit}, in one transaction under one token: a committed key reaches its refresh after one claim
+     * commit, not two. The due marks cannot include the keys just claimed (their fresh lease excludes them).
+     */
+    List<ClaimedMark> claimHandedAndDue(List<MarkKey> keys, Set<String> claimable, int limit) {
+        String token = UUID.randomUUID().toString();
+        return claimWith(token, connection -> {
+            Instant now = clock.instant();
+            List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
+                    : store.claimKeys(connection, keys, claimable, now, settings.leaseTime(), token));
+            if (claimed.size() < limit) {
+                claimed.addAll(store.claimDue(connection, claimable, now, settings.leaseTime(), token,
+                        limit - claimed.size()));
+            }
+            return claimed;
+        });
     }
 
     /**

@@ -8,9 +8,7 @@ import dev.projections.store.ClaimedMark;
 import dev.projections.store.PendingStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -95,23 +93,9 @@ public final class RefreshEngine {
                 return true;
             }
             List<MarkKey> handed = handoff.take(settings.batchSize());
-            Set<String> claimable = catalog.claimable();
-            List<ClaimedMark> claimed = new ArrayList<>(handed.isEmpty() ? List.of() : claimer.claim(handed, claimable));
             // due marks too on every pass: under steady commits retries, re-marks and other instances' orphans
             // would otherwise wait until the hand-off runs dry
-            if (claimed.size() < settings.batchSize()) {
-                try {
-                    claimed.addAll(claimer.claimDue(claimable, settings.batchSize() - claimed.size()));
-                } catch (DatabaseTroubleException e) {
-                    // the hand-off's keys are claimed already: give them back rather than leave them to their lease
-                    try {
-                        refresher.release(claimed);
-                    } catch (DatabaseTroubleException stillDown) {
-                        e.addSuppressed(stillDown);
-                    }
-                    throw e;
-                }
-            }
+            List<ClaimedMark> claimed = claimer.claimHandedAndDue(handed, catalog.claimable(), settings.batchSize());
             // a rebuild steps when nothing is due, or when its marks are running out (a short claim holding rebuild
             // marks): the next page is marked while the last of the previous one is refreshed, and the queue holds
             // about one page of a run at a time. Live marks still come first in every claim (priority). Plain live
