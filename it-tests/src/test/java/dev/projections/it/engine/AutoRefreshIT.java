@@ -122,6 +122,33 @@ class AutoRefreshIT {
     }
 
     @Test
+    void aResumeThatFindsABacklogPutsEveryWorkerOnIt() {
+        // paused, the burst's marks are written but not claimed; the hand-off's drainers end empty-handed
+        String prefix = "backlog-" + UUID.randomUUID() + "-";
+        projections.pause(GatedProjection.NAME);
+        for (int i = 0; i < 2_000; i++) {
+            projections.markDirty(GatedProjection.NAME, prefix + i);
+        }
+        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        long backlogDrainers = engine.stats().drainersStarted(DrainerOrigin.BACKLOG);
+        java.util.concurrent.CountDownLatch release = gated.holdAll();
+        Rows rows = new Rows(dataSource);
+        try {
+            // the resume starts one drainer; each drainer whose claim comes back full calls one more
+            projections.resume(GatedProjection.NAME);
+            Await.until("every worker refreshing the backlog at once", () -> gated.running() == WORKERS);
+        } finally {
+            release.countDown();
+            gated.reset();
+        }
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.BACKLOG) - backlogDrainers)
+                .as("drainers started by a drainer that found a backlog").isGreaterThanOrEqualTo(WORKERS - 1);
+        Await.until("the backlog to drain", Duration.ofMinutes(3), () ->
+                rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND entity_id LIKE ?",
+                        prefix + "%") == 0);
+    }
+
+    @Test
     void aRefreshStartedByTheHandoffRunsAsTheSystemIdentity() {
         String id = "identity-" + UUID.randomUUID();
         projections.markDirty(GatedProjection.NAME, id);

@@ -101,7 +101,29 @@ public class GatedProjection implements Projection {
         return calls.size();
     }
 
+    /** Every refresh (and batch) from now on waits, before it reads, until the returned latch is counted down. */
+    public CountDownLatch holdAll() {
+        CountDownLatch release = new CountDownLatch(1);
+        holdAll = release;
+        return release;
+    }
+
+    /** Refreshes (or batches) running now. */
+    public int running() {
+        return running.get();
+    }
+
+    private volatile CountDownLatch holdAll;
+
+    private void waitIfHeld() throws InterruptedException {
+        CountDownLatch release = holdAll;
+        if (release != null && !release.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the hold on every refresh was never released");
+        }
+    }
+
     public void reset() {
+        holdAll = null;
         peakRunning.set(0);
         gates.clear();
         failures.clear();
@@ -115,6 +137,7 @@ public class GatedProjection implements Projection {
         batches.add(List.copyOf(ids));
         peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
         try {
+            waitIfHeld();
             refreshEach(ids);
         } finally {
             running.decrementAndGet();
@@ -136,6 +159,7 @@ public class GatedProjection implements Projection {
     public void refresh(String id) throws Exception {
         peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
         try {
+            waitIfHeld();
             copy(id);
         } finally {
             running.decrementAndGet();
