@@ -138,7 +138,7 @@ class PostgresClaimPlanTest {
         }
     }
 
-    /** The two statements of a batch's ack find their rows by key, whatever the size of the queue. */
+    /** The statements of a batch's ack find their rows by primary key, whatever the size of the queue. */
     @Test
     void aBatchAckLocksAndDeletesByKey() throws Exception {
         try (Connection connection = connect()) {
@@ -161,12 +161,12 @@ class PostgresClaimPlanTest {
             assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");
 
-            String delete = plan(connection, "EXPLAIN " + PostgresPendingStore.DELETE_UNCHANGED, select -> {
-                select.setArray(1, connection.createArrayOf("text", projections));
-                select.setArray(2, connection.createArrayOf("text", tenants));
-                select.setArray(3, connection.createArrayOf("text", ids));
-                select.setArray(4, connection.createArrayOf("text", ids));
-                select.setArray(5, connection.createArrayOf("text", ids));
+            String delete = plan(connection, "EXPLAIN " + SqlPendingStore.DELETE_IF_UNCHANGED, select -> {
+                select.setString(1, "p1");
+                select.setString(2, "");
+                select.setString(3, "00001001");
+                select.setString(4, "g");
+                select.setString(5, "t");
             });
             assertThat(delete).as(delete).contains("projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");
