@@ -11,7 +11,10 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
 
-/** Every refused request answers with a JSON body {@code {"error": "…"}}. */
+/**
+ * Every refused request answers with a JSON body {@code {"error": "…"}}. Messages are the API's own: the
+ * runtime's (JSON-B's, RESTEasy's) name internal classes and are never passed on.
+ */
 final class ErrorMappers {
 
     private ErrorMappers() {
@@ -47,10 +50,36 @@ final class ErrorMappers {
     }
 
     @Provider
+    public static class NotFound implements ExceptionMapper<NotFoundJson> {
+        @Override
+        public Response toResponse(NotFoundJson e) {
+            return error(Response.Status.NOT_FOUND, e.getMessage());
+        }
+    }
+
+    private static final java.util.regex.Pattern PROPERTY = java.util.regex.Pattern.compile("property '([A-Za-z]+)'");
+
+    /**
+     * A body that is not JSON, or a field of the wrong type: the innermost field JSON-B names is given ("quantity"
+     * inside "lines"), JSON-B's own text is not passed on.
+     */
+    static String unreadableBody(Throwable e) {
+        String field = null;
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            java.util.regex.Matcher property = t.getMessage() == null ? null : PROPERTY.matcher(t.getMessage());
+            if (property != null && property.find()) {
+                field = property.group(1);
+            }
+        }
+        return field == null ? "malformed JSON: the body is not the JSON object this operation expects"
+                : "malformed JSON: field \"" + field + "\" has the wrong type";
+    }
+
+    @Provider
     public static class MalformedJson implements ExceptionMapper<JsonbException> {
         @Override
         public Response toResponse(JsonbException e) {
-            return error(Response.Status.BAD_REQUEST, "malformed JSON: " + e.getMessage());
+            return error(Response.Status.BAD_REQUEST, unreadableBody(e));
         }
     }
 
@@ -58,7 +87,7 @@ final class ErrorMappers {
     public static class Unreadable implements ExceptionMapper<ProcessingException> {
         @Override
         public Response toResponse(ProcessingException e) {
-            return error(Response.Status.BAD_REQUEST, "unreadable request: " + e.getMessage());
+            return error(Response.Status.BAD_REQUEST, unreadableBody(e));
         }
     }
 
@@ -67,7 +96,16 @@ final class ErrorMappers {
         @Override
         public Response toResponse(WebApplicationException e) {
             Response.Status status = Response.Status.fromStatusCode(e.getResponse().getStatus());
-            return error(status == null ? Response.Status.BAD_REQUEST : status, e.getMessage());
+            if (status == null) {
+                status = Response.Status.BAD_REQUEST;
+            }
+            return error(status, switch (status) {
+                case NOT_FOUND -> "no such resource";
+                case METHOD_NOT_ALLOWED -> "method not allowed here";
+                case UNSUPPORTED_MEDIA_TYPE -> "send the body as Content-Type: application/json";
+                case NOT_ACCEPTABLE -> "this API answers application/json";
+                default -> status.getReasonPhrase();
+            });
         }
     }
 }

@@ -27,14 +27,12 @@ public class FaultsResource {
 
     @POST
     public Map<String, Object> failNext(@PathParam("projection") String projection,
-                                        @QueryParam("failNext") @DefaultValue("1") int failNext,
+                                        @QueryParam("failNext") String failNextValue,
                                         @QueryParam("message") @DefaultValue("fault injected by the demo") String message) {
         if (!projections.names().contains(projection)) {
             throw new BadRequestJson("unknown projection \"" + projection + "\"; known: " + projections.names());
         }
-        if (failNext < 0) {
-            throw new BadRequestJson("failNext must be >= 0, was " + failNext);
-        }
+        int failNext = (int) RequestValues.whole("failNext", failNextValue, 1, 0, 1_000_000);
         faults.failNext(projection, failNext, message);
         return Map.of("projection", projection, "failNext", failNext, "message", message);
     }

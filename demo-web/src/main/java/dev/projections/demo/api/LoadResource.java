@@ -23,9 +23,10 @@ public class LoadResource {
 
     @POST
     public Map<String, Integer> load(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
-                                     @QueryParam("orders") @DefaultValue("0") int newOrders,
-                                     @QueryParam("updates") @DefaultValue("0") int updates) {
-        int[] done = orders.load(tenant, newOrders, updates);
+                                     @QueryParam("orders") String newOrders,
+                                     @QueryParam("updates") String updates) {
+        int[] done = orders.load(tenant.trim(), (int) RequestValues.whole("orders", newOrders, 0, 0, 100_000),
+                (int) RequestValues.whole("updates", updates, 0, 0, 100_000));
         return Map.of("orders", done[0], "updates", done[1]);
     }
 }

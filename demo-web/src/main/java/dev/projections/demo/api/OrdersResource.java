@@ -25,12 +25,10 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class OrdersResource {
 
-    public record LineJson(String sku, Integer quantity, BigDecimal price) {
+    /** Quantity as a decimal: JSON-B would wrap 4294967297 into an int as 1; {@link RequestValues} refuses it. */
+    public record LineJson(String sku, BigDecimal quantity, BigDecimal price) {
         OrderService.NewLine toLine() {
-            if (quantity == null) {
-                throw new BadRequestJson("a line needs a quantity");
-            }
-            return new OrderService.NewLine(sku, quantity, price);
+            return new OrderService.NewLine(sku, RequestValues.quantity(quantity), RequestValues.price(price));
         }
     }
 
@@ -65,40 +63,43 @@ public class OrdersResource {
     @PUT
     @Path("/{id}/status")
     public Map<String, Object> status(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
-                                      @PathParam("id") long id, StatusJson body) {
+                                      @PathParam("id") String id, StatusJson body) {
+        long orderId = RequestValues.orderId(id);
         if (body == null) {
             throw new BadRequestJson("a JSON body {\"status\":…} is required");
         }
-        orders.changeStatus(tenant, id, body.status());
-        return Map.of("id", id, "status", body.status());
+        orders.changeStatus(tenant, orderId, body.status());
+        return Map.of("id", orderId, "status", body.status());
     }
 
     @POST
     @Path("/{id}/lines")
     public Response addLine(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
-                            @PathParam("id") long id, LineJson body) {
+                            @PathParam("id") String id, LineJson body) {
+        long orderId = RequestValues.orderId(id);
         if (body == null) {
             throw new BadRequestJson("a JSON body {\"sku\":…,\"quantity\":…,\"price\":…} is required");
         }
-        long lineId = orders.addLine(tenant, id, body.toLine());
-        return Response.status(Response.Status.CREATED).entity(Map.of("id", lineId, "order", id)).build();
+        long lineId = orders.addLine(tenant, orderId, body.toLine());
+        return Response.status(Response.Status.CREATED).entity(Map.of("id", lineId, "order", orderId)).build();
     }
 
     @PUT
     @Path("/{id}/customer")
     public Map<String, Object> customer(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
-                                        @PathParam("id") long id, CustomerJson body) {
+                                        @PathParam("id") String id, CustomerJson body) {
+        long orderId = RequestValues.orderId(id);
         if (body == null) {
             throw new BadRequestJson("a JSON body {\"customer\":…} is required");
         }
-        orders.changeCustomer(tenant, id, body.customer());
-        return Map.of("id", id, "customer", body.customer());
+        orders.changeCustomer(tenant, orderId, body.customer());
+        return Map.of("id", orderId, "customer", body.customer());
     }
 
     @DELETE
     @Path("/{id}")
-    public Response delete(@HeaderParam("X-Tenant") @DefaultValue("") String tenant, @PathParam("id") long id) {
-        orders.deleteOrder(tenant, id);
+    public Response delete(@HeaderParam("X-Tenant") @DefaultValue("") String tenant, @PathParam("id") String id) {
+        orders.deleteOrder(tenant, RequestValues.orderId(id));
         return Response.noContent().build();
     }
 }

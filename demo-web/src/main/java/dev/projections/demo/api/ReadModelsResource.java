@@ -6,7 +6,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -24,10 +23,13 @@ public class ReadModelsResource {
 
     @GET
     @Path("search/orders/{id}")
-    public Map<String, Object> orderSearch(@PathParam("id") long id) {
-        Map<String, Object> row = readModels.orderSearch(id);
+    public Map<String, Object> orderSearch(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
+                                           @PathParam("id") String id) {
+        long orderId = RequestValues.orderId(id);
+        // the caller's tenant only: another tenant's order answers as if it did not exist
+        Map<String, Object> row = readModels.orderSearch(tenant.trim(), orderId);
         if (row == null) {
-            throw new NotFoundException("no order_search row for order " + id + " (yet)");
+            throw new NotFoundJson("no order_search row for order " + orderId + " (yet)");
         }
         return row;
     }
@@ -36,9 +38,9 @@ public class ReadModelsResource {
     @Path("stats/customers/{name}")
     public Map<String, Object> customerStats(@HeaderParam("X-Tenant") @DefaultValue("") String tenant,
                                              @PathParam("name") String name) {
-        Map<String, Object> row = readModels.customerStats(tenant, name);
+        Map<String, Object> row = readModels.customerStats(tenant.trim(), name);
         if (row == null) {
-            throw new NotFoundException("no customer_stats row for customer " + name + " (yet)");
+            throw new NotFoundJson("no customer_stats row for customer " + name + " (yet)");
         }
         return row;
     }

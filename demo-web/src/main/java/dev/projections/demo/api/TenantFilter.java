@@ -17,8 +17,17 @@ public class TenantFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String header = ((HttpServletRequest) request).getHeader("X-Tenant");
-        String previous = DemoTenancy.enter(header == null ? "" : header.trim());
+        String tenant;
+        try {
+            tenant = RequestValues.tenant(((HttpServletRequest) request).getHeader("X-Tenant"));
+        } catch (BadRequestJson tooLong) {
+            jakarta.servlet.http.HttpServletResponse http = (jakarta.servlet.http.HttpServletResponse) response;
+            http.setStatus(400);
+            http.setContentType("application/json");
+            http.getWriter().write("{\"error\":\"" + tooLong.getMessage() + "\"}");
+            return;
+        }
+        String previous = DemoTenancy.enter(tenant);
         try {
             chain.doFilter(request, response);
         } finally {

@@ -119,6 +119,67 @@ class DemoApiIT {
         assertThat(count("SELECT COUNT(*) FROM order_line")).isEqualTo(lines);
     }
 
+    @Test
+    void anOrdersReadModelIsReadOnlyInItsOwnTenant() throws Exception {
+        HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"iso-" + UUID.randomUUID()
+                + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":7}]}", "acme");
+        long id = idOf(created.body());
+        awaitRow("SELECT tenant_id FROM order_search WHERE order_id = ?", id, "acme");
+
+        assertThat(send("GET", "/search/orders/" + id, null, "acme").statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/search/orders/" + id, null, "other").statusCode()).as("another tenant").isEqualTo(404);
+        HttpResponse<String> none = send("GET", "/search/orders/" + id, null);
+        assertThat(none.statusCode()).as("no tenant").isEqualTo(404);
+        assertThat(none.body()).doesNotContain("acme");
+    }
+
+    @Test
+    void numbersTheModelCannotHoldAndBadParametersAreRefusedNamingTheFieldWithoutInternalNames() throws Exception {
+        long orders = count("SELECT COUNT(*) FROM orders");
+        long lines = count("SELECT COUNT(*) FROM order_line");
+        Map<String, HttpResponse<String>> refused = new java.util.LinkedHashMap<>();
+        for (String quantity : List.of("4294967297", "-4294967295", "1e30", "1.5", "\"abc\"")) {
+            refused.put("quantity", send("POST", "/orders", "{\"customer\":\"n\",\"lines\":[{\"sku\":\"a\",\"quantity\":"
+                    + quantity + ",\"price\":1}]}"));
+            assertBadRequestNaming(refused.get("quantity"), "quantity");
+        }
+        for (String price : List.of("1e400", "12345678901.00", "1.005")) {
+            assertBadRequestNaming(send("POST", "/orders", "{\"customer\":\"n\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,"
+                    + "\"price\":" + price + "}]}"), "price");
+        }
+        assertBadRequestNaming(send("POST", "/orders", "{\"customer\":\"n\",\"lines\":[]}", "t".repeat(65)), "64");
+        assertBadRequestNaming(send("POST", "/load?orders=abc", null), "orders");
+        assertBadRequestNaming(send("POST", "/load?orders=1&updates=99999999999", null), "updates");
+        assertBadRequestNaming(send("POST", "/faults/order-search?failNext=abc", null), "failNext");
+        assertBadRequestNaming(send("PUT", "/orders/abc/status", "{\"status\":\"PAID\"}"), "order id");
+        assertBadRequestNaming(send("GET", "/search/orders/abc", null), "order id");
+
+        HttpRequest noContentType = HttpRequest.newBuilder(URI.create(API + "/orders"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"n\",\"lines\":[]}")).build();
+        HttpResponse<String> unsupported = http.send(noContentType, HttpResponse.BodyHandlers.ofString());
+        assertThat(unsupported.statusCode()).isEqualTo(415);
+        assertThat(unsupported.body()).startsWith("{\"error\":").contains("application/json");
+        assertNoInternalNames(unsupported);
+        HttpResponse<String> nowhere = send("GET", "/no-such-thing", null);
+        assertThat(nowhere.statusCode()).isEqualTo(404);
+        assertNoInternalNames(nowhere);
+
+        assertThat(count("SELECT COUNT(*) FROM orders")).isEqualTo(orders);
+        assertThat(count("SELECT COUNT(*) FROM order_line")).isEqualTo(lines);
+    }
+
+    private static void assertBadRequestNaming(HttpResponse<String> response, String named) {
+        assertThat(response.statusCode()).as(response.request().uri() + " " + response.body()).isEqualTo(400);
+        assertThat(response.body()).startsWith("{\"error\":").contains(named);
+        assertNoInternalNames(response);
+    }
+
+    private static void assertNoInternalNames(HttpResponse<String> response) {
+        assertThat(response.body()).as("error body of " + response.request().uri())
+                .doesNotContain("java.").doesNotContain("jakarta.").doesNotContain("RESTEASY")
+                .doesNotContain("Exception");
+    }
+
     private HttpResponse<String> send(String method, String path, String json) throws Exception {
         return send(method, path, json, null);
     }

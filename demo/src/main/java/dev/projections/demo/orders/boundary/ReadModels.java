@@ -14,10 +14,11 @@ public class ReadModels {
     @PersistenceContext(unitName = "demo")
     EntityManager em;
 
-    public Map<String, Object> orderSearch(long orderId) {
+    public Map<String, Object> orderSearch(String tenant, long orderId) {
         List<?> rows = em.createNativeQuery("""
                 SELECT order_id, tenant_id, customer_name, status, line_count, total, source_version
-                  FROM order_search WHERE order_id = ?1""").setParameter(1, orderId).getResultList();
+                  FROM order_search WHERE tenant_id = ?1 AND order_id = ?2""")
+                .setParameter(1, tenant).setParameter(2, orderId).getResultList();
         return rows.isEmpty() ? null : row((Object[]) rows.get(0),
                 "orderId", "tenant", "customerName", "status", "lineCount", "total", "sourceVersion");
     }
