@@ -92,13 +92,19 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
         return session.getTransactionCoordinator().getTransactionCoordinatorBuilder().isJta();
     }
 
+    /** Looked up once per deployment, not per business transaction: a CDI lookup is not free on the hot path. */
     private static MarkSink lookUpSink() {
+        MarkSink cached = cachedSink;
+        if (cached != null) {
+            return cached;
+        }
         Instance<MarkSink> sink = CDI.current().select(MarkSink.class);
         if (!sink.isResolvable()) {
             throw new IllegalStateException("An entity annotated @Projected changed, but no MarkSink bean is "
                     + "deployed: add the projection-ejb module to the EAR");
         }
-        return sink.get();
+        cachedSink = sink.get();
+        return cachedSink;
     }
 
     private static String tenantOf(SharedSessionContractImplementor session, MarkSink sink) {

@@ -79,6 +79,7 @@ final class Claimer {
         AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
         try {
             return Database.call("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
+                store.commitWithoutWaitingForDisk(connection);
                 List<ClaimedMark> claimed = claim.run(connection);
                 taken.set(claimed);
                 return claimed;

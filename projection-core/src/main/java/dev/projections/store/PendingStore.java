@@ -104,6 +104,14 @@ public interface PendingStore {
     /** The database's own clock, to compare with the engine's. */
     Instant databaseTime(Connection connection) throws SQLException;
 
+    /**
+     * Lets the current transaction commit without waiting for its log to reach the disk, where the database allows
+     * it. Only for claims: a claim lost in a database crash leaves its marks unclaimed, which is where they were, and
+     * the refresh transaction that follows a claim commits durably, flushing the claim's log with its own.
+     */
+    default void commitWithoutWaitingForDisk(Connection connection) throws SQLException {
+    }
+
     /** Marks of {@code projection} with {@code attempts > 0}. */
     long failing(Connection connection, String projection) throws SQLException;
 

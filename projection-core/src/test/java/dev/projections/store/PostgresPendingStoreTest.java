@@ -59,4 +59,24 @@ class PostgresPendingStoreTest extends PendingStoreContract {
             }
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aClaimTransactionCommitsWithoutWaitingForTheDiskAndOnlyItDoes() throws Exception {
+        try (Connection connection = connectTo()) {
+            connection.setAutoCommit(false);
+            store().commitWithoutWaitingForDisk(connection);
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).isEqualTo("off");
+            connection.commit();
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("the next transaction").isEqualTo("on");
+            connection.rollback();
+        }
+    }
+
+    private static String setting(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SHOW synchronous_commit")) {
+            rows.next();
+            return rows.getString(1);
+        }
+    }
 }
