@@ -26,9 +26,25 @@ if [ -n "$demo_passwords" ]; then
   echo "!!! Console users get DEMO passwords (admin / $PROJECTION_ADMIN_PASSWORD, viewer / $PROJECTION_VIEWER_PASSWORD): for the demo only !!!"
 fi
 
-"$server/bin/standalone.sh" -Djboss.server.base.dir="$PWD/$base" "$@" &
+# The server's JVM must not outlive this script, whatever stops it. standalone.sh relays signals to the JVM only
+# when it runs it in the background, and then records its pid: a run stopped by kill -9 (which no trap sees)
+# leaves that pid behind, and the next run stops that server before starting its own.
+export LAUNCH_JBOSS_IN_BACKGROUND=1
+pidfile="$PWD/target/demo/server.pid"
+if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+  echo "Stopping the demo server an earlier run left behind (pid $(cat "$pidfile"))"
+  kill "$(cat "$pidfile")" 2>/dev/null || true
+  for _ in $(seq 1 30); do kill -0 "$(cat "$pidfile")" 2>/dev/null || break; sleep 1; done
+fi
+rm -f "$pidfile"
+JBOSS_PIDFILE="$pidfile" "$server/bin/standalone.sh" -Djboss.server.base.dir="$PWD/$base" "$@" &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null' INT TERM
+stop_server() {
+  trap - INT TERM HUP EXIT
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+trap stop_server INT TERM HUP EXIT
 for _ in $(seq 1 120); do
   if [ -f "$base/deployments/projection-ear.ear.deployed" ]; then
     echo
