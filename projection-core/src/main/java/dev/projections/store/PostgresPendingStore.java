@@ -10,9 +10,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /** The pending table on PostgreSQL. */
 final class PostgresPendingStore extends SqlPendingStore {
@@ -66,14 +64,15 @@ final class PostgresPendingStore extends SqlPendingStore {
     }
 
     /*
-     * A batch's acks in two round trips instead of one or two per mark. The first statement locks every row of
-     * the batch in key order (ON CONFLICT … DO UPDATE … WHERE false updates nothing but locks each conflicting row,
-     * in the order of the rows inserted) and inserts, as a fresh LIVE mark, any key whose row is gone (another
-     * worker took it over after our lease lapsed and acked it: our refresh may have overwritten theirs). Then the
-     * single-key deletes go as one JDBC batch, each on the primary key, on rows already held. A set-based DELETE …
-     * USING unnest(…) was tried: with stale statistics PostgreSQL read it through the tenant's due index, a scan of
-     * the tenant's whole range per key (1.4 s for 100 keys on a bloated queue). Rows neither deleted nor inserted
-     * are the rare missed acks, handled one by one, also on rows already held.
+     * Acks in two statements whatever the batch's size, both immune to the planner's choice of index. The first
+     * locks every row of the batch in key order — ON CONFLICT DO UPDATE takes the rows in the order they are
+     * inserted, and its no-op update returns each row's generation, claim token and physical address (ctid) —
+     * and inserts, as a fresh LIVE mark, a key whose row is gone (another worker took it over after our lease
+     * lapsed and acked it: our refresh may have overwritten theirs). The second deletes the unchanged rows by
+     * address (a TID scan), rows we hold, so their address cannot move. Deleting by key instead let PostgreSQL,
+     * on the statistics of a queue that was empty when last analyzed, find each key through the tenant's due
+     * index: a scan of the tenant's whole range per key (docs/pitfalls.md #29). The rare missed acks are
+     * handled one by one, on rows already held.
      */
     static final String LOCK_IN_KEY_ORDER = """
             INSERT INTO projection_pending AS p
@@ -82,40 +81,66 @@ final class PostgresPendingStore extends SqlPendingStore {
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
                    AS k(projection, tenant_id, entity_id, generation, ord)
              ORDER BY k.ord
-            ON CONFLICT (projection, tenant_id, entity_id) DO UPDATE SET generation = p.generation WHERE false
-            RETURNING p.projection, p.tenant_id, p.entity_id
+            ON CONFLICT (projection, tenant_id, entity_id) DO UPDATE SET generation = p.generation
+            RETURNING p.projection, p.tenant_id, p.entity_id, p.generation, p.claim_token, p.ctid::text
             """;
+
+    static final String DELETE_BY_ADDRESS = "DELETE FROM projection_pending WHERE ctid = ANY(?::text[]::tid[])";
+
+    /** A row as the lock statement returned it. */
+    private record Held(String generation, String token, String address) {
+    }
+
+    @Override
+    public AckOutcome ack(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
+        return ackAll(connection, List.of(mark), now).get(0);
+    }
 
     @Override
     public List<AckOutcome> ackAll(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
             throws SQLException {
-        if (sortedMarks.size() < 2) {
-            return super.ackAll(connection, sortedMarks, now);
+        if (sortedMarks.isEmpty()) {
+            return List.of();
         }
-        Set<MarkKey> reinserted = lockInKeyOrder(connection, sortedMarks, now);
-        int[] deleted = deleteUnchanged(connection, sortedMarks);
+        String[] fresh = new String[sortedMarks.size()];
+        java.util.Map<MarkKey, Held> held = lockInKeyOrder(connection, sortedMarks, now, fresh);
         List<AckOutcome> outcomes = new ArrayList<>(sortedMarks.size());
+        List<String> unchanged = new ArrayList<>();
+        List<ClaimedMark> missed = new ArrayList<>();
         for (int i = 0; i < sortedMarks.size(); i++) {
             ClaimedMark mark = sortedMarks.get(i);
-            if (deleted[i] == 1) {
+            Held row = held.get(mark.key());
+            if (row == null || row.generation().equals(fresh[i])) {
+                outcomes.add(AckOutcome.REPEATED); // its row was gone: marked anew
+            } else if (row.generation().equals(mark.generation()) && mark.token().equals(row.token())) {
+                unchanged.add(row.address());
                 outcomes.add(AckOutcome.SUCCESS);
-            } else if (reinserted.contains(mark.key())) {
-                outcomes.add(AckOutcome.REPEATED);
             } else {
-                outcomes.add(missedAck(connection, mark, now));
+                missed.add(mark);
+                outcomes.add(null);
+            }
+        }
+        if (!unchanged.isEmpty()) {
+            try (PreparedStatement delete = connection.prepareStatement(DELETE_BY_ADDRESS)) {
+                delete.setArray(1, connection.createArrayOf("text", unchanged.toArray()));
+                delete.executeUpdate();
+            }
+        }
+        for (int i = 0; i < sortedMarks.size(); i++) {
+            if (outcomes.get(i) == null) {
+                outcomes.set(i, missedAck(connection, sortedMarks.get(i), now));
             }
         }
         return outcomes;
     }
 
-    /** Locks the marks' rows in key order; returns the keys whose row was gone and is now a fresh LIVE mark. */
-    private static Set<MarkKey> lockInKeyOrder(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
-            throws SQLException {
+    /** Locks the marks' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
+    private static java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<ClaimedMark> sortedMarks,
+                                                              Instant now, String[] fresh) throws SQLException {
         int n = sortedMarks.size();
         String[] projections = new String[n];
         String[] tenants = new String[n];
         String[] ids = new String[n];
-        String[] fresh = new String[n];
         for (int i = 0; i < n; i++) {
             MarkKey key = sortedMarks.get(i).key();
             projections[i] = key.projection();
@@ -123,7 +148,7 @@ final class PostgresPendingStore extends SqlPendingStore {
             ids[i] = key.entityId();
             fresh[i] = Generations.next();
         }
-        Set<MarkKey> reinserted = new HashSet<>();
+        java.util.Map<MarkKey, Held> held = new java.util.HashMap<>();
         try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
             lock.setObject(1, utc(now));
             lock.setObject(2, utc(now));
@@ -133,24 +158,12 @@ final class PostgresPendingStore extends SqlPendingStore {
             lock.setArray(6, connection.createArrayOf("text", fresh));
             try (ResultSet rows = lock.executeQuery()) {
                 while (rows.next()) {
-                    reinserted.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
+                    held.put(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                            new Held(rows.getString(4), rows.getString(5), rows.getString(6)));
                 }
             }
         }
-        return reinserted;
-    }
-
-    /** The deletes of unchanged marks, one round trip; the count of each, in order. */
-    private static int[] deleteUnchanged(Connection connection, List<ClaimedMark> sortedMarks) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(DELETE_IF_UNCHANGED)) {
-            for (ClaimedMark mark : sortedMarks) {
-                int i = bindKey(delete, 1, mark.key());
-                delete.setString(i++, mark.generation());
-                delete.setString(i, mark.token());
-                delete.addBatch();
-            }
-            return delete.executeBatch();
-        }
+        return held;
     }
 
     private static final String HEARTBEAT = """
@@ -175,12 +188,13 @@ final class PostgresPendingStore extends SqlPendingStore {
      * before their marks are read.
      */
     static final String CLAIM_DUE = """
-            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority
+            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority, c.ctid::text
               FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
                      WHERE NOT EXISTS (SELECT 1 FROM projection_control ctl
                                         WHERE ctl.projection = u.projection AND ctl.paused)) AS d
              CROSS JOIN LATERAL (
-                   SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at
+                   SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
+                          p.ctid
                      FROM projection_pending p
                     WHERE p.projection = d.projection AND p.available_at <= ?
                       AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
@@ -208,6 +222,30 @@ final class PostgresPendingStore extends SqlPendingStore {
     public void commitWithoutWaitingForDisk(Connection connection) throws SQLException {
         try (java.sql.Statement statement = connection.createStatement()) {
             statement.execute("SET LOCAL synchronous_commit TO OFF");
+        }
+    }
+
+    /*
+     * Claims set their token by row address, like acks delete (see LOCK_IN_KEY_ORDER): by key, PostgreSQL on a
+     * queue last analyzed while empty found each key through the tenant's due index, a scan per key.
+     */
+    static final String SET_CLAIM_BY_ADDRESS = """
+            UPDATE projection_pending SET claim_token = ?, claimed_until = ? WHERE ctid = ANY(?::text[]::tid[])
+            """;
+
+    @Override
+    String rowAddress() {
+        return ", ctid::text";
+    }
+
+    @Override
+    void setClaimByAddress(Connection connection, List<String> addresses, String token, Instant leaseUntil)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(SET_CLAIM_BY_ADDRESS)) {
+            update.setString(1, token);
+            update.setObject(2, utc(leaseUntil));
+            update.setArray(3, connection.createArrayOf("text", addresses.toArray()));
+            update.executeUpdate();
         }
     }
 

@@ -30,7 +30,7 @@ abstract class SqlPendingStore implements PendingStore {
      * upsert that commits meanwhile (it never touches claim columns) cannot make a held mark claimable.
      */
     private static final String CLAIM_CANDIDATES = """
-            SELECT projection, tenant_id, entity_id, generation, attempts, priority
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority%s
               FROM projection_pending
              WHERE projection IN (%s)%s
                AND available_at <= ?
@@ -153,7 +153,7 @@ abstract class SqlPendingStore implements PendingStore {
      */
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
             throws SQLException {
-        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), "",
+        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), "",
                 "priority, available_at", limit) + lockClause();
         PreparedStatement select = connection.prepareStatement(sql);
         int i = 1;
@@ -173,7 +173,7 @@ abstract class SqlPendingStore implements PendingStore {
         }
         String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
                 java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
-        String sql = CLAIM_CANDIDATES.formatted(placeholders(projections.size()), keyFilter,
+        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), keyFilter,
                 "projection, tenant_id, entity_id", keys.size()) + lockClause();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             int i = 1;
@@ -195,11 +195,20 @@ abstract class SqlPendingStore implements PendingStore {
                                     String token) throws SQLException {
         Instant leaseUntil = now.plus(lease);
         List<ClaimedMark> claimed = new ArrayList<>();
+        List<String> addresses = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 MarkKey key = new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3));
                 claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6)));
+                if (!rowAddress().isEmpty()) {
+                    addresses.add(rows.getString(7));
+                }
             }
+        }
+        if (!addresses.isEmpty()) {
+            // the rows are locked by this transaction: their addresses hold until it ends
+            setClaimByAddress(connection, addresses, token, leaseUntil);
+            return claimed;
         }
         if (!locksWhileSelecting()) {
             claimed = lockOneByOne(connection, claimed, now);
@@ -217,6 +226,19 @@ abstract class SqlPendingStore implements PendingStore {
             update.executeBatch();
         }
         return claimed;
+    }
+
+    /**
+     * The select-list addition that returns a claimed row's physical address as its 7th column, for a dialect that
+     * claims by address ({@link #setClaimByAddress}); empty where rows are claimed by key.
+     */
+    String rowAddress() {
+        return "";
+    }
+
+    void setClaimByAddress(Connection connection, List<String> addresses, String token, Instant leaseUntil)
+            throws SQLException {
+        throw new UnsupportedOperationException("this dialect claims by key");
     }
 
     /**

@@ -138,7 +138,7 @@ class PostgresClaimPlanTest {
         }
     }
 
-    /** The statements of a batch's ack find their rows by primary key, whatever the size of the queue. */
+    /** A batch's ack locks through the primary key and deletes by row address, whatever the size of the queue. */
     @Test
     void aBatchAckLocksAndDeletesByKey() throws Exception {
         try (Connection connection = connect()) {
@@ -161,14 +161,9 @@ class PostgresClaimPlanTest {
             assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");
 
-            String delete = plan(connection, "EXPLAIN " + SqlPendingStore.DELETE_IF_UNCHANGED, select -> {
-                select.setString(1, "p1");
-                select.setString(2, "");
-                select.setString(3, "00001001");
-                select.setString(4, "g");
-                select.setString(5, "t");
-            });
-            assertThat(delete).as(delete).contains("projection_pending_pk")
+            String delete = plan(connection, "EXPLAIN " + PostgresPendingStore.DELETE_BY_ADDRESS,
+                    select -> select.setArray(1, connection.createArrayOf("text", new String[] {"(0,1)", "(0,2)"})));
+            assertThat(delete).as(delete).contains("Tid Scan")
                     .doesNotContain("Seq Scan on projection_pending");
         }
     }

@@ -1,0 +1,99 @@
+package dev.projections.bench;
+
+import dev.projections.bench.db.BenchDatabase;
+import dev.projections.bench.scenario.CommitLatencyScenario;
+import dev.projections.bench.scenario.DrainThroughputScenario;
+import dev.projections.bench.scenario.MarkingOverheadScenario;
+import dev.projections.bench.scenario.RebuildScenario;
+import dev.projections.bench.scenario.Scenario;
+import dev.projections.bench.scenario.TwoInstancesScenario;
+import dev.projections.bench.workload.OrderWorkload;
+import dev.projections.refresh.AdjustableClock;
+import dev.projections.store.PendingStore;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The whole suite: a fresh schema with the product's tables, the order workload, then each chosen scenario, each
+ * printing its table as soon as it is done. Used by {@link BenchMain} and by the smoke test.
+ */
+public final class BenchSuite {
+
+    private static final int BIG_REBUILD = 1_000_000;
+
+    private BenchSuite() {
+    }
+
+    public static List<ScenarioReport> run(BenchOptions options, PrintStream out) throws Exception {
+        LogWatch warnings = LogWatch.install();
+        long start = System.nanoTime();
+        BenchDatabase database = BenchDatabase.fresh(options.jdbcUrl(), options.user(), options.password(),
+                options.schema(), options.asyncCommit());
+        out.printf("Projections benchmark — %s, schema %s (%s)%n", options.jdbcUrl(), options.schema(),
+                serverVersion(database));
+        out.printf("%,d orders × %d lines, %d run(s) per scenario, %d CPUs, Java %s%n", options.orders(),
+                OrderWorkload.LINES_PER_ORDER, options.runs(), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"));
+        OrderWorkload workload = OrderWorkload.load(database, options.orders());
+        BenchContext context = new BenchContext(options, database, workload, PendingStore.forProduct("PostgreSQL"),
+                new AdjustableClock());
+        List<ScenarioReport> reports = new ArrayList<>();
+        List<Scenario> scenarios = List.of(new DrainThroughputScenario(), new RebuildScenario(),
+                new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario());
+        for (Scenario scenario : scenarios) {
+            if (options.scenarios().contains(scenario.number())) {
+                reports.add(runOne(scenario, context, warnings, out));
+            }
+        }
+        if (options.big() && options.scenarios().contains(2)) {
+            out.printf("%nloading %,d orders for the big rebuild…%n", BIG_REBUILD);
+            OrderWorkload big = OrderWorkload.load(database, BIG_REBUILD);
+            BenchOptions once = options.sized(BIG_REBUILD, 1, options.transactions(), options.samples(),
+                    options.ioMarks());
+            reports.add(runOne(new RebuildScenario(" (--big)"),
+                    new BenchContext(once, database, big, context.store(), context.clock()), warnings, out));
+        }
+        out.printf("%ndone in %.0f s%n", (System.nanoTime() - start) / 1e9);
+        return reports;
+    }
+
+    private static ScenarioReport runOne(Scenario scenario, BenchContext context, LogWatch warnings, PrintStream out)
+            throws Exception {
+        String loadBefore = loadAverage();
+        long start = System.nanoTime();
+        ScenarioReport report = scenario.run(context);
+        warnings.reportTo(report);
+        report.note("took %.0f s".formatted((System.nanoTime() - start) / 1e9));
+        if (!loadBefore.isEmpty()) {
+            // the figures are only as quiet as the machine: other work on it shows here
+            report.note("machine load average (1 min) before / after: " + loadBefore + " / " + loadAverage()
+                    + " on " + Runtime.getRuntime().availableProcessors() + " CPUs");
+        }
+        out.print(report.render());
+        out.flush();
+        return report;
+    }
+
+    /** The 1-minute load average where the system tells it (Linux), else "". */
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static String serverVersion(BenchDatabase database) throws Exception {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT current_setting('server_version'), "
+                     + "current_setting('autovacuum'), current_setting('fsync'), current_setting('synchronous_commit')")) {
+            rows.next();
+            return "PostgreSQL " + rows.getString(1) + ", autovacuum " + rows.getString(2) + ", fsync "
+                    + rows.getString(3) + ", synchronous_commit " + rows.getString(4);
+        }
+    }
+}

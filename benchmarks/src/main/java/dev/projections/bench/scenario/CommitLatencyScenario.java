@@ -1,0 +1,173 @@
+package dev.projections.bench.scenario;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.projections.MarkKey;
+import dev.projections.RefreshListener;
+import dev.projections.RefreshOutcome;
+import dev.projections.bench.BenchContext;
+import dev.projections.bench.ScenarioReport;
+import dev.projections.bench.Series;
+import dev.projections.bench.TextTable;
+import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.bench.engine.EngineInstance;
+import dev.projections.bench.engine.HandoffDrainers;
+import dev.projections.bench.orm.BenchMarkSink;
+import dev.projections.bench.orm.OrmUnit;
+import dev.projections.bench.workload.OrderSearchProjection;
+import dev.projections.bench.workload.OrderSearchSql;
+import dev.projections.bench.workload.OrderWorkload;
+import dev.projections.bench.workload.SetBasedOrderSearchProjection;
+import dev.projections.config.Settings;
+import jakarta.persistence.EntityManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * 4. How long after a commit the read model shows it, at light load: one marked business transaction at a time, a
+ * pause between them, the hand-off path. Timed from just before the commit to the engine's {@code refreshed} callback
+ * for the order's key, which comes after the refresh's transaction committed. The bound is the same commit followed
+ * on the same thread by the refresh statement in a transaction of its own: what a synchronous refresh would cost.
+ */
+public final class CommitLatencyScenario implements Scenario {
+
+    private static final long PAUSE_MS = 10;
+    private static final long WAIT_MS = 30_000;
+
+    @Override
+    public int number() {
+        return 4;
+    }
+
+    @Override
+    public ScenarioReport run(BenchContext context) throws Exception {
+        int samples = context.options().samples();
+        ScenarioReport report = new ScenarioReport(("4. Commit → read model latency at light load: %,d commits per run,"
+                + " %d ms apart, ms, %d run(s)").formatted(samples, PAUSE_MS, context.runs()));
+        Map<MarkKey, CompletableFuture<Long>> waiting = new ConcurrentHashMap<>();
+        RefreshListener listener = (key, outcome, took) -> {
+            CompletableFuture<Long> waiter = waiting.get(key);
+            if (waiter != null && outcome != RefreshOutcome.FAILED) {
+                waiter.complete(System.nanoTime());
+            }
+        };
+        BenchMarkSink sink = BenchMarkSink.install(context.store(), context.clock());
+        Series engineP50 = new Series();
+        Series engineP99 = new Series();
+        Series boundP50 = new Series();
+        Series boundP99 = new Series();
+        context.workload().clearQueueAndReadModel();
+        context.workload().fillReadModel();
+        try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
+             EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
+                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, false, null);
+             HandoffDrainers drainers = new HandoffDrainers(instance);
+             HikariDataSource boundPool = context.database().pool("bound", 2)) {
+            sink.afterCommit(drainers::committed);
+            JdbcTransactions boundTransactions = new JdbcTransactions(boundPool);
+            Set<Long> touched = new TreeSet<>();
+            // a first round untimed, so neither side is measured while the JIT compiles it
+            int warmUp = context.options().warmUp() ? Math.min(100, samples) : 0;
+            viaEngine(marked, context.workload(), waiting, new Random(1), warmUp, touched);
+            viaSynchronousRefresh(plain, boundTransactions, context.workload(), new Random(2), warmUp, touched);
+            for (int run = 1; run <= context.runs(); run++) {
+                List<Double> ours = viaEngine(marked, context.workload(), waiting, new Random(run * 17L), samples,
+                        touched);
+                List<Double> bound = viaSynchronousRefresh(plain, boundTransactions, context.workload(),
+                        new Random(run * 19L), samples, touched);
+                engineP50.add(Series.quantile(ours, 0.5));
+                engineP99.add(Series.quantile(ours, 0.99));
+                boundP50.add(Series.quantile(bound, 0.5));
+                boundP99.add(Series.quantile(bound, 0.99));
+            }
+            drainers.awaitQuiet(WAIT_MS);
+            context.checkDrained(report, "the latency runs", touched);
+        } finally {
+            sink.refreshOff();
+            context.workload().vacuum(); // the updated lines' dead rows, before the next scenario
+        }
+        TextTable table = new TextTable(1, "percentile", "engine (hand-off) ms", "bound (sync refresh) ms",
+                "engine/bound");
+        table.row("p50", engineP50.render("%.2f"), boundP50.render("%.2f"), Series.ratio(engineP50, boundP50));
+        table.row("p99", engineP99.render("%.2f"), boundP99.render("%.2f"), Series.ratio(engineP99, boundP99));
+        report.table(table);
+        report.figures(engineP50, engineP99, boundP50, boundP99);
+        report.note("transaction: update one random line's quantity (Hibernate, marked unit; the bound uses the");
+        report.note("unmarked unit). Engine: until RefreshListener.refreshed for the order's key, which follows the");
+        report.note("refresh's commit; a reader polling order_search would see the row at that commit, plus its own");
+        report.note("polling interval. Bound: commit, then the same refresh statement in a new transaction.");
+        return report;
+    }
+
+    /** Latencies in ms: just before the marked commit → the refreshed callback for the order's key. */
+    private static List<Double> viaEngine(OrmUnit marked, OrderWorkload workload,
+                                          Map<MarkKey, CompletableFuture<Long>> waiting, Random random, int samples,
+                                          Set<Long> touched) throws Exception {
+        List<Double> latencies = new ArrayList<>(samples);
+        for (int i = 0; i < samples; i++) {
+            long lineId = 1 + random.nextInt(workload.lines());
+            long orderId = orderOf(lineId);
+            MarkKey key = new MarkKey(OrderSearchProjection.NAME, "", Long.toString(orderId));
+            CompletableFuture<Long> refreshed = new CompletableFuture<>();
+            waiting.put(key, refreshed);
+            long start;
+            EntityManager em = marked.entityManagers().createEntityManager();
+            try {
+                em.getTransaction().begin();
+                marked.bumpQuantity(em, lineId);
+                start = System.nanoTime();
+                em.getTransaction().commit();
+            } finally {
+                em.close();
+            }
+            try {
+                latencies.add((refreshed.get(WAIT_MS, TimeUnit.MILLISECONDS) - start) / 1e6);
+            } finally {
+                waiting.remove(key);
+            }
+            touched.add(orderId);
+            Thread.sleep(PAUSE_MS);
+        }
+        return latencies;
+    }
+
+    /** Latencies in ms: just before the unmarked commit → the synchronous refresh's commit. */
+    private static List<Double> viaSynchronousRefresh(OrmUnit plain, JdbcTransactions transactions,
+                                                      OrderWorkload workload, Random random, int samples,
+                                                      Set<Long> touched) throws Exception {
+        List<Double> latencies = new ArrayList<>(samples);
+        for (int i = 0; i < samples; i++) {
+            long lineId = 1 + random.nextInt(workload.lines());
+            long orderId = orderOf(lineId);
+            long start;
+            EntityManager em = plain.entityManagers().createEntityManager();
+            try {
+                em.getTransaction().begin();
+                plain.bumpQuantity(em, lineId);
+                start = System.nanoTime();
+                em.getTransaction().commit();
+            } finally {
+                em.close();
+            }
+            transactions.inNewTransaction(Duration.ZERO, connection -> {
+                OrderSearchSql.refreshOne(connection, orderId);
+                return null;
+            });
+            latencies.add((System.nanoTime() - start) / 1e6);
+            touched.add(orderId);
+            Thread.sleep(PAUSE_MS);
+        }
+        return latencies;
+    }
+
+    private static long orderOf(long lineId) {
+        return (lineId - 1) / OrderWorkload.LINES_PER_ORDER + 1;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.projections.bench.workload;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * The read model's statements, shared by the projections the engine runs and by the plain-SQL bounds, so that a ratio
+ * compares the engine's protocol around the refresh and never two different refreshes.
+ * <p>
+ * A refresh overwrites {@code order_search} from the write tables with one upsert; only when an order is missing
+ * (fewer rows upserted than ids asked for) does a second statement delete the rows of orders that are gone.
+ */
+public final class OrderSearchSql {
+
+    private static final String UPSERT = """
+            INSERT INTO order_search (order_id, customer, status, line_count, total, source_version)
+            SELECT o.id, o.customer, o.status, COUNT(l.id), COALESCE(SUM(l.quantity * l.price), 0), o.version
+              FROM orders o
+              LEFT JOIN order_lines l ON l.order_id = o.id
+             WHERE o.id %s
+             GROUP BY o.id
+             ORDER BY o.id
+            ON CONFLICT (order_id) DO UPDATE SET
+                   customer = EXCLUDED.customer, status = EXCLUDED.status, line_count = EXCLUDED.line_count,
+                   total = EXCLUDED.total, source_version = EXCLUDED.source_version
+            """;
+
+    private static final String DELETE_GONE = """
+            DELETE FROM order_search s
+             WHERE s.order_id %s AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = s.order_id)
+            """;
+
+    private static final String ONE = "= ?";
+    private static final String ANY = "= ANY(?)";
+
+    private OrderSearchSql() {
+    }
+
+    /** Rewrites the row of order {@code id}, or deletes it when the order is gone. */
+    public static void refreshOne(Connection connection, long id) throws SQLException {
+        try (PreparedStatement upsert = connection.prepareStatement(UPSERT.formatted(ONE))) {
+            upsert.setLong(1, id);
+            if (upsert.executeUpdate() == 1) {
+                return;
+            }
+        }
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_GONE.formatted(ONE))) {
+            delete.setLong(1, id);
+            delete.executeUpdate();
+        }
+    }
+
+    /** The same for a set of orders, in one statement (two when some are gone). */
+    public static void refreshAll(Connection connection, long[] ids) throws SQLException {
+        if (ids.length == 0) {
+            return;
+        }
+        Long[] boxed = new Long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            boxed[i] = ids[i];
+        }
+        java.sql.Array array = connection.createArrayOf("bigint", boxed);
+        int upserted;
+        try (PreparedStatement upsert = connection.prepareStatement(UPSERT.formatted(ANY))) {
+            upsert.setArray(1, array);
+            upserted = upsert.executeUpdate();
+        }
+        if (upserted < java.util.Arrays.stream(ids).distinct().count()) {
+            try (PreparedStatement delete = connection.prepareStatement(DELETE_GONE.formatted(ANY))) {
+                delete.setArray(1, array);
+                delete.executeUpdate();
+            }
+        }
+    }
+
+    public static long[] parse(java.util.List<String> ids) {
+        return ids.stream().mapToLong(Long::parseLong).toArray();
+    }
+}
