@@ -56,7 +56,7 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ?
             """;
 
-    static final String DELETE_IF_UNCHANGED = """
+    private static final String DELETE_IF_UNCHANGED = """
             DELETE FROM projection_pending
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND generation = ? AND claim_token = ?
             """;
