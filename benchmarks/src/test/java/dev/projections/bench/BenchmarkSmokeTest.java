@@ -1,13 +1,11 @@
 package dev.projections.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.projections.testsupport.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * The whole suite on a tiny workload, so a change that breaks a scenario (or the engine's API it drives) is seen in
  * {@code mvn verify}. It checks that every scenario measured something and that every read model was exact after
  * its drains; it never checks a time, which depends on the machine. Runs in a schema of its own of the test
- * database ({@link TestDatabase}) and is skipped when no PostgreSQL can be reached.
+ * database ({@link TestDatabase}, which always finds one: the configured server, Testcontainers or an embedded
+ * PostgreSQL), like every other PostgreSQL test; a database it cannot reach fails the test.
  */
 class BenchmarkSmokeTest {
 
@@ -23,7 +22,7 @@ class BenchmarkSmokeTest {
 
     @Test
     void everyScenarioMeasuresAndLeavesExactReadModels() throws Exception {
-        TestDatabase database = reachableDatabase();
+        TestDatabase database = TestDatabase.get();
         BenchOptions options = BenchOptions.defaults()
                 .sized(200, 1, 30, 10, 100)
                 .withoutWarmUp()
@@ -44,18 +43,6 @@ class BenchmarkSmokeTest {
             assertThat(report.readModelDifferences()).as(report.title()).isZero();
             assertThat(report.problems()).as(report.title())
                     .noneMatch(problem -> problem.contains("left pending") || problem.contains("marks written"));
-        }
-    }
-
-    private static TestDatabase reachableDatabase() {
-        try {
-            TestDatabase database = TestDatabase.get();
-            try (Connection ignored = database.connect()) {
-                return database;
-            }
-        } catch (Exception | LinkageError e) {
-            assumeTrue(false, "no PostgreSQL to run the benchmark smoke test on: " + e);
-            throw new AssertionError("unreachable");
         }
     }
 }
