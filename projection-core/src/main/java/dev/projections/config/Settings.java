@@ -36,6 +36,7 @@ public record Settings(
     public static final String SWEEP_INTERVAL = "projection.sweep-interval";
     public static final String BATCH_SIZE = "projection.batch-size";
     public static final String WORKERS = "projection.workers";
+    static final int MAX_WORKERS = 256;
     public static final String RETRY_DELAY = "projection.retry-delay";
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
@@ -97,6 +98,10 @@ public record Settings(
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
                     + MAX_RETRY_DELAY + " (" + Durations.format(settings.maxRetryDelay) + ")");
         }
+        if (settings.workers > MAX_WORKERS) {
+            p.errors.add(WORKERS + " must be at most " + MAX_WORKERS + " (each worker is a thread of its own and"
+                    + " holds a connection while it refreshes), was " + settings.workers);
+        }
         if (settings.leaseTime != null && settings.leaseTime.compareTo(MIN_LEASE_TIME) < 0) {
             p.errors.add(LEASE_TIME + " must be at least " + Durations.format(MIN_LEASE_TIME)
                     + " (a refresh's timeout, at least 1 s, must fit inside half the lease), was "
@@ -106,15 +111,6 @@ public record Settings(
             throw new InvalidSettingsException(p.errors);
         }
         return settings;
-    }
-
-    /** Fails when {@code workers} would not leave a thread of the EJB pool for timers and other work. */
-    public void checkWorkersBelow(int ejbPoolMaxThreads) {
-        if (workers >= ejbPoolMaxThreads) {
-            throw new InvalidSettingsException(List.of(WORKERS + " must be below the EJB thread pool's max-threads ("
-                    + ejbPoolMaxThreads + "), was " + workers
-                    + "; raise projection.ejb.max-threads or lower " + WORKERS));
-        }
     }
 
     private static final class Parser {

@@ -87,10 +87,12 @@ class SettingsTest {
     }
 
     @Test
-    void workersMustStayBelowTheEjbPool() {
-        assertThatThrownBy(() -> Settings.defaults().checkWorkersBelow(4))
-                .hasMessageContaining("projection.workers must be below the EJB thread pool's max-threads (4), was 4");
-        Settings.defaults().checkWorkersBelow(5);
+    void workersAreBoundedNamingTheLimit() {
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.workers", "257")::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.workers must be at most 256")
+                .hasMessageContaining("was 257");
+        assertThat(Settings.from(Map.of("projection.workers", "256")::get).workers()).isEqualTo(256);
     }
 
     @Test

@@ -6,7 +6,6 @@ import dev.projections.refresh.Handoff;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RunAs;
-import jakarta.ejb.Asynchronous;
 import jakarta.ejb.LocalBean;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -16,15 +15,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * An asynchronous drainer (docs/contract.md §5): holds one of the hand-off's {@code workers} slots while it claims and
- * refreshes marks, then gives the slot back, or passes it to a new drainer when keys arrived meanwhile. It
- * runs outside any transaction; the engine opens a short one for each claim, refresh and failure record.
+ * A drainer (docs/contract.md §5): holds one of the hand-off's {@code workers} slots while it claims and refreshes
+ * marks, then gives the slot back, or passes it to a new drainer when keys arrived meanwhile. It runs on a thread
+ * of the {@link DrainerPool}, called by {@link DrainerStarter}, and outside any transaction; the engine opens a
+ * short one for each claim, refresh and failure record. An EJB for its run-as identity and transaction attribute.
  */
 @Stateless
 @LocalBean
 @RunAs(SystemIdentity.ROLE)
 @DeclareRoles(SystemIdentity.ROLE)
-// with roles declared and no permission, WildFly would deny every call, an @Asynchronous one silently
+// with roles declared and no permission, WildFly would deny every call
 @PermitAll
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Drainer {
@@ -44,7 +44,6 @@ public class Drainer {
     DatabaseTroubleLog troubles;
 
     /** Drains in {@code slot}, reserved by the caller; ends by giving the slot back or passing it on. */
-    @Asynchronous
     public void drain(DrainerOrigin origin, Handoff.Slot slot) {
         if (!slot.run()) {
             return; // its slot was taken back by the sweep while it waited to run

@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Starts asynchronous drainers for slots the hand-off reserved. */
+/** Starts drainers, on the {@link DrainerPool}'s threads, for slots the hand-off reserved. */
 @ApplicationScoped
 public class DrainerStarter {
 
@@ -17,17 +17,33 @@ public class DrainerStarter {
     @EJB
     Drainer drainer;
 
+    @EJB
+    DrainerPool pool;
+
     @Inject
     EngineResources resources;
 
-    /** Starts a drainer in {@code slot}, already reserved; gives the slot back if the container refuses. */
+    /**
+     * Starts a drainer in {@code slot}, already reserved; gives the slot back if it cannot start (the pool stopped,
+     * or the container refused the call while the deployment stops). Never waits for the drainer.
+     */
     public void start(DrainerOrigin origin, Handoff.Slot slot) {
         try {
-            drainer.drain(origin, slot);
+            pool.execute(() -> {
+                try {
+                    drainer.drain(origin, slot);
+                } catch (RuntimeException e) {
+                    notStarted(slot, e); // a no-op for a slot its drainer already ended
+                }
+            });
         } catch (RuntimeException e) {
-            slot.startFailed();
-            LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
+            notStarted(slot, e);
         }
+    }
+
+    private static void notStarted(Handoff.Slot slot, RuntimeException e) {
+        slot.startFailed();
+        LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
     }
 
     /** Starts a drainer if a slot is free; false when all are busy (they will find the work themselves). */

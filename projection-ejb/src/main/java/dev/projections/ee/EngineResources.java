@@ -29,7 +29,6 @@ public class EngineResources {
     @PostConstruct
     void init() {
         settings = DeploymentSettings.load();
-        EjbThreadPool.checkWorkers(settings);
         try {
             dataSource = (DataSource) new InitialContext().lookup(settings.datasource());
         } catch (NamingException | ClassCastException e) {

@@ -7,8 +7,8 @@ import jakarta.inject.Inject;
 
 /**
  * Hands committed keys to the drainers, on the committing thread after a successful commit, before
- * {@link MarksCommitted} is announced. It only calls an {@code @Asynchronous} method: a synchronous REQUIRED EJB
- * would find the finished transaction still on the thread (docs/pitfalls.md #5).
+ * {@link MarksCommitted} is announced. It only queues a drainer on the {@link DrainerPool}: a synchronous REQUIRED EJB
+ * called here would find the finished transaction still on the thread (docs/pitfalls.md #5).
  */
 @ApplicationScoped
 public class HandoffObserver {

@@ -33,9 +33,9 @@ import java.util.logging.Logger;
 @Startup
 @RunAs(SystemIdentity.ROLE)
 @DeclareRoles(SystemIdentity.ROLE)
-// with roles declared and no permission, WildFly would deny every call, an @Asynchronous one silently
+// with roles declared and no permission, WildFly would deny every call, a timeout silently
 @PermitAll
-@DependsOn("SchemaMigration")
+@DependsOn({"SchemaMigration", "DrainerPool"}) // destroyed before the pool: the engine stops first
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class SweepTimer {

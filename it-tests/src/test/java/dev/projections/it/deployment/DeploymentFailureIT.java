@@ -52,9 +52,9 @@ class DeploymentFailureIT {
         return named("retry-over-max", Map.of("projection.retry-delay", "10m", "projection.max-retry-delay", "5m"));
     }
 
-    @Deployment(name = "workers-fill-the-pool", managed = false, testable = false)
-    static EnterpriseArchive workersFillThePool() {
-        return named("workers-fill-the-pool", Map.of("projection.workers", "16"));
+    @Deployment(name = "too-many-workers", managed = false, testable = false)
+    static EnterpriseArchive tooManyWorkers() {
+        return named("too-many-workers", Map.of("projection.workers", "1000"));
     }
 
     @Deployment(name = "valid", managed = false, testable = false)
@@ -140,9 +140,8 @@ class DeploymentFailureIT {
     }
 
     @Test
-    void asManyWorkersAsEjbThreadsFailsTheDeployment() {
-        assertDeploymentFails("workers-fill-the-pool",
-                "projection.workers must be below the EJB thread pool's max-threads (16), was 16");
+    void tooManyWorkersFailTheDeploymentNamingTheLimit() {
+        assertDeploymentFails("too-many-workers", "projection.workers must be at most 256", "was 1000");
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
 import dev.projections.ee.EngineResources;
 import dev.projections.it.support.Await;
+import dev.projections.it.support.BusyApplication;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.GatedProjection;
@@ -26,6 +27,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -43,7 +46,8 @@ class AutoRefreshIT {
     @Deployment
     static EnterpriseArchive deployment() {
         return Deployments.ear(Map.of("projection.sweep-interval", "1h", "projection.workers", String.valueOf(WORKERS)),
-                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), AutoRefreshIT.class);
+                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), AutoRefreshIT.class,
+                BusyApplication.class);
     }
 
     @PersistenceContext(unitName = "demo")
@@ -69,6 +73,9 @@ class AutoRefreshIT {
 
     @Inject
     CommitRecorder recorder;
+
+    @jakarta.ejb.EJB
+    BusyApplication busy;
 
     @BeforeEach
     void tables() throws Exception {
@@ -154,5 +161,53 @@ class AutoRefreshIT {
         projections.markDirty(GatedProjection.NAME, id);
         Await.until("the refresh of " + id, () -> !gated.calls(id).isEmpty());
         assertThat(gated.calls(id)).extracting(GatedProjection.Call::asSystem).containsOnly(true);
+    }
+
+    @Test
+    void anApplicationThatFillsTheEjbThreadPoolDoesNotHoldUpRefreshes() {
+        // far more asynchronous calls than the server's EJB pool has threads: most of them wait in its queue
+        int calls = 200;
+        AtomicInteger running = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < calls; i++) {
+                busy.occupy(running, release);
+            }
+            Await.until("the application's calls to fill the EJB pool", () -> running.get() > 0);
+            String id = "starved-" + UUID.randomUUID();
+            projections.markDirty(GatedProjection.NAME, id);
+            Await.until("the refresh of " + id + " while the EJB pool is full", () -> !gated.calls(id).isEmpty());
+            assertThat(running.get()).as("application calls running: the EJB pool stayed full throughout")
+                    .isLessThan(calls);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void drainersThatHoldEveryWorkerDoNotHoldUpTheApplicationsAsynchronousWork() {
+        String prefix = "held-" + UUID.randomUUID() + "-";
+        projections.pause(GatedProjection.NAME);
+        for (int i = 0; i < 2_000; i++) {
+            projections.markDirty(GatedProjection.NAME, prefix + i);
+        }
+        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        CountDownLatch drainersHeld = gated.holdAll();
+        AtomicInteger running = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            projections.resume(GatedProjection.NAME);
+            Await.until("every worker held in a refresh", () -> gated.running() == WORKERS);
+            busy.occupy(running, release);
+            Await.until("the application's asynchronous call to run", () -> running.get() == 1);
+        } finally {
+            release.countDown();
+            drainersHeld.countDown();
+            gated.reset();
+        }
+        Rows rows = new Rows(dataSource);
+        Await.until("the held marks to drain", Duration.ofMinutes(3), () ->
+                rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND entity_id LIKE ?",
+                        prefix + "%") == 0);
     }
 }
