@@ -48,7 +48,12 @@ public final class Browser implements AutoCloseable {
 
     /** Opens {@code path} of the console and logs in through its form as {@code user}. */
     public void logIn(String path, String user, String password) {
-        driver.get(CONSOLE + path);
+        logInAt(CONSOLE + path, user, password);
+    }
+
+    /** Opens {@code url}, a page of a console served elsewhere, and logs in through its form as {@code user}. */
+    public void logInAt(String url, String user, String password) {
+        driver.get(url);
         driver.findElement(org.openqa.selenium.By.id("j_username")).sendKeys(user);
         driver.findElement(org.openqa.selenium.By.id("j_password")).sendKeys(password);
         driver.findElement(org.openqa.selenium.By.id("login")).click();

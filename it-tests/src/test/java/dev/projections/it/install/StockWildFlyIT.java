@@ -1,0 +1,185 @@
+package dev.projections.it.install;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.Browser;
+import dev.projections.testsupport.TestDatabase;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The library as a user installs it (docs/install.md): an unmodified WildFly 39 distribution, configured only by
+ * docs/install/wildfly.cli (PostgreSQL driver as a deployment, a datasource, a filesystem realm) and
+ * docs/install/operator.cli (two named operators), and an application of its own — src/it/library-app, built by
+ * the maven-invoker-plugin against this build's artifacts through the BOM, not the demo — deployed with
+ * {@code jboss-cli deploy}. No custom module, no thread-pool setting, nothing from wildfly-config.
+ */
+class StockWildFlyIT {
+
+    private static final String DATABASE = "projections_stock";
+    private static final Path DOCS = Path.of("..", "docs", "install");
+
+    private static StockServer server;
+    private static String databaseUrl;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void installAsTheDocsSay() throws Exception {
+        TestDatabase db = TestDatabase.get();
+        databaseUrl = freshDatabase(db);
+        server = new StockServer(Path.of(System.getProperty("stock.wildfly.home", "target/stock/wildfly")),
+                Path.of("target", "stock-base")).start();
+
+        Properties install = new Properties();
+        install.setProperty("driver.jar", Path.of(System.getProperty("stock.driver", "target/stock/postgresql.jar"))
+                .toAbsolutePath().toString());
+        install.setProperty("datasource.name", "LibraryDS");
+        install.setProperty("db.url", databaseUrl);
+        install.setProperty("db.user", db.user());
+        // jboss-cli cannot parse an empty --password= (docs/pitfalls.md #47); trust authentication ignores it
+        install.setProperty("db.password", db.password().isEmpty() ? "unused" : db.password());
+        server.cli(DOCS.resolve("wildfly.cli"), install);
+        server.cli(DOCS.resolve("operator.cli"), operator("alice", "alice-Secret-1", "projection-admin"));
+        server.cli(DOCS.resolve("operator.cli"), operator("bob", "bob-Secret-1", "projection-viewer"));
+
+        Path ear = Path.of(System.getProperty("library.ear", "target/it/library-app/library-ear/target/library.ear"));
+        server.cliCommand("deploy " + ear.toAbsolutePath());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void aChangeCommittedByTheApplicationReachesItsReadModel() throws Exception {
+        String id = send("POST", "/library/api/books", "title=Dune&author=Frank+Herbert").body();
+        Await.until("book " + id + "'s read model", () -> "Dune — Frank Herbert".equals(titleLine(id)));
+
+        assertThat(send("PUT", "/library/api/books/" + id, "title=Dune+Messiah").statusCode()).isEqualTo(200);
+        Await.until("book " + id + "'s read model after the change",
+                () -> "Dune Messiah — Frank Herbert".equals(titleLine(id)));
+        assertThat(count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", id)).isZero();
+    }
+
+    @Test
+    void healthAndMetricsAreServed() throws Exception {
+        HttpResponse<String> health = get("/projections/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\":\"UP\"");
+        send("POST", "/library/api/books", "title=Emma&author=Jane+Austen");
+        java.util.regex.Pattern refreshed = java.util.regex.Pattern.compile(
+                "projection_refresh_seconds_count\\{outcome=\"success\",projection=\"book-titles\"[^}]*} [1-9]");
+        Await.until("a refresh in the metrics", () -> refreshed.matcher(get("/projections/metrics").body()).find());
+    }
+
+    @Test
+    void anOperatorOfTheFilesystemRealmActsUnderHerOwnName() throws Exception {
+        long audited = count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logInAt(server.url("/projections/"), "alice", "alice-Secret-1");
+            rowButton(driver, "Pause").click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> !d.findElements(By.cssSelector("input[value='Resume']")).isEmpty());
+            rowButton(driver, "Resume").click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> !d.findElements(By.cssSelector("input[value='Pause']")).isEmpty());
+        }
+        assertThat(count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'book-titles' AND user_name = 'alice'"
+                + " AND action IN ('pause', 'resume') AND id > ?", audited)).isEqualTo(2);
+    }
+
+    @Test
+    void aViewerOfTheFilesystemRealmSeesNoActions() throws Exception {
+        try (Browser browser = new Browser()) {
+            browser.logInAt(server.url("/projections/"), "bob", "bob-Secret-1");
+            assertThat(browser.driver().findElement(By.id("user")).getText()).contains("bob");
+            assertThat(browser.driver().getPageSource()).contains("book-titles");
+            assertThat(browser.buttons()).doesNotContain("Pause", "Resume", "Rebuild…");
+        }
+    }
+
+    private static org.openqa.selenium.WebElement rowButton(WebDriver driver, String label) {
+        return new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                .until(d -> d.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                        .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals("book-titles"))
+                        .findFirst().orElseThrow().findElement(By.cssSelector("input[value='" + label + "']")));
+    }
+
+    private static Properties operator(String name, String password, String role) {
+        Properties operator = new Properties();
+        operator.setProperty("operator.name", name);
+        operator.setProperty("operator.password", password);
+        operator.setProperty("operator.role", role);
+        return operator;
+    }
+
+    /** A database of its own on the test's PostgreSQL, created afresh (the IT schema is another test's). */
+    private static String freshDatabase(TestDatabase db) throws SQLException {
+        try (Connection connection = db.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + DATABASE);
+            statement.execute("CREATE DATABASE " + DATABASE);
+        }
+        String url = db.jdbcUrl();
+        int query = url.indexOf('?');
+        String path = query < 0 ? url : url.substring(0, query);
+        return path.substring(0, path.lastIndexOf('/') + 1) + DATABASE + (query < 0 ? "" : url.substring(query));
+    }
+
+    private static long count(String sql, Object... parameters) throws SQLException {
+        TestDatabase db = TestDatabase.get();
+        try (Connection connection = DriverManager.getConnection(databaseUrl, db.user(), db.password());
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    private String titleLine(String id) {
+        HttpResponse<String> response = get("/library/api/books/" + id + "/title");
+        return response.statusCode() == 200 ? response.body() : null;
+    }
+
+    private HttpResponse<String> get(String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(path, e);
+        }
+    }
+
+    private HttpResponse<String> send(String method, String path, String form) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .method(method, HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isBetween(200, 299);
+        return response;
+    }
+}
