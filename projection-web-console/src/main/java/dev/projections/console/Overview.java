@@ -23,8 +23,6 @@ import java.util.Locale;
 @ViewScoped
 public class Overview implements Serializable {
 
-    /** "All tenants" in the rebuild's tenant choice. */
-    public static final String ALL_TENANTS = "*";
 
     /** One projection's line (a class with getters: Jakarta EL 5 does not read record components). */
     public static final class Row implements Serializable {
@@ -155,7 +153,7 @@ public class Overview implements Serializable {
 
     private Pending pending;
     private String pendingProjection;
-    private String rebuildTenant = ALL_TENANTS;
+    private String rebuildTenant = TenantChoice.ALL;
 
     public List<Row> getRows() {
         if (rows == null) {
@@ -240,11 +238,10 @@ public class Overview implements Serializable {
         }
         String projection = pendingProjection;
         switch (pending) {
-            case REBUILD -> Messages.run(() -> ALL_TENANTS.equals(rebuildTenant)
-                    ? admin.rebuildAllTenants(projection) : List.of(admin.rebuild(projection, rebuildTenant)),
-                    this::started);
+            case REBUILD -> Messages.run(() -> TenantChoice.isAll(rebuildTenant) ? admin.rebuildAllTenants(projection)
+                    : List.of(admin.rebuild(projection, TenantChoice.tenant(rebuildTenant))), this::started);
             case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection,
-                    ALL_TENANTS.equals(rebuildTenant) ? null : rebuildTenant), this::started);
+                    TenantChoice.isAll(rebuildTenant) ? null : TenantChoice.tenant(rebuildTenant)), this::started);
             case PURGE -> Messages.run(() -> admin.purge(projection),
                     purged -> purged + " marks of " + projection + " purged");
         }
@@ -282,18 +279,11 @@ public class Overview implements Serializable {
 
     /** "All tenants" and each tenant of the application's {@code TenantDirectory}; only "(no tenant)" without one. */
     public List<String> getTenantChoices() {
-        List<String> tenants = reads.tenants();
-        if (tenants.isEmpty()) {
-            return List.of("");
-        }
-        List<String> choices = new ArrayList<>();
-        choices.add(ALL_TENANTS);
-        choices.addAll(tenants);
-        return choices;
+        return TenantChoice.choices(reads.tenants());
     }
 
     public String tenantLabel(String choice) {
-        return ALL_TENANTS.equals(choice) ? "all tenants" : choice.isEmpty() ? "(no tenant)" : choice;
+        return TenantChoice.label(choice);
     }
 
     public String getRebuildTenant() {

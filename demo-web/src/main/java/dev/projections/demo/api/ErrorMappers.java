@@ -75,11 +75,21 @@ final class ErrorMappers {
                 : "malformed JSON: field \"" + field + "\" has the wrong type";
     }
 
+    /** 413 for a body cut off by {@link BodySizeLimit}, else 400 naming the field JSON-B could not read. */
+    static Response unreadable(Throwable e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof BodySizeLimit.TooLarge) {
+                return error(Response.Status.REQUEST_ENTITY_TOO_LARGE, BodySizeLimit.MESSAGE);
+            }
+        }
+        return error(Response.Status.BAD_REQUEST, unreadableBody(e));
+    }
+
     @Provider
     public static class MalformedJson implements ExceptionMapper<JsonbException> {
         @Override
         public Response toResponse(JsonbException e) {
-            return error(Response.Status.BAD_REQUEST, unreadableBody(e));
+            return unreadable(e);
         }
     }
 
@@ -87,7 +97,16 @@ final class ErrorMappers {
     public static class Unreadable implements ExceptionMapper<ProcessingException> {
         @Override
         public Response toResponse(ProcessingException e) {
-            return error(Response.Status.BAD_REQUEST, unreadableBody(e));
+            return unreadable(e);
+        }
+    }
+
+    /** A body refused by its announced length, before JSON-B reads it. */
+    @Provider
+    public static class TooLarge implements ExceptionMapper<BodySizeLimit.TooLarge> {
+        @Override
+        public Response toResponse(BodySizeLimit.TooLarge e) {
+            return unreadable(e);
         }
     }
 

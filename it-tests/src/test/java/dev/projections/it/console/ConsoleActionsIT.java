@@ -143,6 +143,42 @@ class ConsoleActionsIT {
     }
 
     @Test
+    void theTenantMenuKeepsAllTenantsApartFromATenantNamedStarAndRebuildsTheEmptyTenant() throws Exception {
+        createOrder("*", "star-tenant");
+        createOrder("", "no-tenant");
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+
+            button(driver, "customer-stats", "Rebuild…").click();
+            Select tenants = new Select(shown(driver, By.id("overview:tenant")));
+            List<String> labels = tenants.getOptions().stream().map(WebElement::getText).toList();
+            assertThat(labels).containsOnlyOnce("all tenants", "*", "(no tenant)");
+            tenants.selectByVisibleText("*");
+            driver.findElement(By.id("overview:yes")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("overview:messages")).getText().contains("rebuild started: 1 run"));
+
+            button(driver, "customer-stats", "Rebuild…").click();
+            new Select(shown(driver, By.id("overview:tenant"))).selectByVisibleText("(no tenant)");
+            driver.findElement(By.id("overview:yes")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> texts(d, "#overview\\:run-table .run-state").size() == 2);
+            assertThat(driver.findElement(By.id("overview:messages")).getText())
+                    .contains("rebuild started: 1 run").doesNotContain("must not be null");
+            new WebDriverWait(driver, Duration.ofSeconds(90)).ignoring(WebDriverException.class).until(d ->
+                    texts(d, "#overview\\:run-table .run-state").equals(List.of("finished", "finished")));
+        }
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild'"
+                + " AND projection = 'customer-stats' AND id > ?", audited)).as("one run per choice").isEqualTo(2);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild' AND tenant_id = '*'"
+                + " AND projection = 'customer-stats' AND id > ?", audited)).isEqualTo(1);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild' AND tenant_id = ''"
+                + " AND projection = 'customer-stats' AND id > ?", audited)).isEqualTo(1);
+    }
+
+    @Test
     void pauseAndResumeReachTheTableAndTheAuditLog() throws Exception {
         long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
         try (Browser browser = new Browser()) {

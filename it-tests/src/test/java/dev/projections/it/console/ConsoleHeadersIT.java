@@ -63,8 +63,10 @@ class ConsoleHeadersIT {
     }
 
     @Test
-    void aSessionIdInTheUrlIsIgnored() throws Exception {
-        String session = logIn(sessionOf(get("", null)));
+    void aSessionIdInTheUrlIsIgnoredAndTheIdChangesAtLogin() throws Exception {
+        String beforeLogin = sessionOf(get("", null));
+        String session = logIn(beforeLogin);
+        assertThat(session).as("the session id after login").isNotEqualTo(beforeLogin);
         HttpResponse<String> byCookie = get("", session);
         assertThat(byCookie.statusCode()).isEqualTo(200);
         assertThat(byCookie.body()).as("the cookie carries the session").doesNotContain("j_security_check");

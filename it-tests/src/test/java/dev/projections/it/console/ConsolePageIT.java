@@ -196,6 +196,7 @@ class ConsolePageIT {
         withBadState.put("jakarta.faces.ViewState", "-4242424242:4242424242");
         HttpResponse<String> guessed = admin.post("index.xhtml", withBadState, Map.of("Origin", "http://evil.example"));
         assertThat(guessed.body()).contains("This page has expired");
+        assertThat(guessed.statusCode()).as("an expired view is a normal condition, not a server error").isEqualTo(200);
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE paused")).as(forged.body()).isZero();
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit")).isEqualTo(audited);
 

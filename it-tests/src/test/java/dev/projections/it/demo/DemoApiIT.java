@@ -160,12 +160,54 @@ class DemoApiIT {
         assertThat(unsupported.statusCode()).isEqualTo(415);
         assertThat(unsupported.body()).startsWith("{\"error\":").contains("application/json");
         assertNoInternalNames(unsupported);
+        // a body over 1 MiB, with its length announced and sent in chunks: 413 in the same JSON shape
+        String huge = "{\"customer\":\"" + "x".repeat(2 * 1024 * 1024) + "\",\"lines\":[]}";
+        HttpResponse<String> announced = send("POST", "/orders", huge);
+        HttpResponse<String> chunked = http.send(HttpRequest.newBuilder(URI.create(API + "/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                        huge.getBytes(java.nio.charset.StandardCharsets.UTF_8)))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        for (HttpResponse<String> tooLarge : List.of(announced, chunked)) {
+            assertThat(tooLarge.statusCode()).as(tooLarge.body()).isEqualTo(413);
+            assertThat(tooLarge.body()).startsWith("{\"error\":").contains("1 MiB");
+            assertNoInternalNames(tooLarge);
+        }
         HttpResponse<String> nowhere = send("GET", "/no-such-thing", null);
         assertThat(nowhere.statusCode()).isEqualTo(404);
         assertNoInternalNames(nowhere);
 
         assertThat(count("SELECT COUNT(*) FROM orders")).isEqualTo(orders);
         assertThat(count("SELECT COUNT(*) FROM order_line")).isEqualTo(lines);
+    }
+
+    @Test
+    void everyTotalTheWriteSideAcceptsReachesTheReadModels() throws Exception {
+        // three orders at the largest line the API takes: each total, and their sum, is beyond the former
+        // DECIMAL(14,2) columns, which froze the customer's statistics at its first order
+        String customer = "big-" + UUID.randomUUID();
+        String bigLine = "{\"sku\":\"a\",\"quantity\":1000000,\"price\":9999999999.99}";
+        long last = 0;
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer + "\",\"lines\":["
+                    + bigLine + "]}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            last = idOf(created.body());
+        }
+        BigDecimal perOrder = new BigDecimal("9999999999990000.00");
+        awaitRow("SELECT total FROM order_search WHERE order_id = ?", last, perOrder);
+        awaitRow("SELECT order_count FROM customer_stats WHERE customer_name = ?", customer, 3);
+        awaitRow("SELECT total_amount FROM customer_stats WHERE customer_name = ?", customer,
+                perOrder.multiply(BigDecimal.valueOf(3)));
+
+        // an order may grow to ten such lines; the eleventh would pass the largest total a read model holds
+        for (int i = 1; i < 10; i++) {
+            assertThat(send("POST", "/orders/" + last + "/lines", bigLine).statusCode()).isBetween(200, 201);
+        }
+        HttpResponse<String> tooMuch = send("POST", "/orders/" + last + "/lines", bigLine);
+        assertBadRequestNaming(tooMuch, "total");
+        assertThat(count("SELECT COUNT(*) FROM order_line WHERE order_id = " + last)).isEqualTo(10);
+        awaitRow("SELECT total FROM order_search WHERE order_id = ?", last, perOrder.multiply(BigDecimal.TEN));
     }
 
     private static void assertBadRequestNaming(HttpResponse<String> response, String named) {

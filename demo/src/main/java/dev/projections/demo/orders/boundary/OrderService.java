@@ -22,7 +22,17 @@ import java.util.Random;
 public class OrderService {
 
     public record NewLine(String sku, int quantity, BigDecimal price) {
+        BigDecimal amount() {
+            return price.multiply(BigDecimal.valueOf(quantity));
+        }
     }
+
+    /**
+     * The largest total of one order, the sum of quantity × price over its lines. The read models are sized from
+     * it ({@code order_search.total} DECIMAL(19,2), a customer's sum DECIMAL(38,2)): a value the write side accepts
+     * must be one every read model can hold, or each refresh of it would fail for good.
+     */
+    public static final BigDecimal MAX_ORDER_TOTAL = new BigDecimal("99999999999999999.99");
 
     @PersistenceContext(unitName = "demo")
     EntityManager em;
@@ -33,6 +43,7 @@ public class OrderService {
     public long createOrder(String tenant, String customerName, List<NewLine> lines) {
         requireName(customerName);
         lines.forEach(OrderService::requireValid);
+        requireTotalWithin(lines.stream().map(NewLine::amount).reduce(BigDecimal.ZERO, BigDecimal::add));
         Order order = new Order(tenant, customerNamed(tenant, customerName), "NEW");
         for (NewLine line : lines) {
             order.addLine(line.sku(), line.quantity(), line.price());
@@ -51,6 +62,8 @@ public class OrderService {
     public long addLine(String tenant, long orderId, NewLine line) {
         requireValid(line);
         Order order = order(tenant, orderId);
+        requireTotalWithin(order.getLines().stream().map(l -> l.getPrice().multiply(BigDecimal.valueOf(l.getQuantity())))
+                .reduce(line.amount(), BigDecimal::add));
         OrderLine added = order.addLine(line.sku(), line.quantity(), line.price());
         em.persist(added);
         projections.markDirty(CustomerStatsProjection.NAME, String.valueOf(order.getCustomer().getId()));
@@ -111,6 +124,13 @@ public class OrderService {
     private static void requireName(String name) {
         if (name == null || name.isBlank() || name.length() > 200) {
             throw new DemoRequestException("customer must be a name of 1..200 characters, was " + name);
+        }
+    }
+
+    private static void requireTotalWithin(BigDecimal total) {
+        if (total.compareTo(MAX_ORDER_TOTAL) > 0) {
+            throw new DemoRequestException("total of the order's lines must not exceed "
+                    + MAX_ORDER_TOTAL.toPlainString() + ", would be " + total.toPlainString());
         }
     }
 
