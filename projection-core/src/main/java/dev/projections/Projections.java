@@ -29,19 +29,38 @@ public interface Projections {
     /** Marks waiting for {@code projection}, all tenants, including those backing off. */
     long pending(String projection);
 
-    /** Marks of {@code projection} whose refreshes failed ({@code attempts > 0}), all tenants. */
+    /** Marks of {@code projection} whose refreshes failed ({@code attempts > 0}), all tenants; parked ones included. */
     long failing(String projection);
+
+    /** Parked marks of {@code projection}, all tenants: failed for good, waiting for an operator (docs/contract.md §6). */
+    long parked(String projection);
+
+    /**
+     * Makes the selected parked marks due now and returns how many. {@code attempts} is kept: with
+     * {@code projection.max-attempts} set, one more failure parks the mark again at once, rather than burning a
+     * whole new budget of retries on a cause that is not fixed.
+     */
+    int resumeParked(ParkedSelection selection);
+
+    /**
+     * Deletes the selected parked marks and returns how many: their read-model rows are left as the last
+     * successful refresh wrote them. A change recorded later marks the key again as usual.
+     */
+    int skipParked(ParkedSelection selection);
 
     /** Up to {@code limit} failing marks of {@code projection}, the next to be retried first. */
     List<FailedRefresh> failures(String projection, int limit);
 
     /**
-     * Makes every failing mark of {@code projection} due now and returns how many. {@code attempts} is kept, so
-     * a new failure continues the backoff where it was.
+     * Makes every failing mark of {@code projection} due now and returns how many; parked marks stay parked (see
+     * {@link #resumeParked}). {@code attempts} is kept, so a new failure continues the backoff where it was.
      */
     int retryFailed(String projection);
 
-    /** The same for one mark; an {@link IllegalArgumentException} when that key has no failing mark. */
+    /**
+     * The same for one mark, parked or not (a parked one is resumed); an {@link IllegalArgumentException} when that
+     * key has no failing mark.
+     */
     void retry(String projection, String tenant, String id);
 
     /** Stops refreshing {@code projection}'s marks on every instance; marks keep accumulating. */

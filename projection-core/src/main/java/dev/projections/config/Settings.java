@@ -25,7 +25,9 @@ public record Settings(
         Duration retryDelay,
         Duration maxRetryDelay,
         Duration leaseTime,
-        int rebuildPageSize) {
+        int rebuildPageSize,
+        int maxAttempts,
+        List<String> nonRetryable) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -41,6 +43,11 @@ public record Settings(
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
     public static final String REBUILD_PAGE_SIZE = "projection.rebuild-page-size";
+    public static final String MAX_ATTEMPTS = "projection.max-attempts";
+    public static final String NON_RETRYABLE = "projection.non-retryable";
+
+    /** {@value #MAX_ATTEMPTS} when not set: a failing mark is never parked for its number of attempts. */
+    public static final int NEVER_PARK = 0;
 
     /**
      * The shortest lease: a refresh transaction times out after half the lease, and JTA counts whole seconds, so
@@ -92,7 +99,9 @@ public record Settings(
                 p.duration(RETRY_DELAY, Duration.ofSeconds(5)),
                 p.duration(MAX_RETRY_DELAY, Duration.ofMinutes(5)),
                 p.duration(LEASE_TIME, Duration.ofMinutes(2)),
-                p.atLeastOne(REBUILD_PAGE_SIZE, 5000));
+                p.atLeastOne(REBUILD_PAGE_SIZE, 5000),
+                p.atLeastOne(MAX_ATTEMPTS, NEVER_PARK),
+                p.classNames(NON_RETRYABLE));
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
@@ -111,6 +120,11 @@ public record Settings(
             throw new InvalidSettingsException(p.errors);
         }
         return settings;
+    }
+
+    /** Whether a mark that has now failed {@code attempts} times is parked for it (never without a limit). */
+    public boolean parksAfter(int attempts) {
+        return maxAttempts != NEVER_PARK && attempts >= maxAttempts;
     }
 
     private static final class Parser {
@@ -171,6 +185,24 @@ public record Settings(
                 errors.add(key + " must be a whole number >= 1, was \"" + value + "\"");
             }
             return fallback;
+        }
+
+        /** A comma-separated list of fully qualified class names; empty when not set. */
+        List<String> classNames(String key) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return List.of();
+            }
+            List<String> names = new ArrayList<>();
+            for (String name : value.split(",")) {
+                String trimmed = name.trim();
+                if (!trimmed.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
+                    errors.add(key + " must list fully qualified class names separated by commas, was \"" + value + "\"");
+                    return List.of();
+                }
+                names.add(trimmed);
+            }
+            return List.copyOf(names);
         }
 
         Duration duration(String key, Duration fallback) {

@@ -10,6 +10,11 @@ public record MarkRow(String projection, String tenant, String id, Instant avail
                       Instant claimedUntil, int attempts, Instant lastFailedAt, String lastError, int priority,
                       long markCount) {
 
+    /** Parked: failed for good, never claimed until an operator acts (its due time is past any clock). */
+    public boolean parked() {
+        return dev.projections.store.PendingStore.PARKED_UNTIL.equals(availableAt);
+    }
+
     /** Where the next page starts after this row (or the previous page ends before it). */
     public PageCursor cursor() {
         return new PageCursor(availableAt, tenant, id);

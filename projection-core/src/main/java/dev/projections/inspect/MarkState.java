@@ -9,7 +9,9 @@ public enum MarkState {
     /** Leased by a worker right now. */
     CLAIMED(" AND claimed_until > ?"),
     /** Failed and waiting for its next retry. */
-    BACKING_OFF(" AND attempts > 0 AND available_at > ?");
+    BACKING_OFF(" AND attempts > 0 AND available_at > ? AND parked_at IS NULL"),
+    /** Failed for good: never retried until an operator resumes or skips it. */
+    PARKED(" AND parked_at IS NOT NULL");
 
     final String condition;
 

@@ -46,6 +46,9 @@ public final class PendingGauges {
                     c -> c.failing());
             gauge(registry, "projection.oldest.age", projection, "age in seconds of the oldest due mark",
                     c -> c.oldestDueAge().toMillis() / 1000.0);
+            gauge(registry, "projection.parked", projection,
+                    "marks parked after failing for good: never refreshed until an operator resumes or skips them",
+                    c -> c.parked());
             gauge(registry, "projection.rebuild.failing", projection,
                     "rebuild marks whose refreshes failed: a finished run says \"finished, N failing\"",
                     c -> c.rebuildFailing());
@@ -69,6 +72,6 @@ public final class PendingGauges {
                 LOG.log(Level.FINE, "could not read the pending table for the gauges", e);
             }
         }
-        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0));
+        return counts.getOrDefault(projection, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0, 0));
     }
 }

@@ -40,6 +40,7 @@ final class BatchRefresher {
     private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
+    private final ParkingPolicy parking;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
     private final RefreshListener listener;
@@ -61,6 +62,7 @@ final class BatchRefresher {
         this.listener = listener;
         this.leases = leases;
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
+        this.parking = new ParkingPolicy(settings);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -206,12 +208,15 @@ final class BatchRefresher {
 
     private void recordFailure(ClaimedMark mark, Throwable failure) {
         String error = FailureText.of(failure);
-        LOG.log(Level.WARNING, "refresh of {0} failed (attempt {1}): {2}",
-                new Object[] {mark.key(), mark.attempts() + 1, error});
+        int attempts = mark.attempts() + 1;
+        boolean park = parking.parks(failure, attempts);
+        LOG.log(Level.WARNING, park ? "refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
+                        : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
         boolean recorded = Database.call("record failure", () -> transactions.inNewTransaction(leases.shortTransaction(),
                 connection -> {
                     Instant now = clock.instant();
-                    return store.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(mark.attempts() + 1)));
+                    return park ? store.park(connection, mark, error, now)
+                            : store.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
                 }));
         if (!recorded) {
             LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());

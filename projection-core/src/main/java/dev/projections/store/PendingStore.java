@@ -68,6 +68,28 @@ public interface PendingStore {
             throws SQLException;
 
     /**
+     * The {@code available_at} of a parked mark: past any clock, so the claim, due and oldest-due queries leave it
+     * out by the predicate they already have, on the indexes they already use (docs/design.md D26).
+     */
+    Instant PARKED_UNTIL = Instant.parse("9999-12-31T00:00:00Z");
+
+    /**
+     * Records a failure as {@link #recordFailure} does and parks the mark: never claimed again until resumed.
+     * False, and the key marked again LIVE, when the claim was no longer mine.
+     */
+    boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException;
+
+    /** Parked marks of {@code projection}. */
+    long parked(Connection connection, String projection) throws SQLException;
+
+    /** Makes the selected parked marks due at {@code now}, keeping attempts, one at a time in key order. */
+    int resumeParked(Connection connection, dev.projections.ParkedSelection selection, Instant now) throws SQLException;
+
+    /** Deletes the selected parked marks, one at a time in key order; returns them as they were (for the audit). */
+    List<dev.projections.FailedRefresh> skipParked(Connection connection, dev.projections.ParkedSelection selection)
+            throws SQLException;
+
+    /**
      * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
      * alone (nothing was written for it). Returns how many were released.
      */
@@ -139,9 +161,9 @@ public interface PendingStore {
      */
     Instant oldestDue(Connection connection, Collection<String> projections, Instant now) throws SQLException;
 
-    /** Per projection: marks waiting, failing, the age of the oldest due one, due now, failing rebuild marks. */
+    /** Per projection: marks waiting, failing, the age of the oldest due one, due now, failing rebuild marks, parked. */
     record ProjectionCounts(long pending, long failing, java.time.Duration oldestDueAge, long dueNow,
-                            long rebuildFailing) {
+                            long rebuildFailing, long parked) {
     }
 
     /** The most recent error of {@code projection}'s failing marks, or {@code null}. */

@@ -31,6 +31,7 @@ public final class SchemaCheck {
     private static final Pattern COLUMN_SEPARATOR = Pattern.compile(",\\s*(?=[a-z_]+ [A-Z])");
     private static final Pattern INDEX = Pattern.compile("CREATE (?:UNIQUE )?INDEX (\\w+) ON (\\w+)");
     private static final Pattern DROPPED_INDEX = Pattern.compile("DROP INDEX (\\w+)");
+    private static final Pattern ADDED_COLUMN = Pattern.compile("ALTER TABLE (\\w+) ADD (?!CONSTRAINT )(\\w+) ");
 
     private final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
     private final Map<String, String> tableByIndex = new LinkedHashMap<>();
@@ -48,6 +49,10 @@ public final class SchemaCheck {
                     columns.add(column.trim().split(" ")[0]);
                 }
                 columnsByTable.put(table.group(1), columns);
+            }
+            Matcher added = ADDED_COLUMN.matcher(line);
+            if (added.find()) {
+                columnsByTable.computeIfAbsent(added.group(1), t -> new ArrayList<>()).add(added.group(2));
             }
             Matcher dropped = DROPPED_INDEX.matcher(line);
             if (dropped.find()) {

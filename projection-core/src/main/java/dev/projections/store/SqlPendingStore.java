@@ -2,7 +2,9 @@ package dev.projections.store;
 
 import static dev.projections.store.Timestamps.utc;
 
+import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
+import dev.projections.ParkedSelection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -65,15 +67,41 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String REMARK_AND_RELEASE = """
             UPDATE projection_pending
                SET generation = ?, claim_token = NULL, claimed_until = NULL, attempts = 0, last_error = NULL,
-                   available_at = ?, first_marked_at = ?
+                   first_failed_at = NULL, available_at = ?, first_marked_at = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
     private static final String RECORD_FAILURE = """
             UPDATE projection_pending
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
+                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    /* as RECORD_FAILURE, and parked: out of every claim by its available_at, its generation kept to show re-marks */
+    private static final String PARK = """
+            UPDATE projection_pending
+               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
+                   first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
                    claim_token = NULL, claimed_until = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String COUNT_PARKED =
+            "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND parked_at IS NOT NULL";
+
+    private static final String PARKED_MARKS = """
+            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at FROM projection_pending
+             WHERE projection = ? AND parked_at IS NOT NULL""";
+
+    private static final String RESUME_PARKED = """
+            UPDATE projection_pending SET available_at = ?, parked_at = NULL, parked_generation = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL
+            """;
+
+    private static final String SKIP_PARKED = """
+            DELETE FROM projection_pending
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL
             """;
 
     private static final String RELEASE = """
@@ -105,11 +133,12 @@ abstract class SqlPendingStore implements PendingStore {
              FETCH FIRST %d ROWS ONLY
             """;
 
-    private static final String FAILING_KEYS =
-            "SELECT tenant_id, entity_id FROM projection_pending WHERE projection = ? AND attempts > 0";
+    private static final String FAILING_KEYS = "SELECT tenant_id, entity_id FROM projection_pending"
+            + " WHERE projection = ? AND attempts > 0 AND parked_at IS NULL";
 
+    /* a parked mark retried by its key is resumed */
     private static final String MAKE_DUE = """
-            UPDATE projection_pending SET available_at = ?
+            UPDATE projection_pending SET available_at = ?, parked_at = NULL, parked_generation = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
             """;
 
@@ -122,7 +151,8 @@ abstract class SqlPendingStore implements PendingStore {
             SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
                    MIN(CASE WHEN available_at <= ? THEN first_marked_at END),
                    SUM(CASE WHEN available_at <= ? THEN 1 ELSE 0 END),
-                   SUM(CASE WHEN priority = 1 AND attempts > 0 THEN 1 ELSE 0 END)
+                   SUM(CASE WHEN priority = 1 AND attempts > 0 THEN 1 ELSE 0 END),
+                   SUM(CASE WHEN parked_at IS NOT NULL THEN 1 ELSE 0 END)
               FROM projection_pending GROUP BY projection
             """;
 
@@ -324,7 +354,8 @@ abstract class SqlPendingStore implements PendingStore {
             update.setObject(1, utc(retryAt));
             update.setObject(2, utc(now));
             update.setString(3, truncate(error));
-            int i = bindKey(update, 4, mark.key());
+            update.setObject(4, utc(now));
+            int i = bindKey(update, 5, mark.key());
             update.setString(i, mark.token());
             if (update.executeUpdate() == 1) {
                 return true;
@@ -332,6 +363,98 @@ abstract class SqlPendingStore implements PendingStore {
         }
         reMarkLive(connection, mark.key(), now);
         return false;
+    }
+
+    @Override
+    public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(PARK)) {
+            update.setObject(1, utc(PARKED_UNTIL));
+            update.setObject(2, utc(now));
+            update.setString(3, truncate(error));
+            update.setObject(4, utc(now));
+            update.setObject(5, utc(now));
+            int i = bindKey(update, 6, mark.key());
+            update.setString(i, mark.token());
+            if (update.executeUpdate() == 1) {
+                return true;
+            }
+        }
+        reMarkLive(connection, mark.key(), now);
+        return false;
+    }
+
+    @Override
+    public long parked(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(COUNT_PARKED)) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    @Override
+    public int resumeParked(Connection connection, ParkedSelection selection, Instant now) throws SQLException {
+        int resumed = 0;
+        try (PreparedStatement update = connection.prepareStatement(RESUME_PARKED)) {
+            for (FailedRefresh mark : parkedMarks(connection, selection)) {
+                update.setObject(1, utc(now));
+                bindKey(update, 2, new MarkKey(selection.projection(), mark.tenant(), mark.id()));
+                resumed += update.executeUpdate();
+            }
+        }
+        return resumed;
+    }
+
+    @Override
+    public List<FailedRefresh> skipParked(Connection connection, ParkedSelection selection) throws SQLException {
+        List<FailedRefresh> skipped = new ArrayList<>();
+        try (PreparedStatement delete = connection.prepareStatement(SKIP_PARKED)) {
+            for (FailedRefresh mark : parkedMarks(connection, selection)) {
+                bindKey(delete, 1, new MarkKey(selection.projection(), mark.tenant(), mark.id()));
+                if (delete.executeUpdate() == 1) {
+                    skipped.add(mark);
+                }
+            }
+        }
+        return skipped;
+    }
+
+    /**
+     * The selected parked marks in the engine's key order: the statements that follow change them one at a time in
+     * that order, as every statement locking several pending rows must (docs/contract.md §3).
+     */
+    private static List<FailedRefresh> parkedMarks(Connection connection, ParkedSelection selection)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder(PARKED_MARKS);
+        List<String> parameters = new ArrayList<>(List.of(selection.projection()));
+        if (selection.tenant() != null) {
+            sql.append(" AND tenant_id = ?");
+            parameters.add(selection.tenant());
+        }
+        if (selection.entityId() != null) {
+            sql.append(" AND entity_id = ?");
+            parameters.add(selection.entityId());
+        }
+        if (selection.errorPrefix() != null) {
+            sql.append(" AND last_error LIKE ? ESCAPE '!'");
+            parameters.add(selection.errorPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+        }
+        List<FailedRefresh> marks = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            for (int i = 0; i < parameters.size(); i++) {
+                select.setString(i + 1, parameters.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    marks.add(new FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3), rows.getString(4),
+                            Timestamps.instant(rows, 5), null));
+                }
+            }
+        }
+        marks.sort(java.util.Comparator.comparing((FailedRefresh m) -> new MarkKey(selection.projection(), m.tenant(), m.id())));
+        return marks;
     }
 
     @Override
@@ -555,7 +678,7 @@ abstract class SqlPendingStore implements PendingStore {
                     Instant oldest = Timestamps.instant(rows, 4);
                     counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
                             oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5),
-                            rows.getLong(6)));
+                            rows.getLong(6), rows.getLong(7)));
                 }
             }
         }

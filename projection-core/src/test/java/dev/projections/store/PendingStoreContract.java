@@ -699,6 +699,87 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aParkedMarkKeepsItsFailureIsNeverClaimedOrDueAndANewChangeIsRecordedWithoutUnparkingIt() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        fail(claimOne(ORDER_1, at(1), tokenA), "first", at(2));
+        ClaimedMark again = claimOne(ORDER_1, at(10), tokenB);
+
+        assertThat(park(again, "java.lang.IllegalStateException: for good", at(11))).isTrue();
+        Row parked = row(ORDER_1);
+        assertThat(parked.attempts()).isEqualTo(2);
+        assertThat(parked.lastError()).isEqualTo("java.lang.IllegalStateException: for good");
+        assertThat(parked.lastFailedAt()).isEqualTo(at(11));
+        assertThat(parked.claimToken()).isNull();
+        assertThat(parked.availableAt()).isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(parkedColumns(ORDER_1)).containsExactly(at(2), at(11), parked.generation());
+
+        Instant muchLater = at(0).plus(Duration.ofDays(3650));
+        assertThat(keysOf(claimDue(muchLater, tokenC, 10, ORDERS))).containsExactly(ORDER_2);
+        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), muchLater))).isFalse();
+        assertThat(this.<Long>inTransaction(c -> store.parked(c, ORDERS))).isEqualTo(1L);
+        assertThat(this.<Long>inTransaction(c -> store.failing(c, ORDERS))).as("a parked mark failed too").isEqualTo(1L);
+        assertThat(this.<Integer>inTransaction(c -> store.retryFailed(c, ORDERS, at(12))))
+                .as("retry-failed leaves parked marks to resume").isZero();
+
+        mark(at(13), ORDER_1);
+        Row remarked = row(ORDER_1);
+        assertThat(remarked.availableAt()).as("still parked").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(remarked.markCount()).isEqualTo(parked.markCount() + 1);
+        assertThat(remarked.generation()).as("the change is recorded: a new generation")
+                .isNotEqualTo(parkedColumns(ORDER_1).get(2));
+    }
+
+    @Test
+    void aParkAfterTheClaimWasLostRecordsNothingAndMarksTheKeyAgain() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark mine = claimOne(ORDER_1, at(1), tokenA);
+        claimOne(ORDER_1, mine.leaseUntil(), tokenB);
+
+        assertThat(park(mine, "too late", mine.leaseUntil().plusSeconds(1))).isFalse();
+        assertThat(row(ORDER_1).availableAt()).isNotEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenB);
+        assertThat(this.<Long>inTransaction(c -> store.parked(c, ORDERS))).isZero();
+    }
+
+    @Test
+    void parkedMarksAreResumedAndSkippedByMarkTenantErrorPrefixOrAllKeepingAttempts() throws Exception {
+        MarkKey acme1 = new MarkKey(ORDERS, "acme", "1");
+        MarkKey acme2 = new MarkKey(ORDERS, "acme", "2");
+        MarkKey globex1 = new MarkKey(ORDERS, "globex", "1");
+        MarkKey other = new MarkKey(STATS, "acme", "1");
+        mark(at(0), acme1, acme2, globex1, other, ORDER_3);
+        park(claimOne(acme1, at(1), tokenA), "Overflow: total 1e20", at(2));
+        park(claimOne(acme2, at(1), tokenA), "Timeout 50%_done", at(2));
+        park(claimOne(globex1, at(1), tokenA), "Overflow: total 2e20", at(2));
+        park(claimOne(other, at(1), tokenA), "Overflow: stats", at(2));
+
+        assertThat(resume(dev.projections.ParkedSelection.withErrorStartingWith(ORDERS, "Overflow:"), at(3)))
+                .isEqualTo(2);
+        assertThat(row(acme1).availableAt()).isEqualTo(at(3));
+        assertThat(row(acme1).attempts()).as("attempts kept").isEqualTo(1);
+        assertThat(row(globex1).availableAt()).isEqualTo(at(3));
+        assertThat(row(other).availableAt()).as("another projection").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(parkedColumns(acme1).get(1)).as("parked_at cleared").isNull();
+        assertThat(keysOf(claimDue(at(4), tokenB, 10, ORDERS))).contains(acme1, globex1).doesNotContain(acme2);
+
+        // LIKE's wildcards in a prefix are text
+        assertThat(resume(dev.projections.ParkedSelection.withErrorStartingWith(ORDERS, "Timeout 5_%"), at(5))).isZero();
+        assertThat(resume(dev.projections.ParkedSelection.withErrorStartingWith(ORDERS, "Timeout 50%_"), at(5)))
+                .isEqualTo(1);
+        park(claimOne(acme2, at(6), tokenC), "again", at(6));
+
+        List<dev.projections.FailedRefresh> skipped = skip(dev.projections.ParkedSelection.inTenant(ORDERS, "acme"));
+        assertThat(skipped).extracting(dev.projections.FailedRefresh::tenant, dev.projections.FailedRefresh::id,
+                        dev.projections.FailedRefresh::attempts, dev.projections.FailedRefresh::lastError)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("acme", "2", 2, "again"));
+        assertThat(row(acme2)).isNull();
+        assertThat(skip(dev.projections.ParkedSelection.mark(STATS, "acme", "1"))).hasSize(1);
+        assertThat(row(other)).isNull();
+        assertThat(skip(dev.projections.ParkedSelection.all(ORDERS))).as("none parked any more").isEmpty();
+        assertThat(row(ORDER_3)).as("a mark that is not parked is never skipped").isNotNull();
+    }
+
+    @Test
     void aLongErrorIsCutTo500Characters() throws Exception {
         mark(at(0), ORDER_1);
         String error = "java.lang.RuntimeException: " + "x".repeat(2000);
@@ -1250,6 +1331,31 @@ abstract class PendingStoreContract {
     boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {
         Instant retryAt = now.plus(BACKOFF.delayAfter(mark.attempts() + 1));
         return inTransaction(connection -> store.recordFailure(connection, mark, error, now, retryAt));
+    }
+
+    boolean park(ClaimedMark mark, String error, Instant now) throws Exception {
+        return inTransaction(connection -> store.park(connection, mark, error, now));
+    }
+
+    int resume(dev.projections.ParkedSelection selection, Instant now) throws Exception {
+        return inTransaction(connection -> store.resumeParked(connection, selection, now));
+    }
+
+    List<dev.projections.FailedRefresh> skip(dev.projections.ParkedSelection selection) throws Exception {
+        return inTransaction(connection -> store.skipParked(connection, selection));
+    }
+
+    /** first_failed_at, parked_at, parked_generation. */
+    List<Object> parkedColumns(MarkKey key) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT first_failed_at, parked_at, parked_generation FROM projection_pending"
+                        + " WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            bindKey(select, key);
+            try (ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).as("a row for " + key).isTrue();
+                return java.util.Arrays.asList(instant(rows, 1), instant(rows, 2), rows.getString(3));
+            }
+        }
     }
 
     int release(List<ClaimedMark> marks, Instant now) throws Exception {

@@ -36,4 +36,16 @@ class SchemaCheckTest {
             assertThat(check.missing(connection)).containsExactly("index projection_pending_due_idx");
         }
     }
+
+    @Test
+    void aColumnAddedByALaterChangeIsRequiredToo() throws Exception {
+        String url = "jdbc:h2:mem:schema-added;DB_CLOSE_DELAY=-1";
+        LiquibaseSchema.update(DriverManager.getConnection(url));
+        try (Connection connection = DriverManager.getConnection(url)) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("ALTER TABLE projection_pending DROP COLUMN parked_at");
+            }
+            assertThat(check.missing(connection)).containsExactly("column projection_pending.parked_at");
+        }
+    }
 }

@@ -38,9 +38,9 @@ public class EngineOverview {
             Set<String> paused = resources.store().paused(c);
             List<ProjectionStatus> statuses = new ArrayList<>();
             for (String name : registry.names()) {
-                ProjectionCounts count = counts.getOrDefault(name, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0));
+                ProjectionCounts count = counts.getOrDefault(name, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0, 0));
                 statuses.add(new ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
-                        count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
+                        count.parked(), count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
                         paused.contains(name), rebuildStore.latest(c, name, tenant, now).orElse(null)));
             }
             return statuses;

@@ -28,6 +28,9 @@ public class ProjectionsFacade implements Projections {
     FailingMarks failing;
 
     @Inject
+    ParkedMarks parked;
+
+    @Inject
     PauseSwitch pauses;
 
     @Inject
@@ -62,6 +65,21 @@ public class ProjectionsFacade implements Projections {
     @Override
     public List<FailedRefresh> failures(String projection, int limit) {
         return failing.failures(projection, limit);
+    }
+
+    @Override
+    public long parked(String projection) {
+        return parked.parked(projection);
+    }
+
+    @Override
+    public int resumeParked(dev.projections.ParkedSelection selection) {
+        return parked.resume(selection);
+    }
+
+    @Override
+    public int skipParked(dev.projections.ParkedSelection selection) {
+        return parked.skip(selection).size();
     }
 
     @Override

@@ -48,6 +48,9 @@ public class MarkList implements Serializable {
         }
 
         public String getState() {
+            if (row.parked()) {
+                return "parked";
+            }
             if (row.claimedUntil() != null && row.claimedUntil().isAfter(now)) {
                 return "claimed";
             }
@@ -58,7 +61,7 @@ public class MarkList implements Serializable {
         }
 
         public String getDue() {
-            return Format.relative(row.availableAt(), now);
+            return row.parked() ? "never (parked)" : Format.relative(row.availableAt(), now);
         }
 
         public String getDueExact() {

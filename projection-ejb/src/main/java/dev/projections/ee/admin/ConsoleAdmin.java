@@ -1,10 +1,13 @@
 package dev.projections.ee.admin;
 
+import dev.projections.FailedRefresh;
+import dev.projections.ParkedSelection;
 import dev.projections.Projection;
 import dev.projections.Projections;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.ee.ArgumentChecks;
+import dev.projections.ee.ParkedMarks;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ee.Rebuildable;
@@ -46,6 +49,9 @@ public class ConsoleAdmin {
     ProjectionRegistry registry;
 
     @Inject
+    ParkedMarks parkedMarks;
+
+    @Inject
     Instance<TenantDirectory> tenantDirectory;
 
     @Inject
@@ -71,6 +77,31 @@ public class ConsoleAdmin {
         int retried = act(() -> projections.retryFailed(projection));
         record("retry-failed", projection, null, null, retried + " marks");
         return retried;
+    }
+
+    /** Makes the selected parked marks due now, attempts kept; returns how many. */
+    public int resumeParked(ParkedSelection selection) {
+        int resumed = act(() -> projections.resumeParked(selection));
+        record("resume-parked", selection.projection(), selection.tenant(), selection.entityId(),
+                describe(selection, resumed));
+        return resumed;
+    }
+
+    /**
+     * Deletes the selected parked marks, leaving their read-model rows as they are; returns how many. The audit
+     * keeps each skipped key with its last error, in the action's transaction.
+     */
+    public int skipParked(ParkedSelection selection) {
+        List<FailedRefresh> skipped = act(() -> parkedMarks.skip(selection));
+        for (FailedRefresh mark : skipped) {
+            record("skip-parked", selection.projection(), mark.tenant(), mark.id(),
+                    "after " + mark.attempts() + " attempts: " + mark.lastError());
+        }
+        return skipped.size();
+    }
+
+    private static String describe(ParkedSelection selection, int count) {
+        return count + " marks" + (selection.errorPrefix() == null ? "" : " with error \"" + selection.errorPrefix() + "…\"");
     }
 
     /** Starts a rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
