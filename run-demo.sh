@@ -12,6 +12,9 @@ mvn -B -q -DskipTests -pl projection-ear,wildfly-config -am install
 demo_passwords=""
 if [ -z "${PROJECTION_ADMIN_PASSWORD:-}" ]; then export PROJECTION_ADMIN_PASSWORD=demo-admin; demo_passwords=yes; fi
 if [ -z "${PROJECTION_VIEWER_PASSWORD:-}" ]; then export PROJECTION_VIEWER_PASSWORD=demo-viewer; demo_passwords=yes; fi
+# a mark that fails 8 times (about 15 minutes of backoff) is parked for an operator; an environment variable
+# overrides any packaged setting (README, Configuration)
+export PROJECTION_MAX_ATTEMPTS="${PROJECTION_MAX_ATTEMPTS:-8}"
 
 server=wildfly-config/target/server
 base=target/demo/standalone

@@ -13,7 +13,11 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 
-/** {@code POST /faults/{projection}?failNext=N&message=…}: the projection's next N refreshes throw. */
+/**
+ * {@code POST /faults/{projection}?failNext=N&message=…[&nonRetryable=true]}: the projection's next N refreshes
+ * throw (non-retryable ones park their marks at once); {@code ?failAll=true|false}: every refresh fails, or no
+ * longer does.
+ */
 @RequestScoped
 @Path("/faults/{projection}")
 @Produces(MediaType.APPLICATION_JSON)
@@ -28,12 +32,20 @@ public class FaultsResource {
     @POST
     public Map<String, Object> failNext(@PathParam("projection") String projection,
                                         @QueryParam("failNext") String failNextValue,
-                                        @QueryParam("message") @DefaultValue("fault injected by the demo") String message) {
+                                        @QueryParam("message") @DefaultValue("fault injected by the demo") String message,
+                                        @QueryParam("nonRetryable") String nonRetryableValue,
+                                        @QueryParam("failAll") String failAllValue) {
         if (!projections.names().contains(projection)) {
             throw new BadRequestJson("unknown projection \"" + projection + "\"; known: " + projections.names());
         }
+        if (failAllValue != null) {
+            boolean failAll = RequestValues.bool("failAll", failAllValue);
+            faults.failAll(projection, failAll, message);
+            return Map.of("projection", projection, "failAll", failAll, "message", message);
+        }
         int failNext = (int) RequestValues.whole("failNext", failNextValue, 1, 0, 1_000_000);
-        faults.failNext(projection, failNext, message);
-        return Map.of("projection", projection, "failNext", failNext, "message", message);
+        boolean nonRetryable = nonRetryableValue != null && RequestValues.bool("nonRetryable", nonRetryableValue);
+        faults.failNext(projection, failNext, message, nonRetryable);
+        return Map.of("projection", projection, "failNext", failNext, "message", message, "nonRetryable", nonRetryable);
     }
 }

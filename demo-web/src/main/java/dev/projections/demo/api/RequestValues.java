@@ -34,6 +34,14 @@ final class RequestValues {
         return parsed;
     }
 
+    /** {@code true} or {@code false}, nothing else. */
+    static boolean bool(String name, String value) {
+        if ("true".equalsIgnoreCase(value.trim()) || "false".equalsIgnoreCase(value.trim())) {
+            return Boolean.parseBoolean(value.trim());
+        }
+        throw new BadRequestJson(name + " must be true or false, was \"" + shortened(value) + "\"");
+    }
+
     static long orderId(String value) {
         return whole("order id", value, -1, 1, Long.MAX_VALUE);
     }

@@ -69,7 +69,9 @@ class AdminBoundaryIT {
                 () -> admin.clearAndRebuildTenant("customer-stats", ""),
                 () -> admin.pause(PROJECTION),
                 () -> admin.resume(PROJECTION),
-                () -> admin.purge("retired-projection"));
+                () -> admin.purge("retired-projection"),
+                () -> admin.resumeParked(dev.projections.ParkedSelection.all(PROJECTION)),
+                () -> admin.skipParked(dev.projections.ParkedSelection.all(PROJECTION)));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.projections.it.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
+import dev.projections.it.support.TestSql;
 import dev.projections.it.support.Deployments;
 import dev.projections.testsupport.TestDatabase;
 import java.math.BigDecimal;
@@ -151,6 +152,8 @@ class DemoApiIT {
         assertBadRequestNaming(send("POST", "/load?orders=abc", null), "orders");
         assertBadRequestNaming(send("POST", "/load?orders=1&updates=99999999999", null), "updates");
         assertBadRequestNaming(send("POST", "/faults/order-search?failNext=abc", null), "failNext");
+        assertBadRequestNaming(send("POST", "/faults/order-search?failNext=1&nonRetryable=maybe", null), "nonRetryable");
+        assertBadRequestNaming(send("POST", "/faults/order-search?failAll=maybe", null), "failAll");
         assertBadRequestNaming(send("PUT", "/orders/abc/status", "{\"status\":\"PAID\"}"), "order id");
         assertBadRequestNaming(send("GET", "/search/orders/abc", null), "order id");
 
@@ -208,6 +211,51 @@ class DemoApiIT {
         assertBadRequestNaming(tooMuch, "total");
         assertThat(count("SELECT COUNT(*) FROM order_line WHERE order_id = " + last)).isEqualTo(10);
         awaitRow("SELECT total FROM order_search WHERE order_id = ?", last, perOrder.multiply(BigDecimal.TEN));
+    }
+
+    @Test
+    void aNonRetryableFaultParksTheNextOrdersMarkAtOnce() throws Exception {
+        String tenant = "parking-" + UUID.randomUUID().toString().substring(0, 8);
+        // the fault hits order-search's next refresh, whichever: none other may be due when it is set
+        Await.until("no order-search mark due", () -> ((Number) query("SELECT COUNT(*) FROM projection_pending"
+                + " WHERE projection = 'order-search' AND available_at <= CURRENT_TIMESTAMP", null).get(0)).longValue() == 0);
+        assertThat(send("POST", "/faults/order-search?failNext=1&nonRetryable=true&message=bad+data", null).body())
+                .contains("\"nonRetryable\":true");
+        HttpResponse<String> created = send("POST", "/orders",
+                "{\"customer\":\"p\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":1}]}", tenant);
+        long id = idOf(created.body());
+        try {
+            awaitRow("SELECT attempts FROM projection_pending WHERE projection = 'order-search' AND parked_at IS NOT NULL"
+                    + " AND entity_id = ?", String.valueOf(id), 1);
+            assertThat(query("SELECT last_error FROM projection_pending WHERE projection = 'order-search'"
+                    + " AND entity_id = ?", String.valueOf(id)))
+                    .containsExactly("dev.projections.NonRetryableRefreshException: bad data");
+        } finally {
+            TestSql.execute("DELETE FROM projection_pending WHERE tenant_id = '" + tenant + "'");
+        }
+    }
+
+    @Test
+    void aValueNoReadModelCanHoldParksItsMarkInsteadOfRetryingForEver() throws Exception {
+        // written past the API's checks, as a script on the database could: the order's total no longer fits
+        // order_search.total, the refresh fails with Hibernate's DataException, which the demo lists as
+        // non-retryable (META-INF/projection.properties)
+        String tenant = "overflow-" + UUID.randomUUID().toString().substring(0, 8);
+        long id = idOf(send("POST", "/orders", "{\"customer\":\"o\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,"
+                + "\"price\":1}]}", tenant).body());
+        try {
+            awaitRow("SELECT total FROM order_search WHERE order_id = ?", id, BigDecimal.ONE);
+            TestSql.execute("UPDATE order_line SET quantity = 2147483647, price = 9999999999.99 WHERE order_id = " + id);
+            assertThat(send("PUT", "/orders/" + id + "/status", "{\"status\":\"PAID\"}", tenant).statusCode())
+                    .isBetween(200, 204);
+            awaitRow("SELECT attempts FROM projection_pending WHERE projection = 'order-search' AND parked_at IS NOT NULL"
+                    + " AND entity_id = ?", String.valueOf(id), 1);
+        } finally {
+            TestSql.execute("DELETE FROM projection_pending WHERE tenant_id = '" + tenant + "'");
+            for (String table : List.of("orders", "order_search", "customer_stats", "customer")) {
+                TestSql.execute("DELETE FROM " + table + " WHERE tenant_id = '" + tenant + "'");
+            }
+        }
     }
 
     private static void assertBadRequestNaming(HttpResponse<String> response, String named) {

@@ -45,6 +45,12 @@ public final class Deployments {
         return ear(settings, List.of(), securityDomain, testClasses);
     }
 
+    /** The same, with test beans the engine must see. */
+    public static EnterpriseArchive earWithTestsInSecurityDomain(String securityDomain, Map<String, String> settings,
+                                                                 List<Class<?>> engineBeans, Class<?>... testClasses) {
+        return ear(settings, engineBeans, securityDomain, testClasses);
+    }
+
     private static EnterpriseArchive ear(Map<String, String> settings, List<Class<?>> engineBeans,
                                          String securityDomain, Class<?>... testClasses) {
         File built = new File(System.getProperty("projection.ear", "../projection-ear/target/projection-ear.ear"));

@@ -50,6 +50,7 @@ public class GatedProjection implements Projection {
     private final Map<String, Gate> gates = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Set<String> poisoned = ConcurrentHashMap.newKeySet();
+    private final Set<String> forGood = ConcurrentHashMap.newKeySet();
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final List<List<String>> batches = new CopyOnWriteArrayList<>();
     private final AtomicInteger running = new AtomicInteger();
@@ -82,6 +83,17 @@ public class GatedProjection implements Projection {
     /** Every refresh of {@code id}, and every batch holding it, throws. */
     public void poison(String id) {
         poisoned.add(id);
+    }
+
+    /** Every refresh of {@code id} throws {@link dev.projections.NonRetryableRefreshException}: parked at once. */
+    public void failForGood(String id) {
+        forGood.add(id);
+    }
+
+    /** Undoes {@link #poison} and {@link #failForGood}: {@code id} refreshes again. */
+    public void cure(String id) {
+        poisoned.remove(id);
+        forGood.remove(id);
     }
 
     public List<Call> calls(String id) {
@@ -128,6 +140,7 @@ public class GatedProjection implements Projection {
         gates.clear();
         failures.clear();
         poisoned.clear();
+        forGood.clear();
         calls.clear();
         batches.clear();
     }
@@ -177,6 +190,9 @@ public class GatedProjection implements Projection {
                 if (!gate.release.await(60, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("gate of " + id + " was never released");
                 }
+            }
+            if (forGood.contains(id)) {
+                throw new dev.projections.NonRetryableRefreshException("gated non-retryable failure of " + id);
             }
             AtomicInteger failuresLeft = failures.get(id);
             if (poisoned.contains(id) || (failuresLeft != null && failuresLeft.getAndDecrement() > 0)) {
