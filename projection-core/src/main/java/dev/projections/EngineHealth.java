@@ -9,5 +9,5 @@ import java.util.Set;
  * is older than three sweep intervals ({@code problem} says which).
  */
 public record EngineHealth(boolean healthy, String problem, Instant lastSweep, Duration oldestDueAge,
-                           Set<String> pausedProjections) {
+                           Set<String> pausedProjections, java.util.Map<String, String> suspendedProjections) {
 }

@@ -8,5 +8,6 @@ import java.time.Duration;
  */
 public record ProjectionStatus(String projection, long pending, long dueNow, long failing, long parked,
                                Duration oldestDueAge,
-                               String lastError, boolean paused, RebuildProgress latestRebuild) {
+                               String lastError, boolean paused, String suspendedReason,
+                               RebuildProgress latestRebuild) {
 }

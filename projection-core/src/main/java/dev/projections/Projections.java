@@ -63,6 +63,13 @@ public interface Projections {
      */
     void retry(String projection, String tenant, String id);
 
+    /**
+     * Suspends {@code projection} on every instance with a reason, as the engine does by itself when its refreshes
+     * fail across many keys (docs/contract.md §6): like a pause, but a probe refresh every {@code probe-interval}
+     * lifts it once one succeeds. {@link #resume} lifts it at once.
+     */
+    void suspend(String projection, String reason);
+
     /** Stops refreshing {@code projection}'s marks on every instance; marks keep accumulating. */
     void pause(String projection);
 

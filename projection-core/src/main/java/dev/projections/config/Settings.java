@@ -27,7 +27,10 @@ public record Settings(
         Duration leaseTime,
         int rebuildPageSize,
         int maxAttempts,
-        List<String> nonRetryable) {
+        List<String> nonRetryable,
+        int suspendAfterFailingKeys,
+        int suspendFailurePercent,
+        Duration probeInterval) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -45,6 +48,12 @@ public record Settings(
     public static final String REBUILD_PAGE_SIZE = "projection.rebuild-page-size";
     public static final String MAX_ATTEMPTS = "projection.max-attempts";
     public static final String NON_RETRYABLE = "projection.non-retryable";
+    public static final String SUSPEND_AFTER_FAILING_KEYS = "projection.suspend-after-failing-keys";
+    public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
+    public static final String PROBE_INTERVAL = "projection.probe-interval";
+
+    /** {@value #SUSPEND_AFTER_FAILING_KEYS} that turns automatic suspension off. */
+    public static final int NEVER_SUSPEND = 0;
 
     /** {@value #MAX_ATTEMPTS} when not set: a failing mark is never parked for its number of attempts. */
     public static final int NEVER_PARK = 0;
@@ -101,7 +110,10 @@ public record Settings(
                 p.duration(LEASE_TIME, Duration.ofMinutes(2)),
                 p.atLeastOne(REBUILD_PAGE_SIZE, 5000),
                 p.atLeastOne(MAX_ATTEMPTS, NEVER_PARK),
-                p.classNames(NON_RETRYABLE));
+                p.classNames(NON_RETRYABLE),
+                p.whole(SUSPEND_AFTER_FAILING_KEYS, 10, NEVER_SUSPEND, 1_000_000),
+                p.whole(SUSPEND_FAILURE_PERCENT, 50, 1, 100),
+                p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)));
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
@@ -183,6 +195,23 @@ public record Settings(
                 errors.add(key + " must be >= 1, was " + value);
             } catch (NumberFormatException e) {
                 errors.add(key + " must be a whole number >= 1, was \"" + value + "\"");
+            }
+            return fallback;
+        }
+
+        int whole(String key, int fallback, int min, int max) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            try {
+                int parsed = Integer.parseInt(value);
+                if (parsed >= min && parsed <= max) {
+                    return parsed;
+                }
+                errors.add(key + " must be " + min + ".." + max + ", was " + value);
+            } catch (NumberFormatException e) {
+                errors.add(key + " must be a whole number " + min + ".." + max + ", was \"" + value + "\"");
             }
             return fallback;
         }

@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.logging.Level;
@@ -30,6 +31,7 @@ public final class PendingGauges {
     private final PendingStore store;
     private final Clock clock;
     private Map<String, ProjectionCounts> counts = Map.of();
+    private volatile Set<String> suspended = Set.of();
     private long readAt = Long.MIN_VALUE;
 
     public PendingGauges(DataSource dataSource, PendingStore store, Clock clock) {
@@ -46,6 +48,9 @@ public final class PendingGauges {
                     c -> c.failing());
             gauge(registry, "projection.oldest.age", projection, "age in seconds of the oldest due mark",
                     c -> c.oldestDueAge().toMillis() / 1000.0);
+            gauge(registry, "projection.suspended", projection,
+                    "1 while the projection is suspended for failing across many keys, else 0",
+                    c -> suspended.contains(projection) ? 1 : 0);
             gauge(registry, "projection.parked", projection,
                     "marks parked after failing for good: never refreshed until an operator resumes or skips them",
                     c -> c.parked());
@@ -67,6 +72,7 @@ public final class PendingGauges {
         if (readAt == Long.MIN_VALUE || now - readAt > CACHE_NANOS) {
             try (Connection connection = dataSource.getConnection()) {
                 counts = store.countsByProjection(connection, clock.instant());
+                suspended = Set.copyOf(store.suspensions(connection).keySet());
                 readAt = now;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "could not read the pending table for the gauges", e);

@@ -41,6 +41,7 @@ final class BatchRefresher {
     private final Clock clock;
     private final Settings settings;
     private final ParkingPolicy parking;
+    private final SuspensionGuard guard;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
     private final RefreshListener listener;
@@ -63,6 +64,7 @@ final class BatchRefresher {
         this.leases = leases;
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.parking = new ParkingPolicy(settings);
+        this.guard = new SuspensionGuard(store, transactions, clock, settings, leases);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -84,7 +86,8 @@ final class BatchRefresher {
                 Instant now = clock.instant();
                 for (ClaimedMark mark : group) {
                     // paused meanwhile, or too little lease left to finish: given back unstarted (docs/contract.md §4 step 2)
-                    boolean mayStart = claimable.contains(mark.key().projection()) && leases.leftToStart(mark, now);
+                    boolean mayStart = claimable.contains(mark.key().projection()) && leases.leftToStart(mark, now)
+                            && !batch.isSuspended(mark.key().projection());
                     if (mayStart && batch.start(mark)) {
                         startable.add(mark);
                     } else if (batch.toRelease(mark)) {
@@ -123,12 +126,12 @@ final class BatchRefresher {
         inFlight.refreshBegins();
         try {
             if (marks.size() == 1) {
-                refreshOne(marks.get(0));
+                refreshOne(marks.get(0), batch);
             } else if (!refreshTogether(marks)) {
                 // one by one takes longer than the batch: the batch's other groups are given back now rather
                 // than held, unstarted, until their lease lapses
                 release(batch.releaseUnstarted());
-                refreshOneByOne(marks, turnOver);
+                refreshOneByOne(marks, batch, turnOver);
             }
         } finally {
             inFlight.refreshEnds();
@@ -143,13 +146,14 @@ final class BatchRefresher {
      * hold its drainer for a lease per mark. Never are they all given back with nothing ended, which let the next
      * claim take the same batch for ever.
      */
-    private void refreshOneByOne(List<ClaimedMark> marks, BooleanSupplier turnOver) {
+    private void refreshOneByOne(List<ClaimedMark> marks, ClaimedBatch batch, BooleanSupplier turnOver) {
         Deque<ClaimedMark> toGo = new ArrayDeque<>(marks);
         boolean oneEnded = false;
         boolean oneFailed = false;
         while (!toGo.isEmpty()) {
             boolean leaseTooShort = !leases.leftToStart(toGo.peekFirst(), clock.instant());
-            if (stopping.getAsBoolean() || leaseTooShort && oneEnded && (oneFailed || turnOver.getAsBoolean())) {
+            if (stopping.getAsBoolean() || batch.isSuspended(toGo.peekFirst().key().projection())
+                    || leaseTooShort && oneEnded && (oneFailed || turnOver.getAsBoolean())) {
                 abandon(new ArrayList<>(toGo));
                 return;
             }
@@ -157,7 +161,7 @@ final class BatchRefresher {
                 toGo = new ArrayDeque<>(renew(new ArrayList<>(toGo)));
                 continue;
             }
-            oneFailed |= !refreshOne(toGo.pollFirst());
+            oneFailed |= !refreshOne(toGo.pollFirst(), batch);
             oneEnded = true;
         }
     }
@@ -183,13 +187,39 @@ final class BatchRefresher {
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
         Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
         for (int i = 0; i < marks.size(); i++) {
+            guard.succeeded(marks.get(i).key());
             listener.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }
         return true;
     }
 
     /** True when refreshed, false when its failure was recorded. */
-    private boolean refreshOne(ClaimedMark mark) {
+    private boolean refreshOne(ClaimedMark mark, ClaimedBatch batch) {
+        Projection projection = catalog.byName(mark.key().projection());
+        Instant start = clock.instant();
+        try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
+            AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
+                projection.refresh(mark.key().entityId());
+                return store.ack(connection, mark, clock.instant());
+            });
+            guard.succeeded(mark.key());
+            listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+            return true;
+        } catch (Exception | LinkageError | AssertionError e) {
+            recordFailure(mark, e);
+            if (guard.failed(mark.key(), FailureText.of(e))) {
+                batch.suspended(mark.key().projection());
+            }
+            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+            return false;
+        }
+    }
+
+    /**
+     * A suspended projection's probe (docs/contract.md §6): one refresh of {@code mark}, acked as any other; a failure
+     * is not held against the key (its attempts stay), the claim is given back. True when it succeeded.
+     */
+    boolean probe(ClaimedMark mark) {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
@@ -198,10 +228,12 @@ final class BatchRefresher {
                 return store.ack(connection, mark, clock.instant());
             });
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+            guard.forget(mark.key().projection());
             return true;
         } catch (Exception | LinkageError | AssertionError e) {
-            recordFailure(mark, e);
-            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+            LOG.log(Level.INFO, "probe of suspended {0} failed, it stays suspended: {1}",
+                    new Object[] {mark.key(), FailureText.of(e)});
+            abandon(List.of(mark));
             return false;
         }
     }

@@ -25,6 +25,17 @@ final class ClaimedBatch {
         }
     }
 
+    /** Projections this batch's failures just suspended: their marks still to go are given back, not refreshed. */
+    private final java.util.Set<String> suspended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void suspended(String projection) {
+        suspended.add(projection);
+    }
+
+    boolean isSuspended(String projection) {
+        return suspended.contains(projection);
+    }
+
     List<ClaimedMark> marks() {
         return marks;
     }

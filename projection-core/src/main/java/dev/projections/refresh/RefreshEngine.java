@@ -8,6 +8,7 @@ import dev.projections.store.ClaimedMark;
 import dev.projections.store.PendingStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -155,6 +156,42 @@ public final class RefreshEngine {
     }
 
     /** Convenience for the EE layer's sweep: is anything due that this instance may claim? */
+    /**
+     * The sweep's probes (docs/contract.md §6): for each suspended projection this instance deploys whose turn it
+     * takes (one instance per {@code probe-interval}), one due mark is refreshed despite the suspension; when it
+     * succeeds the suspension is lifted on every instance. With nothing due there is nothing to learn from: it
+     * stays. Returns those lifted.
+     */
+    public List<String> probeSuspended() {
+        List<String> lifted = new java.util.ArrayList<>();
+        java.util.Map<String, PendingStore.Suspension> suspended = Database.call("read suspensions",
+                () -> transactions.inNewTransaction(leases.shortTransaction(), store::suspensions));
+        for (String projection : suspended.keySet()) {
+            if (!catalog.names().contains(projection) || stopping()) {
+                continue;
+            }
+            Instant now = clock.instant();
+            boolean myTurn = Database.call("take a probe turn", () -> transactions.inNewTransaction(
+                    leases.shortTransaction(), c -> store.takeProbeTurn(c, projection, now, settings.probeInterval())));
+            if (!myTurn) {
+                continue;
+            }
+            String token = java.util.UUID.randomUUID().toString();
+            ClaimedMark probe = Database.call("claim a probe", () -> transactions.inNewTransaction(
+                    leases.shortTransaction(), c -> store.claimProbe(c, projection, now, settings.leaseTime(), token)));
+            if (probe == null || !refresher.probe(probe)) {
+                continue;
+            }
+            if (Database.call("lift a suspension", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                    c -> store.liftSuspension(c, projection)))) {
+                LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
+                        + " succeeded");
+                lifted.add(projection);
+            }
+        }
+        return lifted;
+    }
+
     public boolean hasDueWork() {
         return Database.call("due check", () -> transactions.inNewTransaction(leases.shortTransaction(),
                 connection -> store.hasDue(connection, catalog.claimable(), clock.instant())));

@@ -82,8 +82,8 @@ final class H2PendingStore extends SqlPendingStore {
             """;
 
     private static final String SET_PAUSED = """
-            MERGE INTO projection_control (projection, paused, paused_by, paused_at) KEY (projection)
-            VALUES (?, ?, ?, ?)
+            MERGE INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
+            KEY (projection) VALUES (?, ?, ?, ?, ?, NULL)
             """;
 
     @Override

@@ -150,8 +150,38 @@ public interface PendingStore {
     /** Projections paused on every instance ({@code projection_control}). */
     java.util.Set<String> paused(Connection connection) throws SQLException;
 
-    /** Pauses or resumes {@code projection} for every instance; {@code user} is recorded. */
+    /**
+     * Pauses or resumes {@code projection} for every instance; {@code user} is recorded. Either ends a suspension:
+     * an operator's pause is never probed, a resume lifts it.
+     */
     void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
+            throws SQLException;
+
+    /**
+     * Suspends {@code projection} for every instance (docs/contract.md §6): paused, as every claim query reads it, with
+     * the reason that makes it a suspension — probed, and lifted by the first probe that succeeds.
+     */
+    void suspend(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException;
+
+    /** A suspension: why, by whom ("system" when the engine tripped it), since when. */
+    record Suspension(String reason, String by, Instant since) {
+    }
+
+    /** The suspended projections (not those an operator paused). */
+    java.util.Map<String, Suspension> suspensions(Connection connection) throws SQLException;
+
+    /** Takes the probe's turn of suspended {@code projection}: true for one instance per {@code interval}. */
+    boolean takeProbeTurn(Connection connection, String projection, Instant now, Duration interval) throws SQLException;
+
+    /** Lifts the suspension of {@code projection}; false when it is no longer suspended (or an operator paused it). */
+    boolean liftSuspension(Connection connection, String projection) throws SQLException;
+
+    /**
+     * Claims one due mark of suspended {@code projection} for a probe, the suspension notwithstanding; {@code null}
+     * when none is due and free.
+     */
+    ClaimedMark claimProbe(Connection connection, String projection, Instant now, Duration lease, String token)
             throws SQLException;
 
     /**

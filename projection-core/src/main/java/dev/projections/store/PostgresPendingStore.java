@@ -173,9 +173,10 @@ final class PostgresPendingStore extends SqlPendingStore {
 
 
     private static final String SET_PAUSED = """
-            INSERT INTO projection_control (projection, paused, paused_by, paused_at) VALUES (?, ?, ?, ?)
+            INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
+            VALUES (?, ?, ?, ?, ?, NULL)
             ON CONFLICT (projection) DO UPDATE SET paused = EXCLUDED.paused, paused_by = EXCLUDED.paused_by,
-                   paused_at = EXCLUDED.paused_at
+                   paused_at = EXCLUDED.paused_at, suspended_reason = EXCLUDED.suspended_reason, probed_at = NULL
             """;
 
     /*

@@ -163,6 +163,32 @@ abstract class SqlPendingStore implements PendingStore {
 
     private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
 
+    private static final String SUSPENSIONS = """
+            SELECT projection, suspended_reason, paused_by, paused_at FROM projection_control
+             WHERE paused AND suspended_reason IS NOT NULL
+            """;
+
+    /* one instance per probe interval: whoever moves probed_at first */
+    private static final String TAKE_PROBE_TURN = """
+            UPDATE projection_control SET probed_at = ?
+             WHERE projection = ? AND paused AND suspended_reason IS NOT NULL
+               AND (probed_at IS NULL OR probed_at <= ?)
+            """;
+
+    /* only a suspension: an operator's pause set meanwhile stays */
+    private static final String LIFT_SUSPENSION = """
+            UPDATE projection_control SET paused = FALSE, suspended_reason = NULL, probed_at = NULL
+             WHERE projection = ? AND paused AND suspended_reason IS NOT NULL
+            """;
+
+    /* a suspended projection's due marks, claimable but for the suspension: a handful, for one probe */
+    private static final String PROBE_CANDIDATES = """
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority FROM projection_pending
+             WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+             ORDER BY available_at
+             FETCH FIRST 5 ROWS ONLY
+            """;
+
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
 
     @Override
@@ -571,13 +597,87 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
             throws SQLException {
+        writeControl(connection, projection, paused, user, now, null);
+    }
+
+    @Override
+    public void suspend(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException {
+        writeControl(connection, projection, true, user, now, truncate(reason, 1000));
+    }
+
+    private void writeControl(Connection connection, String projection, boolean paused, String user, Instant now,
+                              String suspendedReason) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(setPausedSql())) {
             statement.setString(1, projection);
             statement.setBoolean(2, paused);
             statement.setString(3, user);
             statement.setObject(4, utc(now));
+            statement.setString(5, suspendedReason);
             statement.executeUpdate();
         }
+    }
+
+    @Override
+    public java.util.Map<String, Suspension> suspensions(Connection connection) throws SQLException {
+        java.util.Map<String, Suspension> suspended = new java.util.TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(SUSPENSIONS);
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                suspended.put(rows.getString(1), new Suspension(rows.getString(2), rows.getString(3),
+                        Timestamps.instant(rows, 4)));
+            }
+        }
+        return suspended;
+    }
+
+    @Override
+    public boolean takeProbeTurn(Connection connection, String projection, Instant now, Duration interval)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(TAKE_PROBE_TURN)) {
+            update.setObject(1, utc(now));
+            update.setString(2, projection);
+            update.setObject(3, utc(now.minus(interval)));
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    @Override
+    public boolean liftSuspension(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(LIFT_SUSPENSION)) {
+            update.setString(1, projection);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    @Override
+    public ClaimedMark claimProbe(Connection connection, String projection, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> candidates = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(PROBE_CANDIDATES)) {
+            select.setString(1, projection);
+            select.setObject(2, utc(now));
+            select.setObject(3, utc(now));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    candidates.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6)));
+                }
+            }
+        }
+        // read without a lock, then locked one at a time: a probe takes one mark, whatever the database
+        List<ClaimedMark> locked = lockOneByOne(connection, candidates, now);
+        if (locked.isEmpty()) {
+            return null;
+        }
+        ClaimedMark probe = locked.get(0);
+        try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
+            update.setString(1, token);
+            update.setObject(2, utc(probe.leaseUntil()));
+            bindKey(update, 3, probe.key());
+            update.executeUpdate();
+        }
+        return probe;
     }
 
     @Override
@@ -735,9 +835,13 @@ abstract class SqlPendingStore implements PendingStore {
     }
 
     static String truncate(String error) {
-        if (error == null) {
+        return truncate(error, MAX_ERROR_LENGTH);
+    }
+
+    static String truncate(String text, int max) {
+        if (text == null) {
             return null;
         }
-        return error.length() <= MAX_ERROR_LENGTH ? error : error.substring(0, MAX_ERROR_LENGTH);
+        return text.length() <= max ? text : text.substring(0, max);
     }
 }

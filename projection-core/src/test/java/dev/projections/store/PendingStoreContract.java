@@ -659,6 +659,59 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aSuspendedProjectionIsClaimedOnlyByAProbeOneInstanceAtATimeUntilItIsLifted() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2, key(STATS, "9"));
+        this.<Void>inTransaction(c -> {
+            store.suspend(c, ORDERS, "12 of 12 refreshes failed across 12 keys", "system", at(1));
+            return null;
+        });
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+                .containsOnlyKeys(ORDERS).extractingByKey(ORDERS)
+                .isEqualTo(new PendingStore.Suspension("12 of 12 refreshes failed across 12 keys", "system", at(1)));
+        assertThat(keysOf(claimDue(at(2), tokenA, 10, ORDERS, STATS))).containsExactly(key(STATS, "9"));
+        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+
+        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(30))))
+                .isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(10), Duration.ofSeconds(30))))
+                .as("another instance within the interval").isFalse();
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(10), LEASE, tokenB));
+        assertThat(probe).isNotNull();
+        assertThat(probe.key().projection()).isEqualTo(ORDERS);
+        assertThat(row(probe.key()).claimToken()).isEqualTo(tokenB);
+        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(33), Duration.ofSeconds(30))))
+                .isTrue();
+
+        assertThat(this.<Boolean>inTransaction(c -> store.liftSuspension(c, ORDERS))).isTrue();
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
+        assertThat(keysOf(claimDue(at(40), tokenC, 10, ORDERS))).hasSize(1).doesNotContain(probe.key());
+    }
+
+    @Test
+    void anOperatorsPauseIsNeitherProbedNorLiftedAndAResumeEndsASuspension() throws Exception {
+        mark(at(0), ORDER_1);
+        this.<Void>inTransaction(c -> {
+            store.suspend(c, ORDERS, "failing", "system", at(1));
+            store.setPaused(c, ORDERS, true, "alice", at(2));
+            return null;
+        });
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(1)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.liftSuspension(c, ORDERS))).isFalse();
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).containsExactly(ORDERS);
+
+        this.<Void>inTransaction(c -> {
+            store.suspend(c, ORDERS, "failing again", "system", at(4));
+            store.setPaused(c, ORDERS, false, "alice", at(5));
+            return null;
+        });
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
+        assertThat(keysOf(claimDue(at(6), tokenA, 10, ORDERS))).containsExactly(ORDER_1);
+        assertThat(this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(6), LEASE, tokenB)))
+                .as("nothing due and free").isNull();
+    }
+
+    @Test
     void failingMarksAreCountedAndListedNextRetryFirstAndRetryMakesThemDueKeepingAttempts() throws Exception {
         mark(at(0), ORDER_1, ORDER_2);
         fail(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: one", at(2));

@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
+import dev.projections.store.PendingStore;
 import dev.projections.store.PendingStore.ProjectionCounts;
 import dev.projections.store.RebuildStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,12 +37,15 @@ public class EngineOverview {
             Instant now = resources.clock().instant();
             Map<String, ProjectionCounts> counts = resources.store().countsByProjection(c, now);
             Set<String> paused = resources.store().paused(c);
+            Map<String, PendingStore.Suspension> suspended = resources.store().suspensions(c);
             List<ProjectionStatus> statuses = new ArrayList<>();
             for (String name : registry.names()) {
                 ProjectionCounts count = counts.getOrDefault(name, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0, 0));
+                PendingStore.Suspension suspension = suspended.get(name);
                 statuses.add(new ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
                         count.parked(), count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
-                        paused.contains(name), rebuildStore.latest(c, name, tenant, now).orElse(null)));
+                        paused.contains(name), suspension == null ? null : suspension.reason(),
+                        rebuildStore.latest(c, name, tenant, now).orElse(null)));
             }
             return statuses;
         });
@@ -55,14 +59,20 @@ public class EngineOverview {
             Instant now = resources.clock().instant();
             Instant oldest = resources.store().oldestDue(connection, registry.names(), now);
             Duration oldestAge = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
-            Set<String> paused = resources.store().paused(connection);
+            // a suspension is an operator's matter, not the server's: listed, and still healthy
+            java.util.Map<String, String> suspended = new java.util.TreeMap<>();
+            resources.store().suspensions(connection).forEach((name, s) -> suspended.put(name, s.reason()));
+            Set<String> paused = new java.util.TreeSet<>(resources.store().paused(connection));
+            paused.removeAll(suspended.keySet());
             if (Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
                 return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
-                        : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused);
+                        : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused,
+                        suspended);
             }
-            return new EngineHealth(true, null, lastSweep, oldestAge, paused);
+            return new EngineHealth(true, null, lastSweep, oldestAge, paused, suspended);
         } catch (SQLException e) {
-            return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of());
+            return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of(),
+                    java.util.Map.of());
         }
     }
 }

@@ -28,6 +28,20 @@ public class PauseSwitch {
         setPaused(projection, true);
     }
 
+    void suspend(String projection, String reason) {
+        ArgumentChecks.projection(projection, registry);
+        if (reason == null || reason.isBlank() || reason.length() > 1000) {
+            throw new IllegalArgumentException("a suspension needs a reason of 1..1000 characters, was "
+                    + (reason == null ? null : reason.length() + " characters"));
+        }
+        String user = caller();
+        SqlCalls.call(resources.dataSource(), "suspend " + projection, c -> {
+            resources.store().suspend(c, projection, reason, user, resources.clock().instant());
+            return null;
+        });
+        pauses.invalidate();
+    }
+
     void resume(String projection) {
         setPaused(projection, false);
         drainer.start();

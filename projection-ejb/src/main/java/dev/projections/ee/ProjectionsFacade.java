@@ -68,6 +68,11 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    public void suspend(String projection, String reason) {
+        pauses.suspend(projection, reason);
+    }
+
+    @Override
     public long parked(String projection) {
         return parked.parked(projection);
     }

@@ -12,7 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code GET /projections/health}: 200 with a JSON body (last sweep, oldest due age, paused projections), 503
+ * {@code GET /projections/health}: 200 with a JSON body (last sweep, oldest due age, paused projections, suspended projections with their reasons), 503
  * when the database is unreachable or the last sweep is older than three sweep intervals. Outside the console's
  * login, for load balancers and probes.
  */
@@ -39,6 +39,9 @@ public class HealthServlet extends HttpServlet {
             body.add("oldestDueAgeSeconds", health.oldestDueAge().toMillis() / 1000.0);
         }
         body.add("pausedProjections", Json.createArrayBuilder(health.pausedProjections()));
+        jakarta.json.JsonObjectBuilder suspended = Json.createObjectBuilder();
+        health.suspendedProjections().forEach(suspended::add);
+        body.add("suspendedProjections", suspended);
         response.setStatus(health.healthy() ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

@@ -5,6 +5,7 @@ import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
+import dev.projections.ParkedSelection;
 import dev.projections.inspect.MarkState;
 import jakarta.ejb.EJB;
 import jakarta.faces.view.ViewScoped;
@@ -82,6 +83,10 @@ public class MarkList implements Serializable {
 
         public boolean isFailing() {
             return row.attempts() > 0;
+        }
+
+        public boolean isParked() {
+            return row.parked();
         }
 
         public String getLastFailed() {
@@ -218,6 +223,57 @@ public class MarkList implements Serializable {
         restart();
     }
 
+    /** Resumes one parked mark of the list on screen (due now, attempts kept). */
+    public void resumeParked(String markTenant, String id) {
+        if (applied != null) {
+            onParked(ParkedSelection.mark(applied.projection(), markTenant, id), true);
+        }
+    }
+
+    /** Skips (deletes) one parked mark of the list on screen; the page asked for confirmation. */
+    public void skipParked(String markTenant, String id) {
+        if (applied != null) {
+            onParked(ParkedSelection.mark(applied.projection(), markTenant, id), false);
+        }
+    }
+
+    /** Resumes every parked mark of the list on screen: the projection's, or its tenant's when one is chosen. */
+    public void resumeAllParked() {
+        onParked(shownParked(), true);
+    }
+
+    /** Skips every parked mark of the list on screen; the page named the count and asked for confirmation. */
+    public void skipAllParked() {
+        onParked(shownParked(), false);
+    }
+
+    private ParkedSelection shownParked() {
+        if (applied == null) {
+            return null;
+        }
+        return applied.tenant() == null ? ParkedSelection.all(applied.projection())
+                : ParkedSelection.inTenant(applied.projection(), applied.tenant());
+    }
+
+    private void onParked(ParkedSelection selection, boolean resume) {
+        if (applied == null || selection == null) {
+            return;
+        }
+        if (resume) {
+            Messages.run(() -> admin.resumeParked(selection), n -> n + " parked marks of " + selection.projection()
+                    + " resumed: due now");
+        } else {
+            Messages.run(() -> admin.skipParked(selection), n -> n + " parked marks of " + selection.projection()
+                    + " skipped: deleted, their read-model rows left as they were");
+        }
+        restart();
+    }
+
+    /** Whether the list on screen is of parked marks, so the page offers the bulk actions. */
+    public boolean isShowingParked() {
+        return applied != null && applied.state() == MarkState.PARKED;
+    }
+
     /** Retries every failing mark of the projection on screen. */
     public void retryAll() {
         if (applied == null) {
@@ -296,6 +352,17 @@ public class MarkList implements Serializable {
 
     public String getState() {
         return state;
+    }
+
+    /** {@code ?state=PARKED} from the overview's parked count: a bookmarkable parked list. */
+    public String getStateParameter() {
+        return null;
+    }
+
+    public void setStateParameter(String value) {
+        if (value != null && java.util.Arrays.stream(MarkState.values()).anyMatch(s -> s.name().equals(value))) {
+            state = value;
+        }
     }
 
     public void setState(String state) {

@@ -52,6 +52,14 @@ public class Overview implements Serializable {
             return Format.number(status.dueNow());
         }
 
+        public String getParked() {
+            return Format.number(status.parked());
+        }
+
+        public boolean isHasParked() {
+            return status.parked() > 0;
+        }
+
         public String getFailing() {
             return Format.number(status.failing());
         }
@@ -78,6 +86,15 @@ public class Overview implements Serializable {
 
         public boolean isPaused() {
             return status.paused();
+        }
+
+        /** "paused" by an operator, "suspended" by failures (its reason on hover), or "running". */
+        public String getRunState() {
+            return status.suspendedReason() != null ? "suspended" : status.paused() ? "paused" : "running";
+        }
+
+        public String getSuspendedReason() {
+            return status.suspendedReason() == null ? "" : status.suspendedReason();
         }
 
         public boolean isRebuildable() {

@@ -71,6 +71,7 @@ class AdminBoundaryIT {
                 () -> admin.resume(PROJECTION),
                 () -> admin.purge("retired-projection"),
                 () -> admin.resumeParked(dev.projections.ParkedSelection.all(PROJECTION)),
+                () -> admin.suspend(PROJECTION, "by a test"),
                 () -> admin.skipParked(dev.projections.ParkedSelection.all(PROJECTION)));
     }
 

@@ -179,6 +179,66 @@ class ConsoleActionsIT {
     }
 
     @Test
+    void parkedMarksAreResumedAndSkippedFromTheMarksPageOneByOneAndAllAtOnce() throws Exception {
+        String tenant = "console-parked";
+        String resumed = parkAnOrder(tenant, "parked-resume");
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        String page = Browser.CONSOLE + "marks.xhtml?projection=order-search&failing=true&state=PARKED&tenant=" + tenant;
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logInAt(page, ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+            WebElement row = rowOf(driver, resumed);
+            assertThat(cells(row).get(2)).isEqualTo("parked");
+            browser.screenshot("console-parked");
+            row.findElement(By.cssSelector("input[value='Resume']")).click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("marks:messages")).getText().contains("1 parked marks of order-search resumed"));
+            Await.until("the resumed mark refreshed", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
+                    + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id = ?", tenant, resumed) == 0);
+
+            String skipped = parkAnOrder(tenant, "parked-skip");
+            driver.get(page);
+            rowOf(driver, skipped).findElement(By.cssSelector("input[value='Skip…']")).click();
+            driver.switchTo().alert().accept();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("marks:messages")).getText().contains("1 parked marks of order-search skipped"));
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
+                    + " AND tenant_id = ? AND entity_id = ?", tenant, skipped)).isZero();
+
+            List<String> both = List.of(parkAnOrder(tenant, "parked-all-1"), parkAnOrder(tenant, "parked-all-2"));
+            driver.get(page);
+            WebElement resumeAll = shown(driver, By.id("marks:resume-all"));
+            assertThat(resumeAll.getAttribute("value")).as("the bulk action names its count").isEqualTo(
+                    "Resume these 2 parked marks");
+            resumeAll.click();
+            Await.until("both resumed marks refreshed", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
+                    + " WHERE projection = 'order-search' AND tenant_id = ?", tenant) == 0);
+            assertThat(both).hasSize(2);
+        }
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'resume-parked' AND projection = 'order-search'", audited)).isEqualTo(2);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'skip-parked' AND tenant_id = ? AND detail LIKE '%parked by the console test%'",
+                audited, tenant)).isEqualTo(1);
+    }
+
+    /** An order whose order-search refresh fails for good: its mark is parked at once. */
+    private String parkAnOrder(String tenant, String customer) throws Exception {
+        // the fault hits order-search's next refresh, whichever: none other may be due when it is set
+        Await.until("no order-search mark due", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
+                + " WHERE projection = 'order-search' AND available_at <= CURRENT_TIMESTAMP") == 0);
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(DEMO
+                        + "/faults/order-search?failNext=1&nonRetryable=true&message=parked+by+the+console+test"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        String id = createOrder(tenant, customer);
+        Await.until("order " + id + "'s mark parked", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
+                + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL",
+                tenant, id) == 1);
+        return id;
+    }
+
+    @Test
     void pauseAndResumeReachTheTableAndTheAuditLog() throws Exception {
         long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
         try (Browser browser = new Browser()) {

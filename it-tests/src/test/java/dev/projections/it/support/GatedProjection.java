@@ -90,6 +90,13 @@ public class GatedProjection implements Projection {
         forGood.add(id);
     }
 
+    /** While on, every refresh throws, as when the projection's backend is down. */
+    public void outage(boolean on) {
+        outage = on;
+    }
+
+    private volatile boolean outage;
+
     /** Undoes {@link #poison} and {@link #failForGood}: {@code id} refreshes again. */
     public void cure(String id) {
         poisoned.remove(id);
@@ -141,6 +148,7 @@ public class GatedProjection implements Projection {
         failures.clear();
         poisoned.clear();
         forGood.clear();
+        outage = false;
         calls.clear();
         batches.clear();
     }
@@ -190,6 +198,9 @@ public class GatedProjection implements Projection {
                 if (!gate.release.await(60, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("gate of " + id + " was never released");
                 }
+            }
+            if (outage) {
+                throw new IllegalStateException("gated outage: backend unreachable");
             }
             if (forGood.contains(id)) {
                 throw new dev.projections.NonRetryableRefreshException("gated non-retryable failure of " + id);

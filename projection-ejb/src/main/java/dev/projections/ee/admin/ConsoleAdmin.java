@@ -162,6 +162,15 @@ public class ConsoleAdmin {
         return runId;
     }
 
+    /** Suspends {@code projection} with a reason: probed, and lifted when a probe succeeds or on "Resume". */
+    public void suspend(String projection, String reason) {
+        act(() -> {
+            projections.suspend(projection, reason);
+            return null;
+        });
+        record("suspend", projection, null, null, reason);
+    }
+
     public void pause(String projection) {
         act(() -> {
             projections.pause(projection);

@@ -1,0 +1,72 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import dev.projections.config.Settings;
+import dev.projections.store.PendingStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Suspends a projection whose refreshes fail across many keys at once (docs/contract.md §6): its fault is not the
+ * keys', so instead of every key burning its attempts, the projection stops on every instance (paused, with the
+ * reason, through {@code projection_control}) until a probe succeeds. An operator's pause is left alone.
+ */
+final class SuspensionGuard {
+
+    static final String SYSTEM = "system";
+    private static final Logger LOG = Logger.getLogger(SuspensionGuard.class.getName());
+
+    private final PendingStore store;
+    private final Transactions transactions;
+    private final Clock clock;
+    private final LeasePolicy leases;
+    private final FailureWindow window;
+
+    SuspensionGuard(PendingStore store, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
+        this.store = store;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.leases = leases;
+        this.window = new FailureWindow(settings.suspendAfterFailingKeys(), settings.suspendFailurePercent());
+    }
+
+    void succeeded(MarkKey key) {
+        window.record(key, false, clock.instant());
+    }
+
+    /** Counts a failed refresh; suspends its projection when the window says so, and then returns true. */
+    boolean failed(MarkKey key, String error) {
+        Instant now = clock.instant();
+        window.record(key, true, now);
+        Optional<String> verdict = window.verdict(key.projection(), now);
+        if (verdict.isEmpty()) {
+            return false;
+        }
+        String reason = verdict.get() + "; last error: " + error;
+        window.forget(key.projection());
+        try {
+            boolean suspended = transactions.inNewTransaction(leases.shortTransaction(), connection -> {
+                if (store.paused(connection).contains(key.projection())) {
+                    return false; // already paused or suspended
+                }
+                store.suspend(connection, key.projection(), reason, SYSTEM, now);
+                return true;
+            });
+            if (suspended) {
+                LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason
+                        + "; a probe refresh will lift it once one succeeds");
+            }
+            return suspended;
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "could not suspend projection " + key.projection() + " (" + reason + ")", e);
+            return false;
+        }
+    }
+
+    void forget(String projection) {
+        window.forget(projection);
+    }
+}
