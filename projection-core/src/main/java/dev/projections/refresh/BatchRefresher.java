@@ -152,7 +152,10 @@ final class BatchRefresher {
         boolean oneFailed = false;
         while (!toGo.isEmpty()) {
             boolean leaseTooShort = !leases.leftToStart(toGo.peekFirst(), clock.instant());
-            if (stopping.getAsBoolean() || batch.isSuspended(toGo.peekFirst().key().projection())
+            String projectionOfGroup = toGo.peekFirst().key().projection();
+            if (stopping.getAsBoolean() || batch.isSuspended(projectionOfGroup)
+                    || !catalog.claimable().contains(projectionOfGroup) // paused or suspended by another drainer
+
                     || leaseTooShort && oneEnded && (oneFailed || turnOver.getAsBoolean())) {
                 abandon(new ArrayList<>(toGo));
                 return;
@@ -222,6 +225,7 @@ final class BatchRefresher {
     boolean probe(ClaimedMark mark) {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
+        inFlight.refreshBegins();
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
             AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
                 projection.refresh(mark.key().entityId());
@@ -233,9 +237,20 @@ final class BatchRefresher {
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.INFO, "probe of suspended {0} failed, it stays suspended: {1}",
                     new Object[] {mark.key(), FailureText.of(e)});
-            abandon(List.of(mark));
+            // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
+            // failing for its own reason must not keep its projection suspended)
+            Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                    connection -> store.deferProbe(connection, mark, clock.instant(),
+                            clock.instant().plus(settings.probeInterval()))));
             return false;
+        } finally {
+            inFlight.refreshEnds();
         }
+    }
+
+    /** Outcomes seen while a projection was suspended say nothing about it once the suspension is lifted. */
+    void forgetFailures(String projection) {
+        guard.forget(projection);
     }
 
     private void recordFailure(ClaimedMark mark, Throwable failure) {

@@ -25,7 +25,9 @@ final class ParkingPolicy {
     }
 
     boolean notRetryable(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        int depth = 0;
+        // bounded: a chain of causes may loop (A caused by B caused by A)
+        for (Throwable t = failure; t != null && depth++ < 64; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof NonRetryableRefreshException || isListed(t.getClass())) {
                 return true;
             }

@@ -170,15 +170,14 @@ public final class RefreshEngine {
             if (!catalog.names().contains(projection) || stopping()) {
                 continue;
             }
+            // what this instance saw before or during the suspension must not trip it again once it is lifted
+            refresher.forgetFailures(projection);
             Instant now = clock.instant();
-            boolean myTurn = Database.call("take a probe turn", () -> transactions.inNewTransaction(
-                    leases.shortTransaction(), c -> store.takeProbeTurn(c, projection, now, settings.probeInterval())));
-            if (!myTurn) {
-                continue;
-            }
             String token = java.util.UUID.randomUUID().toString();
+            // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
             ClaimedMark probe = Database.call("claim a probe", () -> transactions.inNewTransaction(
-                    leases.shortTransaction(), c -> store.claimProbe(c, projection, now, settings.leaseTime(), token)));
+                    leases.shortTransaction(), c -> store.takeProbeTurn(c, projection, now, settings.probeInterval())
+                            ? store.claimProbe(c, projection, now, settings.leaseTime(), token) : null));
             if (probe == null || !refresher.probe(probe)) {
                 continue;
             }

@@ -37,7 +37,10 @@ final class SuspensionGuard {
         window.record(key, false, clock.instant());
     }
 
-    /** Counts a failed refresh; suspends its projection when the window says so, and then returns true. */
+    /**
+     * Counts a failed refresh; when the window says the projection's fault is systemic, suspends it unless it is
+     * paused already, and returns true either way: the caller stops refreshing its marks.
+     */
     boolean failed(MarkKey key, String error) {
         Instant now = clock.instant();
         window.record(key, true, now);
@@ -48,22 +51,17 @@ final class SuspensionGuard {
         String reason = verdict.get() + "; last error: " + error;
         window.forget(key.projection());
         try {
-            boolean suspended = transactions.inNewTransaction(leases.shortTransaction(), connection -> {
-                if (store.paused(connection).contains(key.projection())) {
-                    return false; // already paused or suspended
-                }
-                store.suspend(connection, key.projection(), reason, SYSTEM, now);
-                return true;
-            });
+            // one conditional statement: an operator's pause committed meanwhile is left as it is
+            boolean suspended = transactions.inNewTransaction(leases.shortTransaction(),
+                    connection -> store.suspendIfRunning(connection, key.projection(), reason, SYSTEM, now));
             if (suspended) {
                 LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason
                         + "; a probe refresh will lift it once one succeeds");
             }
-            return suspended;
         } catch (Exception e) {
             LOG.log(Level.WARNING, "could not suspend projection " + key.projection() + " (" + reason + ")", e);
-            return false;
         }
+        return true;
     }
 
     void forget(String projection) {

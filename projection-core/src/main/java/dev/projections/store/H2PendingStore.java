@@ -86,6 +86,23 @@ final class H2PendingStore extends SqlPendingStore {
             KEY (projection) VALUES (?, ?, ?, ?, ?, NULL)
             """;
 
+    /* WHEN MATCHED AND NOT paused: an operator's pause is never turned into a suspension */
+    private static final String SUSPEND_IF_RUNNING = """
+            MERGE INTO projection_control t
+            USING (SELECT CAST(? AS VARCHAR(100)) AS projection, CAST(? AS VARCHAR(200)) AS by_user,
+                          CAST(? AS TIMESTAMP WITH TIME ZONE) AS at_time, CAST(? AS VARCHAR(1000)) AS reason) s
+               ON t.projection = s.projection
+             WHEN MATCHED AND NOT t.paused THEN UPDATE SET paused = TRUE, paused_by = s.by_user,
+                  paused_at = s.at_time, suspended_reason = s.reason, probed_at = NULL
+             WHEN NOT MATCHED THEN INSERT (projection, paused, paused_by, paused_at, suspended_reason)
+                  VALUES (s.projection, TRUE, s.by_user, s.at_time, s.reason)
+            """;
+
+    @Override
+    String suspendIfRunningSql() {
+        return SUSPEND_IF_RUNNING;
+    }
+
     @Override
     boolean locksWhileSelecting() {
         return false;

@@ -164,6 +164,19 @@ public interface PendingStore {
     void suspend(Connection connection, String projection, String reason, String user, Instant now)
             throws SQLException;
 
+    /**
+     * The engine's suspension: as {@link #suspend}, but only when {@code projection} is not paused (an operator's
+     * pause is never turned into one, whatever commits in between); true when it suspended it.
+     */
+    boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException;
+
+    /**
+     * Gives back a failed probe's claim without counting an attempt, due again at {@code until} so the next probe
+     * tries another mark first; false, and the key marked again LIVE, when the claim was no longer mine.
+     */
+    boolean deferProbe(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException;
+
     /** A suspension: why, by whom ("system" when the engine tripped it), since when. */
     record Suspension(String reason, String by, Instant since) {
     }

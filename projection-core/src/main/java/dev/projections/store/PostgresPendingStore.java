@@ -172,6 +172,20 @@ final class PostgresPendingStore extends SqlPendingStore {
             """;
 
 
+    /* the update's WHERE leaves a paused row alone: an operator's pause is never turned into a suspension */
+    private static final String SUSPEND_IF_RUNNING = """
+            INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
+            VALUES (?, TRUE, ?, ?, ?, NULL)
+            ON CONFLICT (projection) DO UPDATE SET paused = TRUE, paused_by = EXCLUDED.paused_by,
+                   paused_at = EXCLUDED.paused_at, suspended_reason = EXCLUDED.suspended_reason, probed_at = NULL
+             WHERE NOT projection_control.paused
+            """;
+
+    @Override
+    String suspendIfRunningSql() {
+        return SUSPEND_IF_RUNNING;
+    }
+
     private static final String SET_PAUSED = """
             INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
             VALUES (?, ?, ?, ?, ?, NULL)

@@ -91,7 +91,7 @@ abstract class SqlPendingStore implements PendingStore {
             "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND parked_at IS NOT NULL";
 
     private static final String PARKED_MARKS = """
-            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at FROM projection_pending
+            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at, generation FROM projection_pending
              WHERE projection = ? AND parked_at IS NOT NULL""";
 
     private static final String RESUME_PARKED = """
@@ -99,9 +99,16 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL
             """;
 
+    /* the generation read with the selection: a change committed during the skip keeps its mark */
     private static final String SKIP_PARKED = """
             DELETE FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL AND generation = ?
+            """;
+
+    /* a failed probe: given back, no attempt counted, and tried after the others next time */
+    private static final String DEFER_PROBE = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, available_at = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
     private static final String RELEASE = """
@@ -140,6 +147,12 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String MAKE_DUE = """
             UPDATE projection_pending SET available_at = ?, parked_at = NULL, parked_generation = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
+            """;
+
+    /* "retry failed": a mark parked since the keys were read stays parked */
+    private static final String MAKE_FAILING_DUE = """
+            UPDATE projection_pending SET available_at = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0 AND parked_at IS NULL
             """;
 
     static final String LONGEST_DUE = """
@@ -185,6 +198,8 @@ abstract class SqlPendingStore implements PendingStore {
     private static final String PROBE_CANDIDATES = """
             SELECT projection, tenant_id, entity_id, generation, attempts, priority FROM projection_pending
              WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+               AND EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = projection_pending.projection
+                                                                AND c.paused AND c.suspended_reason IS NOT NULL)
              ORDER BY available_at
              FETCH FIRST 5 ROWS ONLY
             """;
@@ -424,9 +439,9 @@ abstract class SqlPendingStore implements PendingStore {
     public int resumeParked(Connection connection, ParkedSelection selection, Instant now) throws SQLException {
         int resumed = 0;
         try (PreparedStatement update = connection.prepareStatement(RESUME_PARKED)) {
-            for (FailedRefresh mark : parkedMarks(connection, selection)) {
+            for (Parked mark : parkedMarks(connection, selection)) {
                 update.setObject(1, utc(now));
-                bindKey(update, 2, new MarkKey(selection.projection(), mark.tenant(), mark.id()));
+                bindKey(update, 2, new MarkKey(selection.projection(), mark.failure().tenant(), mark.failure().id()));
                 resumed += update.executeUpdate();
             }
         }
@@ -437,10 +452,11 @@ abstract class SqlPendingStore implements PendingStore {
     public List<FailedRefresh> skipParked(Connection connection, ParkedSelection selection) throws SQLException {
         List<FailedRefresh> skipped = new ArrayList<>();
         try (PreparedStatement delete = connection.prepareStatement(SKIP_PARKED)) {
-            for (FailedRefresh mark : parkedMarks(connection, selection)) {
-                bindKey(delete, 1, new MarkKey(selection.projection(), mark.tenant(), mark.id()));
+            for (Parked mark : parkedMarks(connection, selection)) {
+                int i = bindKey(delete, 1, new MarkKey(selection.projection(), mark.failure().tenant(), mark.failure().id()));
+                delete.setString(i, mark.generation());
                 if (delete.executeUpdate() == 1) {
-                    skipped.add(mark);
+                    skipped.add(mark.failure());
                 }
             }
         }
@@ -451,7 +467,10 @@ abstract class SqlPendingStore implements PendingStore {
      * The selected parked marks in the engine's key order: the statements that follow change them one at a time in
      * that order, as every statement locking several pending rows must (docs/contract.md §3).
      */
-    private static List<FailedRefresh> parkedMarks(Connection connection, ParkedSelection selection)
+    private record Parked(FailedRefresh failure, String generation) {
+    }
+
+    private static List<Parked> parkedMarks(Connection connection, ParkedSelection selection)
             throws SQLException {
         StringBuilder sql = new StringBuilder(PARKED_MARKS);
         List<String> parameters = new ArrayList<>(List.of(selection.projection()));
@@ -467,19 +486,20 @@ abstract class SqlPendingStore implements PendingStore {
             sql.append(" AND last_error LIKE ? ESCAPE '!'");
             parameters.add(selection.errorPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
         }
-        List<FailedRefresh> marks = new ArrayList<>();
+        List<Parked> marks = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
             for (int i = 0; i < parameters.size(); i++) {
                 select.setString(i + 1, parameters.get(i));
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    marks.add(new FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3), rows.getString(4),
-                            Timestamps.instant(rows, 5), null));
+                    marks.add(new Parked(new FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
+                            rows.getString(4), Timestamps.instant(rows, 5), null), rows.getString(6)));
                 }
             }
         }
-        marks.sort(java.util.Comparator.comparing((FailedRefresh m) -> new MarkKey(selection.projection(), m.tenant(), m.id())));
+        marks.sort(Comparator.comparing((Parked m) -> new MarkKey(selection.projection(), m.failure().tenant(),
+                m.failure().id())));
         return marks;
     }
 
@@ -619,6 +639,35 @@ abstract class SqlPendingStore implements PendingStore {
     }
 
     @Override
+    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(suspendIfRunningSql())) {
+            statement.setString(1, projection);
+            statement.setString(2, user);
+            statement.setObject(3, utc(now));
+            statement.setString(4, truncate(reason, 1000));
+            return statement.executeUpdate() == 1;
+        }
+    }
+
+    /** Inserts or updates a projection's control row as suspended, unless it is paused (or suspended) already. */
+    abstract String suspendIfRunningSql();
+
+    @Override
+    public boolean deferProbe(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(DEFER_PROBE)) {
+            update.setObject(1, utc(until));
+            int i = bindKey(update, 2, mark.key());
+            update.setString(i, mark.token());
+            if (update.executeUpdate() == 1) {
+                return true;
+            }
+        }
+        reMarkLive(connection, mark.key(), now);
+        return false;
+    }
+
+    @Override
     public java.util.Map<String, Suspension> suspensions(Connection connection) throws SQLException {
         java.util.Map<String, Suspension> suspended = new java.util.TreeMap<>();
         try (PreparedStatement select = connection.prepareStatement(SUSPENSIONS);
@@ -665,12 +714,19 @@ abstract class SqlPendingStore implements PendingStore {
                 }
             }
         }
-        // read without a lock, then locked one at a time: a probe takes one mark, whatever the database
-        List<ClaimedMark> locked = lockOneByOne(connection, candidates, now);
-        if (locked.isEmpty()) {
+        // read without a lock, then tried one at a time in due order (a deferred probe's mark comes last): the
+        // first still free is the probe, whatever the database
+        ClaimedMark probe = null;
+        for (ClaimedMark candidate : candidates) {
+            List<ClaimedMark> locked = lockOneByOne(connection, List.of(candidate), now);
+            if (!locked.isEmpty()) {
+                probe = locked.get(0);
+                break;
+            }
+        }
+        if (probe == null) {
             return null;
         }
-        ClaimedMark probe = locked.get(0);
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
             update.setString(1, token);
             update.setObject(2, utc(probe.leaseUntil()));
@@ -731,9 +787,11 @@ abstract class SqlPendingStore implements PendingStore {
         }
         keys.sort(null);
         int retried = 0;
-        for (MarkKey key : keys) {
-            if (retry(connection, key, now)) {
-                retried++;
+        try (PreparedStatement update = connection.prepareStatement(MAKE_FAILING_DUE)) {
+            for (MarkKey key : keys) {
+                update.setObject(1, utc(now));
+                bindKey(update, 2, key);
+                retried += update.executeUpdate();
             }
         }
         return retried;

@@ -22,7 +22,9 @@ class SuspensionTest {
     /** Fails every refresh while its backend is "down". */
     static final class BackendProjection implements Projection {
         volatile boolean down;
+        volatile String poison;
         final Map<String, Integer> refreshed = new ConcurrentHashMap<>();
+        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public String name() {
@@ -31,6 +33,10 @@ class SuspensionTest {
 
         @Override
         public void refresh(String id) {
+            calls.incrementAndGet();
+            if (id.equals(poison)) {
+                throw new IllegalStateException("bad data in " + id);
+            }
             if (down) {
                 throw new IllegalStateException("Connection refused: search backend");
             }
@@ -68,7 +74,9 @@ class SuspensionTest {
         assertThat(engine.steps().claim(keys)).as("no claims while suspended").isEmpty();
 
         // the probe while still down: one key tried, not held against it; still suspended
+        int callsBefore = projection.calls.get();
         assertThat(engine.probeSuspended()).isEmpty();
+        assertThat(projection.calls.get() - callsBefore).as("one probe refresh").isEqualTo(1);
         assertThat(suspensions(harness)).containsOnlyKeys("backend");
         assertThat(keys.stream().mapToInt(key -> {
             try {
@@ -78,6 +86,7 @@ class SuspensionTest {
             }
         }).sum()).as("a failed probe counts no attempt").isEqualTo(3);
         assertThat(engine.probeSuspended()).as("the next probe waits for its interval").isEmpty();
+        assertThat(projection.calls.get() - callsBefore).as("no refresh before the interval").isEqualTo(1);
 
         projection.down = false;
         harness.clock.advance(Duration.ofSeconds(30));
@@ -87,6 +96,30 @@ class SuspensionTest {
         engine.steps().refresh(engine.steps().claim(keys));
         assertThat(harness.pending()).isZero();
         assertThat(projection.refreshed).hasSize(6);
+    }
+
+    @Test
+    void aKeyFailingForItsOwnReasonDoesNotKeepItsProjectionSuspended() throws Exception {
+        EngineHarness harness = new EngineHarness("suspension-poison", Map.of("projection.suspend-after-failing-keys",
+                "3", "projection.probe-interval", "30s"), projection);
+        RefreshEngine engine = harness.newEngine();
+        MarkKey first = harness.mark("backend", "k1"); // due the longest, and first in key order too
+        harness.clock.advance(Duration.ofSeconds(1));
+        List<MarkKey> others = List.of(harness.mark("backend", "k2"), harness.mark("backend", "k3"),
+                harness.mark("backend", "k4"));
+        projection.down = true;
+        engine.steps().refresh(engine.steps().claim(others));
+        assertThat(suspensions(harness)).containsOnlyKeys("backend");
+
+        // the backend is back, but k1 fails on its own data: the probe that takes it fails and gives it back for
+        // later, so the next probe takes another key and lifts the suspension
+        projection.down = false;
+        projection.poison = "k1";
+        harness.clock.advance(Duration.ofMinutes(5));
+        assertThat(engine.probeSuspended()).isEmpty();
+        harness.clock.advance(Duration.ofSeconds(30));
+        assertThat(engine.probeSuspended()).containsExactly("backend");
+        assertThat(harness.row(first).attempts()).as("the failed probe counted nothing").isZero();
     }
 
     @Test

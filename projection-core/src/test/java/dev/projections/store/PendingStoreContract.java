@@ -688,6 +688,35 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void theEnginesSuspensionLeavesAnOperatorsPauseAloneAndAFailedProbeIsDeferredWithoutAnAttempt() throws Exception {
+        this.<Void>inTransaction(c -> {
+            store.setPaused(c, ORDERS, true, "alice", at(1));
+            return null;
+        });
+        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, ORDERS, "failing", "system", at(2))))
+                .isFalse();
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+                .as("still alice's pause").isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, STATS, "failing", "system", at(2))))
+                .as("no control row yet").isTrue();
+        this.<Void>inTransaction(c -> {
+            store.setPaused(c, ORDERS, false, "alice", at(3));
+            return null;
+        });
+        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, ORDERS, "failing", "system", at(4))))
+                .as("resumed, then suspended").isTrue();
+        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+                .containsOnlyKeys(ORDERS, STATS);
+
+        mark(at(5), ORDER_1);
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(6), LEASE, tokenA));
+        assertThat(this.<Boolean>inTransaction(c -> store.deferProbe(c, probe, at(7), at(37)))).isTrue();
+        assertThat(row(ORDER_1).attempts()).isZero();
+        assertThat(row(ORDER_1).claimToken()).isNull();
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(37));
+    }
+
+    @Test
     void anOperatorsPauseIsNeitherProbedNorLiftedAndAResumeEndsASuspension() throws Exception {
         mark(at(0), ORDER_1);
         this.<Void>inTransaction(c -> {

@@ -43,6 +43,20 @@ public class Drainer {
     @Inject
     DatabaseTroubleLog troubles;
 
+    /**
+     * The probes of suspended projections (docs/contract.md §6), on a drainer's thread and identity rather than
+     * the sweep's: a probe is a refresh, and the sweep only starts work and returns.
+     */
+    public void probe() {
+        try {
+            runtime.engine().probeSuspended();
+        } catch (DatabaseTroubleException e) {
+            troubles.record(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "probing suspended projections failed; the next sweep tries again", e);
+        }
+    }
+
     /** Drains in {@code slot}, reserved by the caller; ends by giving the slot back or passing it on. */
     public void drain(DrainerOrigin origin, Handoff.Slot slot) {
         if (!slot.run()) {

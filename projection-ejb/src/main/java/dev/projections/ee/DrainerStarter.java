@@ -46,6 +46,27 @@ public class DrainerStarter {
         LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** Starts the probes of suspended projections on a drainer thread, unless the last ones are still running. */
+    public void startProbes() {
+        if (!probing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            pool.execute(() -> {
+                try {
+                    drainer.probe();
+                } finally {
+                    probing.set(false);
+                }
+            });
+        } catch (RuntimeException e) {
+            probing.set(false);
+            LOG.log(Level.WARNING, "could not start the probes of suspended projections", e);
+        }
+    }
+
     /** Starts a drainer if a slot is free; false when all are busy (they will find the work themselves). */
     public boolean startIfSlotFree(DrainerOrigin origin) {
         Handoff.Slot slot = resources.handoff().tryReserve();

@@ -84,8 +84,8 @@ public class SweepTimer {
             }
             runtime.heartbeat().beat();
             runtime.rebuilds().finishExhausted();
-            // a suspended projection's probe runs here, one refresh per probe-interval across the instances
-            runtime.engine().probeSuspended();
+            // a suspended projection's probe: one refresh per probe-interval across the instances, on a drainer thread
+            starter.startProbes();
             if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
             }

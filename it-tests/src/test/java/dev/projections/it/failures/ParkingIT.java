@@ -60,6 +60,9 @@ class ParkingIT {
     GatedProjection gated;
 
     @Inject
+    dev.projections.ee.EngineResources engine;
+
+    @Inject
     HttpServletRequest request;
 
     @EJB
@@ -100,9 +103,12 @@ class ParkingIT {
 
         // parked marks are out of every claim: further sweeps (one a second) leave them alone
         int calls = gated.calls(budget).size();
+        java.time.Instant parkedSeen = java.time.Instant.now();
+        Await.until("two sweeps after it was parked", () -> engine.stats().lastSweepAt() != null
+                && engine.stats().lastSweepAt().isAfter(parkedSeen.plusSeconds(2)));
+        assertThat(gated.calls(budget)).as("no refresh since it was parked").hasSize(calls);
         Pattern gauge = Pattern.compile("projection_parked\\{projection=\"gated\"[^}]*} [1-9]");
         Await.until("the parked gauge", () -> gauge.matcher(metrics()).find());
-        assertThat(gated.calls(budget)).as("no refresh since it was parked").hasSize(calls);
         assertThat(parked(rows, budget)).isTrue();
     }
 

@@ -58,8 +58,10 @@ class AfterCommitHandoffIT {
 
     @Test
     void aCommittedOrderIsRefreshedOnADrainerThreadStartedByTheHandoff() throws Exception {
+        // the sweep runs once a second after start-up, then not for an hour: wait for that run, so the refresh
+        // below has only the hand-off to come from
+        Await.until("the sweep's first run", () -> engine.stats().lastSweepAt() != null);
         long handoffDrainers = engine.stats().drainersStarted(DrainerOrigin.HANDOFF);
-        long sweepDrainers = engine.stats().drainersStarted(DrainerOrigin.SWEEP);
 
         transaction.begin();
         Customer customer = new Customer("", "handoff-" + UUID.randomUUID());
@@ -89,8 +91,9 @@ class AfterCommitHandoffIT {
             assertThat(r.outcome()).isEqualTo(RefreshOutcome.SUCCESS);
             assertThat(r.thread()).isNotEqualTo(Thread.currentThread().getName());
         });
+        // (a drainer that first run of the sweep starts for earlier classes' leftovers may overlap this test: only
+        // the hand-off's count is this change's)
         assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF)).isGreaterThan(handoffDrainers);
-        assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).isEqualTo(sweepDrainers);
     }
 
     @Test
