@@ -391,30 +391,29 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
             throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(RECORD_FAILURE)) {
-            update.setObject(1, utc(retryAt));
-            update.setObject(2, utc(now));
-            update.setString(3, truncate(error));
-            update.setObject(4, utc(now));
-            int i = bindKey(update, 5, mark.key());
-            update.setString(i, mark.token());
-            if (update.executeUpdate() == 1) {
-                return true;
-            }
-        }
-        reMarkLive(connection, mark.key(), now);
-        return false;
+        return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, utc(retryAt), utc(now), truncate(error),
+                utc(now));
     }
 
     @Override
     public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(PARK)) {
-            update.setObject(1, utc(PARKED_UNTIL));
-            update.setObject(2, utc(now));
-            update.setString(3, truncate(error));
-            update.setObject(4, utc(now));
-            update.setObject(5, utc(now));
-            int i = bindKey(update, 6, mark.key());
+        return updateWhileClaimed(connection, PARK, mark, now, utc(PARKED_UNTIL), utc(now), truncate(error), utc(now),
+                utc(now));
+    }
+
+    /**
+     * Runs {@code sql} — {@code values}, then the key and the claim token — on a mark while the claim is still
+     * mine; when it is not, the key is marked again at LIVE priority (the attempt may have written a read model after
+     * a newer refresh did) and the answer is false.
+     */
+    private boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
+                                       Object... values) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            int i = 1;
+            for (Object value : values) {
+                update.setObject(i++, value);
+            }
+            i = bindKey(update, i, mark.key());
             update.setString(i, mark.token());
             if (update.executeUpdate() == 1) {
                 return true;
@@ -655,16 +654,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public boolean deferProbe(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(DEFER_PROBE)) {
-            update.setObject(1, utc(until));
-            int i = bindKey(update, 2, mark.key());
-            update.setString(i, mark.token());
-            if (update.executeUpdate() == 1) {
-                return true;
-            }
-        }
-        reMarkLive(connection, mark.key(), now);
-        return false;
+        return updateWhileClaimed(connection, DEFER_PROBE, mark, now, utc(until));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.projections.it.install;
 
+import dev.projections.it.support.ServerProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,14 +9,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * An unmodified WildFly distribution, unpacked by the build, configured only through its own {@code jboss-cli}
@@ -44,8 +42,8 @@ final class StockServer implements AutoCloseable {
         if (!Files.isExecutable(home.resolve("bin/standalone.sh"))) {
             throw new IllegalStateException("no WildFly distribution at " + home + ": run the build (mvn verify)");
         }
-        deleteTree(base);
-        copyTree(home.resolve("standalone"), base);
+        ServerProcess.deleteTree(base);
+        ServerProcess.copyTree(home.resolve("standalone"), base);
         List<String> command = List.of(home.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base, "-Djboss.socket.binding.port-offset=" + PORT_OFFSET,
                 "-Djava.net.preferIPv4Stack=true");
@@ -104,37 +102,7 @@ final class StockServer implements AutoCloseable {
         if (process == null) {
             return;
         }
-        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
-        tree.forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
-        process.waitFor();
-        for (ProcessHandle child : tree) {
-            child.onExit().join();
-        }
+        ServerProcess.killTree(process);
         process = null;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path source : paths.sorted().toList()) {
-                Path target = to.resolve(from.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
     }
 }

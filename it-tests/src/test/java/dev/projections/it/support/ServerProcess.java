@@ -35,7 +35,8 @@ public final class ServerProcess implements AutoCloseable {
         deleteTree(base); // each test's instance starts from the provisioned configuration
     }
 
-    private static void deleteTree(Path dir) {
+    /** Deletes {@code dir} and everything in it, if it exists. */
+    public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -104,6 +105,12 @@ public final class ServerProcess implements AutoCloseable {
         if (process == null) {
             return;
         }
+        killTree(process);
+        process = null;
+    }
+
+    /** SIGKILL to {@code process} and everything it started (a launcher script and its JVM); returns once all ended. */
+    public static void killTree(Process process) throws InterruptedException {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
         tree.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
@@ -111,7 +118,6 @@ public final class ServerProcess implements AutoCloseable {
         for (ProcessHandle child : tree) {
             child.onExit().join();
         }
-        process = null;
     }
 
     public boolean isRunning() {
@@ -123,7 +129,8 @@ public final class ServerProcess implements AutoCloseable {
         kill();
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    /** Copies the directory {@code from} with everything in it to {@code to}. */
+    public static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path source : paths.sorted(Comparator.naturalOrder()).toList()) {
                 Path target = to.resolve(from.relativize(source).toString());
