@@ -425,13 +425,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public long parked(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(COUNT_PARKED)) {
-            select.setString(1, projection);
-            try (ResultSet rows = select.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return countOf(connection, COUNT_PARKED, projection);
     }
 
     @Override
@@ -737,13 +731,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public long failing(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(COUNT_FAILING)) {
-            count.setString(1, projection);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
+        return countOf(connection, COUNT_FAILING, projection);
     }
 
     @Override
@@ -856,7 +844,12 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public long pending(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(COUNT_PENDING)) {
+        return countOf(connection, COUNT_PENDING, projection);
+    }
+
+    /** The single count {@code sql} gives for {@code projection}. */
+    private static long countOf(Connection connection, String sql, String projection) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement(sql)) {
             count.setString(1, projection);
             try (ResultSet rows = count.executeQuery()) {
                 rows.next();
