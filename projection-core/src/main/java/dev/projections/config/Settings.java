@@ -28,6 +28,7 @@ public record Settings(
         int rebuildPageSize,
         int maxAttempts,
         List<String> nonRetryable,
+        List<String> backPressure,
         int suspendAfterFailingKeys,
         int suspendFailurePercent,
         Duration probeInterval) {
@@ -48,6 +49,7 @@ public record Settings(
     public static final String REBUILD_PAGE_SIZE = "projection.rebuild-page-size";
     public static final String MAX_ATTEMPTS = "projection.max-attempts";
     public static final String NON_RETRYABLE = "projection.non-retryable";
+    public static final String BACK_PRESSURE = "projection.back-pressure";
     public static final String SUSPEND_AFTER_FAILING_KEYS = "projection.suspend-after-failing-keys";
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
@@ -111,6 +113,7 @@ public record Settings(
                 p.atLeastOne(REBUILD_PAGE_SIZE, 5000),
                 p.atLeastOne(MAX_ATTEMPTS, NEVER_PARK),
                 p.classNames(NON_RETRYABLE),
+                p.classNames(BACK_PRESSURE),
                 p.whole(SUSPEND_AFTER_FAILING_KEYS, 10, NEVER_SUSPEND, 1_000_000),
                 p.whole(SUSPEND_FAILURE_PERCENT, 50, 1, 100),
                 p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)));

@@ -41,6 +41,7 @@ final class BatchRefresher {
     private final Clock clock;
     private final Settings settings;
     private final ParkingPolicy parking;
+    private final BackPressure backPressure;
     private final SuspensionGuard guard;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
@@ -64,6 +65,7 @@ final class BatchRefresher {
         this.leases = leases;
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.parking = new ParkingPolicy(settings);
+        this.backPressure = new BackPressure(settings.backPressure());
         this.guard = new SuspensionGuard(store, transactions, clock, settings, leases);
         this.inFlight = inFlight;
         this.stopping = stopping;
@@ -164,7 +166,13 @@ final class BatchRefresher {
                 toGo = new ArrayDeque<>(renew(new ArrayList<>(toGo)));
                 continue;
             }
-            oneFailed |= !refreshOne(toGo.pollFirst(), batch);
+            Ended ended = refreshOne(toGo.pollFirst(), batch);
+            if (ended == Ended.GIVEN_BACK) {
+                // the server is short of connections or threads: the rest would only wait for them too
+                giveBackUntried(new ArrayList<>(toGo));
+                return;
+            }
+            oneFailed |= ended == Ended.FAILED;
             oneEnded = true;
         }
     }
@@ -196,8 +204,16 @@ final class BatchRefresher {
         return true;
     }
 
-    /** True when refreshed, false when its failure was recorded. */
-    private boolean refreshOne(ClaimedMark mark, ClaimedBatch batch) {
+    /** How a mark's refresh ended. */
+    private enum Ended {
+        REFRESHED,
+        /** its failure recorded (backing off or parked) */
+        FAILED,
+        /** back-pressure: given back without an attempt */
+        GIVEN_BACK
+    }
+
+    private Ended refreshOne(ClaimedMark mark, ClaimedBatch batch) {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
@@ -207,14 +223,20 @@ final class BatchRefresher {
             });
             guard.succeeded(mark.key());
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
-            return true;
+            return Ended.REFRESHED;
         } catch (Exception | LinkageError | AssertionError e) {
+            if (backPressure.isBackPressure(e)) {
+                LOG.log(Level.INFO, "refresh of {0} met back-pressure; given back without an attempt, due again in {1}: {2}",
+                        new Object[] {mark.key(), settings.retryDelay(), FailureText.of(e)});
+                giveBackUntried(List.of(mark));
+                return Ended.GIVEN_BACK;
+            }
             recordFailure(mark, e);
             if (guard.failed(mark.key(), FailureText.of(e))) {
                 batch.suspended(mark.key().projection());
             }
             listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
-            return false;
+            return Ended.FAILED;
         }
     }
 
@@ -240,7 +262,7 @@ final class BatchRefresher {
             // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
             // failing for its own reason must not keep its projection suspended)
             Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.deferProbe(connection, mark, clock.instant(),
+                    connection -> store.giveBackUntried(connection, mark, clock.instant(),
                             clock.instant().plus(settings.probeInterval()))));
             return false;
         } finally {
@@ -280,6 +302,24 @@ final class BatchRefresher {
         if (!marks.isEmpty()) {
             Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
                     connection -> store.release(connection, marks)));
+        }
+    }
+
+    /**
+     * Gives back claims without an attempt, due again after the first retry delay (back-pressure), one key at a time
+     * in key order; a key whose claim is no longer mine is marked again.
+     */
+    private void giveBackUntried(List<ClaimedMark> marks) {
+        if (!marks.isEmpty()) {
+            List<ClaimedMark> inKeyOrder = new ArrayList<>(marks);
+            inKeyOrder.sort(Comparator.comparing(ClaimedMark::key));
+            Database.call("give back", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
+                Instant now = clock.instant();
+                for (ClaimedMark mark : inKeyOrder) {
+                    store.giveBackUntried(connection, mark, now, now.plus(settings.retryDelay()));
+                }
+                return null;
+            }));
         }
     }
 

@@ -172,10 +172,11 @@ public interface PendingStore {
             throws SQLException;
 
     /**
-     * Gives back a failed probe's claim without counting an attempt, due again at {@code until} so the next probe
-     * tries another mark first; false, and the key marked again LIVE, when the claim was no longer mine.
+     * Gives back a claim without counting an attempt, due again at {@code until}: a failed probe's (so the next probe
+     * tries another mark first), or one whose refresh met back-pressure rather than a fault; false, and the key
+     * marked again LIVE, when the claim was no longer mine.
      */
-    boolean deferProbe(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException;
+    boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException;
 
     /** A suspension: why, by whom ("system" when the engine tripped it), since when. */
     record Suspension(String reason, String by, Instant since) {

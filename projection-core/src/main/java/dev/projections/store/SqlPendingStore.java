@@ -105,8 +105,8 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL AND generation = ?
             """;
 
-    /* a failed probe: given back, no attempt counted, and tried after the others next time */
-    private static final String DEFER_PROBE = """
+    /* a failed probe or back-pressure: given back, no attempt counted, due again later */
+    private static final String GIVE_BACK_UNTRIED = """
             UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, available_at = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
@@ -647,8 +647,9 @@ abstract class SqlPendingStore implements PendingStore {
     abstract String suspendIfRunningSql();
 
     @Override
-    public boolean deferProbe(Connection connection, ClaimedMark mark, Instant now, Instant until) throws SQLException {
-        return updateWhileClaimed(connection, DEFER_PROBE, mark, now, utc(until));
+    public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
+            throws SQLException {
+        return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, utc(until));
     }
 
     @Override

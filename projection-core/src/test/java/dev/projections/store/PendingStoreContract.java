@@ -710,7 +710,7 @@ abstract class PendingStoreContract {
 
         mark(at(5), ORDER_1);
         ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(6), LEASE, tokenA));
-        assertThat(this.<Boolean>inTransaction(c -> store.deferProbe(c, probe, at(7), at(37)))).isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.giveBackUntried(c, probe, at(7), at(37)))).isTrue();
         assertThat(row(ORDER_1).attempts()).isZero();
         assertThat(row(ORDER_1).claimToken()).isNull();
         assertThat(row(ORDER_1).availableAt()).isEqualTo(at(37));

@@ -1,0 +1,89 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.store.PendingStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Back-pressure is not failure (docs/contract.md §6): a refresh that could not get a pooled connection or thread
+ * costs its key no attempt and its projection no step towards suspension.
+ */
+class BackPressureTest {
+
+    /** What WildFly's datasource throws when its pool stays exhausted for the blocking timeout. */
+    static Exception poolTimeout() {
+        return new SQLException("javax.resource.ResourceException: IJ000453: Unable to get managed connection for "
+                + "java:jboss/datasources/ProjectionDS",
+                new Exception("IJ000655: No managed connections available within configured blocking timeout "
+                        + "(30000 [ms])"));
+    }
+
+    @Test
+    void aPoolTimeoutGivesTheMarkAndTheRestOfItsGroupBackWithoutAnAttemptAndSuspendsNothing() throws Exception {
+        ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
+        EngineHarness harness = new EngineHarness("back-pressure", Map.of("projection.retry-delay", "5s",
+                "projection.max-attempts", "1", "projection.suspend-after-failing-keys", "1",
+                "projection.batch-size", "10"), projection);
+        RefreshEngine engine = harness.newEngine();
+        List<MarkKey> keys = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            keys.add(harness.mark("failing", "k" + i));
+        }
+        projection.failures.put("k2", new IllegalStateException("rolled back", poolTimeout()));
+
+        java.time.Instant before = harness.clock.instant();
+        engine.steps().refresh(engine.steps().claim(keys));
+        java.time.Instant after = harness.clock.instant();
+
+        assertThat(harness.row(keys.get(0))).as("refreshed before the pool ran dry").isNull();
+        for (MarkKey key : keys.subList(1, 4)) {
+            EngineHarness.Row row = harness.row(key);
+            assertThat(row.attempts()).as(key + ": no attempt counted, so not parked by max-attempts 1").isZero();
+            assertThat(row.lastError()).isNull();
+            assertThat(row.claimToken()).as(key + " given back").isNull();
+            assertThat(row.availableAt()).as(key + " due after the retry delay")
+                    .isBetween(before.plusSeconds(5), after.plusSeconds(5));
+        }
+        assertThat(suspensions(harness)).as("one failing key would suspend; back-pressure does not").isEmpty();
+
+        // the pool has connections again
+        projection.failures.clear();
+        harness.clock.advance(Duration.ofSeconds(5));
+        engine.steps().refresh(engine.steps().claim(keys));
+        assertThat(harness.pending()).isZero();
+    }
+
+    @Test
+    void recognisesThePoolsSignalsAnywhereInTheCausesAndTypesListedInTheSetting() {
+        BackPressure backPressure = new BackPressure(List.of("java.util.concurrent.TimeoutException"));
+
+        assertThat(backPressure.isBackPressure(new IllegalStateException("rollback", poolTimeout()))).isTrue();
+        assertThat(backPressure.isBackPressure(new SQLTransientConnectionException("pool empty"))).isTrue();
+        assertThat(backPressure.isBackPressure(new RuntimeException(
+                "WFLYEJB0378: Failed to acquire a permit within 5 MINUTES"))).isTrue();
+        assertThat(backPressure.isBackPressure(new java.util.concurrent.RejectedExecutionException("full")))
+                .isTrue();
+        assertThat(backPressure.isBackPressure(new IllegalStateException(new java.util.concurrent.TimeoutException())))
+                .as("listed in projection.back-pressure").isTrue();
+
+        assertThat(backPressure.isBackPressure(new SQLException("IJ031084: Unable to create connection",
+                new java.net.ConnectException("Connection refused")))).as("a database that is down is a fault")
+                .isFalse();
+        assertThat(backPressure.isBackPressure(new IllegalStateException("duplicate key"))).isFalse();
+    }
+
+    private static Map<String, PendingStore.Suspension> suspensions(EngineHarness harness) throws Exception {
+        try (Connection connection = harness.connect()) {
+            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).suspensions(connection);
+        }
+    }
+}
