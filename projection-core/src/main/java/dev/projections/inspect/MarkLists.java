@@ -2,6 +2,7 @@ package dev.projections.inspect;
 
 import static dev.projections.store.Timestamps.utc;
 
+import dev.projections.store.LikePattern;
 import dev.projections.store.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -73,7 +74,8 @@ public final class MarkLists {
 
     private static String where(MarkFilter filter) {
         return " WHERE projection = ?" + (filter.tenant() != null ? " AND tenant_id = ?" : "")
-                + (filter.failingOnly() ? " AND attempts > 0" : "") + filter.state().condition;
+                + (filter.failingOnly() ? " AND attempts > 0" : "") + filter.state().condition
+                + (filter.errorPrefix() != null ? " AND last_error LIKE ? ESCAPE '!'" : "");
     }
 
     private static int bindFilter(PreparedStatement statement, MarkFilter filter, Instant now) throws SQLException {
@@ -84,6 +86,9 @@ public final class MarkLists {
         }
         for (int i = 0; i < filter.state().parameters(); i++) {
             statement.setObject(index++, utc(now));
+        }
+        if (filter.errorPrefix() != null) {
+            statement.setString(index++, LikePattern.startingWith(filter.errorPrefix()));
         }
         return index;
     }
@@ -204,6 +209,67 @@ public final class MarkLists {
             }
         }
         return purged;
+    }
+
+    /**
+     * The most frequent errors among {@code filter}'s failing marks (docs/contract.md §12), most frequent first, at most
+     * {@code limit} groups: errors are grouped by {@link ErrorGroup#headOf their head}, so "failure of k17" and
+     * "failure of k18" are one group, and the group's head is the prefix its marks' list and bulk actions select by.
+     * Reads the last errors of at most {@code scanCap} failing marks (the failing index's order), so its cost does
+     * not grow with the table; {@link ErrorGroups#complete()} says whether they were all read.
+     */
+    public ErrorGroups topErrors(Connection connection, MarkFilter filter, Instant now, int limit, int scanCap)
+            throws SQLException {
+        MarkFilter failing = new MarkFilter(filter.projection(), filter.tenant(), filter.state(), true,
+                filter.errorPrefix());
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        int read = 0;
+        boolean more = false;
+        try (PreparedStatement select = connection.prepareStatement("SELECT last_error FROM projection_pending"
+                + where(failing) + " FETCH FIRST " + (scanCap + 1) + " ROWS ONLY")) {
+            bindFilter(select, failing, now);
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    if (read == scanCap) {
+                        more = true;
+                        break;
+                    }
+                    read++;
+                    counts.merge(ErrorGroup.headOf(result.getString(1)), 1L, Long::sum);
+                }
+            }
+        }
+        return new ErrorGroups(counts.entrySet().stream()
+                .map(e -> new ErrorGroup(e.getKey(), e.getValue()))
+                .sorted(java.util.Comparator.comparingLong(ErrorGroup::count).reversed()
+                        .thenComparing(ErrorGroup::head))
+                .limit(limit).toList(), read, !more);
+    }
+
+    /** The SQL of {@link #findById}: public for the test that reads its plan. */
+    public String findByIdSql(int limit) {
+        return "SELECT " + COLUMNS + " FROM projection_pending WHERE entity_id = ? ORDER BY projection, tenant_id"
+                + " FETCH FIRST " + limit + " ROWS ONLY";
+    }
+
+    /**
+     * Every mark of entity {@code id}, across projections and tenants (at most {@code limit}), by
+     * {@code projection_pending_entity_idx}: an operator asking "why is order 42 stale?" does not know where to look.
+     */
+    public List<MarkRow> findById(Connection connection, String id, int limit) throws SQLException {
+        if (id == null || id.isBlank()) {
+            throw new IllegalArgumentException("an entity id to find must not be blank, was \"" + id + "\"");
+        }
+        List<MarkRow> rows = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(findByIdSql(limit))) {
+            select.setString(1, id.trim());
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    rows.add(row(result));
+                }
+            }
+        }
+        return rows;
     }
 
     private static MarkRow row(ResultSet result) throws SQLException {

@@ -477,7 +477,7 @@ abstract class SqlPendingStore implements PendingStore {
         }
         if (selection.errorPrefix() != null) {
             sql.append(" AND last_error LIKE ? ESCAPE '!'");
-            parameters.add(selection.errorPrefix().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            parameters.add(LikePattern.startingWith(selection.errorPrefix()));
         }
         List<Parked> marks = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql.toString())) {

@@ -230,6 +230,78 @@ abstract class MarkListsContract {
         }
     }
 
+    private static void failWith(Connection connection, String id, String error) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE projection_pending SET last_error = ? WHERE entity_id = ?")) {
+            update.setString(1, error);
+            update.setString(2, id);
+            assertThat(update.executeUpdate()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void topErrorsGroupFailuresByTheirHeadAndTheListOfAHeadShowsExactlyItsMarks() throws SQLException {
+        try (Connection connection = connect()) {
+            for (int i = 1; i <= 5; i++) {
+                insert(connection, ORDERS, "a", "k" + i, i, 2, null);
+                failWith(connection, "k" + i, "java.lang.IllegalStateException: gated failure of k" + i + "\n\tat x");
+            }
+            insert(connection, ORDERS, "b", "x1", 1, 1, null);
+            failWith(connection, "x1", "Connection refused: search backend 10.0.0.1:9200");
+            insert(connection, ORDERS, "b", "x2", 2, 1, null);
+            failWith(connection, "x2", "Connection refused: search backend 10.0.0.2:9200");
+            // LIKE's wildcards in an error are taken literally by the prefix filter
+            insert(connection, ORDERS, "a", "w1", 3, 1, null);
+            failWith(connection, "w1", "bad_value% in column");
+            insert(connection, ORDERS, "a", "w2", 4, 1, null);
+            failWith(connection, "w2", "badXvalueY in column");
+            insert(connection, ORDERS, "a", "fine", 5, 0, null);
+            insert(connection, STATS, "a", "elsewhere", 5, 1, null);
+            failWith(connection, "elsewhere", "java.lang.IllegalStateException: gated failure of k9");
+
+            ErrorGroups top = lists.topErrors(connection, MarkFilter.pending(ORDERS), T0, 10, 1000);
+            assertThat(top.groups()).containsExactly(
+                    new ErrorGroup("java.lang.IllegalStateException: gated failure of k", 5),
+                    new ErrorGroup("Connection refused: search backend ", 2),
+                    new ErrorGroup("badXvalueY in column", 1), // ties by head
+                    new ErrorGroup("bad_value% in column", 1));
+            assertThat(top.read()).isEqualTo(9);
+            assertThat(top.complete()).isTrue();
+
+            MarkFilter gated = MarkFilter.failing(ORDERS)
+                    .withErrorStartingWith("java.lang.IllegalStateException: gated failure of k");
+            assertThat(keys(lists.first(connection, gated, T0, 50)))
+                    .containsExactlyInAnyOrder("a/k1", "a/k2", "a/k3", "a/k4", "a/k5");
+            assertThat(lists.count(connection, gated, T0, 100).value()).isEqualTo(5);
+            assertThat(keys(lists.first(connection, MarkFilter.failing(ORDERS).withErrorStartingWith("bad_value%"),
+                    T0, 50))).containsExactly("a/w1");
+            assertThat(keys(lists.first(connection, gated.withTenant("b"), T0, 50))).isEmpty();
+
+            ErrorGroups firstThree = lists.topErrors(connection, MarkFilter.pending(ORDERS), T0, 10, 3);
+            assertThat(firstThree.read()).isEqualTo(3);
+            assertThat(firstThree.complete()).as("more failing marks than were read").isFalse();
+            assertThat(lists.topErrors(connection, MarkFilter.pending(ORDERS).withTenant("b"), T0, 1, 1000).groups())
+                    .containsExactly(new ErrorGroup("Connection refused: search backend ", 2));
+        }
+    }
+
+    @Test
+    void findingAnIdListsItsMarksInEveryProjectionAndTenantAndNothingElse() throws SQLException {
+        try (Connection connection = connect()) {
+            insert(connection, ORDERS, "b", "42", 1, 0, null);
+            insert(connection, ORDERS, "a", "42", 2, 3, null);
+            insert(connection, STATS, "", "42", 3, 0, null);
+            insert(connection, ORDERS, "a", "420", 4, 0, null);
+            insert(connection, ORDERS, "a", "4", 5, 0, null);
+
+            assertThat(lists.findById(connection, " 42 ", 100))
+                    .extracting(row -> row.projection() + ":" + row.tenant() + "/" + row.id() + ":" + row.attempts())
+                    .containsExactly(STATS + ":/42:0", ORDERS + ":a/42:3", ORDERS + ":b/42:0");
+            assertThat(lists.findById(connection, "nothing", 100)).isEmpty();
+            assertThatThrownBy(() -> lists.findById(connection, " ", 100)).hasMessageContaining("must not be blank");
+        }
+    }
+
     @Test
     void aListNeedsAProjectionAndASensiblePageSize() throws SQLException {
         assertThatThrownBy(() -> MarkFilter.pending(" ")).hasMessageContaining("needs a projection");

@@ -76,6 +76,29 @@ class PostgresMarkListsTest extends MarkListsContract {
         }
     }
 
+    @Test
+    void findingAnIdReadsTheEntityIndexNotTheQueue() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("""
+                    INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, available_at,
+                        first_marked_at, attempts)
+                    SELECT 'p' || (i % 4), 't' || (i % 20), lpad(i::text, 7, '0'), 'g',
+                           TIMESTAMPTZ '2030-01-01 10:00:00+00', TIMESTAMPTZ '2030-01-01 10:00:00+00', 0
+                      FROM generate_series(1, 100000) AS i""");
+            statement.execute("ANALYZE projection_pending");
+            StringBuilder plan = new StringBuilder();
+            try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + lists.findByIdSql(100))) {
+                explain.setString(1, "0004242");
+                try (ResultSet rows = explain.executeQuery()) {
+                    while (rows.next()) {
+                        plan.append(rows.getString(1)).append('\n');
+                    }
+                }
+            }
+            assertThat(plan.toString()).contains("projection_pending_entity_idx").doesNotContain("Seq Scan");
+        }
+    }
+
     /**
      * Leased marks (at most workers x batch size per instance) and one tenant's failing marks are few by nature:
      * the planner rightly sorts that handful after an index scan instead of walking an index in order. These
