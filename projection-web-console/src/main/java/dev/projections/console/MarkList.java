@@ -2,6 +2,8 @@ package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.ErrorGroup;
+import dev.projections.inspect.ErrorGroups;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
@@ -34,6 +36,10 @@ public class MarkList implements Serializable {
         Line(MarkRow row, Instant now) {
             this.row = row;
             this.now = now;
+        }
+
+        public String getProjection() {
+            return row.projection();
         }
 
         public String getTenant() {
@@ -124,10 +130,12 @@ public class MarkList implements Serializable {
     private boolean allTenants = true;
     private String state = MarkState.ANY.name();
     private boolean failingOnly;
+    private String errorPrefix = "";
 
     /** The filter of the list on screen: paging and actions use it, not fields changed since "Show". */
     private MarkFilter applied;
     private MarkPage page;
+    private ErrorGroups errors;
     private List<Line> lines = List.of();
     private String count = "";
     private int pageNumber = 1;
@@ -160,7 +168,7 @@ public class MarkList implements Serializable {
 
     private MarkFilter filter() {
         return new MarkFilter(projection, allTenants ? null : tenant == null ? "" : tenant.trim(),
-                MarkState.valueOf(state), failingOnly);
+                MarkState.valueOf(state), failingOnly, errorPrefix);
     }
 
     /** "Show": applies the filter fields and shows the first page. */
@@ -173,6 +181,12 @@ public class MarkList implements Serializable {
         pageNumber = 1;
         show(reads.page(applied, null, true, PAGE_SIZE));
         count = reads.count(applied).display();
+        errors = showsFailures() ? reads.topErrors(applied) : null;
+    }
+
+    /** Failing or parked marks on screen: the page shows their top errors. */
+    private boolean showsFailures() {
+        return applied.failingOnly() || applied.state() == MarkState.PARKED || applied.state() == MarkState.BACKING_OFF;
     }
 
     /**
@@ -247,12 +261,12 @@ public class MarkList implements Serializable {
         onParked(shownParked(), false);
     }
 
+    /** The parked marks of the list on screen: its projection, and its tenant and error prefix when chosen. */
     private ParkedSelection shownParked() {
         if (applied == null) {
             return null;
         }
-        return applied.tenant() == null ? ParkedSelection.all(applied.projection())
-                : ParkedSelection.inTenant(applied.projection(), applied.tenant());
+        return new ParkedSelection(applied.projection(), applied.tenant(), null, applied.errorPrefix());
     }
 
     private void onParked(ParkedSelection selection, boolean resume) {
@@ -304,6 +318,39 @@ public class MarkList implements Serializable {
             tenant = value;
             allTenants = false;
         }
+    }
+
+    /** The top errors of the failing or parked marks on screen, most frequent first; empty for other lists. */
+    public List<ErrorGroup> getTopErrors() {
+        return errors == null ? List.of() : errors.groups();
+    }
+
+    /** Said under the top errors when there were more failing marks than were read for them. */
+    public String getTopErrorsScope() {
+        return errors == null || errors.complete() ? ""
+                : "among the first " + Format.number(errors.read()) + " failing marks";
+    }
+
+    /** The list's state for a top error's link (its failing or parked marks whose error starts with the head). */
+    public String getAppliedState() {
+        return applied == null ? MarkState.ANY.name() : applied.state().name();
+    }
+
+    public String getAppliedTenant() {
+        return applied == null ? null : applied.tenant();
+    }
+
+    public String getErrorPrefix() {
+        return errorPrefix;
+    }
+
+    public void setErrorPrefix(String errorPrefix) {
+        this.errorPrefix = errorPrefix == null ? "" : errorPrefix;
+    }
+
+    /** What the list on screen is narrowed to by its error prefix, for its heading; empty without one. */
+    public String getShownErrorPrefix() {
+        return applied == null || applied.errorPrefix() == null ? "" : applied.errorPrefix();
     }
 
     public List<Line> getLines() {

@@ -97,6 +97,10 @@ public class Overview implements Serializable {
             return status.suspendedReason() == null ? "" : status.suspendedReason();
         }
 
+        public boolean isSuspended() {
+            return status.suspendedReason() != null;
+        }
+
         public boolean isRebuildable() {
             return rebuildable;
         }
@@ -192,6 +196,11 @@ public class Overview implements Serializable {
 
     public boolean isNothingWaiting() {
         return getRows().stream().allMatch(row -> row.status.pending() == 0);
+    }
+
+    /** The projections suspended for failing across many keys (or by hand), for the list with their reasons. */
+    public List<Row> getSuspended() {
+        return getRows().stream().filter(Row::isSuspended).toList();
     }
 
     public String getCheckedAt() {

@@ -222,13 +222,113 @@ class ConsoleActionsIT {
                 audited, tenant)).isEqualTo(1);
     }
 
-    /** An order whose order-search refresh fails for good: its mark is parked at once. */
+    @Test
+    void parkedMarksAreGroupedByErrorOneGroupIsResumedAloneAndAnIdIsFoundAcrossProjections() throws Exception {
+        String tenant = "console-groups";
+        List<String> timeouts = List.of(parkAnOrder(tenant, "groups-1", "search timed out after 30 s"),
+                parkAnOrder(tenant, "groups-2", "search timed out after 31 s"));
+        String mapping = parkAnOrder(tenant, "groups-3", "mapping rejected");
+        String prefix = "dev.projections.NonRetryableRefreshException: search timed out after ";
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("marks.xhtml?projection=order-search&failing=true&state=PARKED&tenant=" + tenant,
+                    ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+            List<List<String>> groups = driver.findElements(By.cssSelector("#marks\\:error-groups tbody tr")).stream()
+                    .map(ConsoleActionsIT::cells).toList();
+            // a cell's text is trimmed: the head itself ends with the space before the number
+            assertThat(groups).containsExactly(List.of("2", prefix.trim()),
+                    List.of("1", "dev.projections.NonRetryableRefreshException: mapping rejected"));
+            browser.screenshot("console-top-errors");
+
+            driver.findElement(By.cssSelector("#marks\\:error-groups tbody tr a")).click();
+            WebElement resumeAll = shown(driver, By.id("marks:resume-all"));
+            assertThat(ids(driver)).containsExactlyInAnyOrderElementsOf(timeouts);
+            assertThat(resumeAll.getAttribute("value")).isEqualTo("Resume these 2 parked marks");
+            resumeAll.click();
+            Await.until("the group's marks refreshed", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
+                    + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id IN (?, ?)", tenant,
+                    timeouts.get(0), timeouts.get(1)) == 0);
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
+                    + " AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL", tenant, mapping))
+                    .as("the other group's mark stays parked").isEqualTo(1);
+
+            // the search box of every page: a GET URL, listing the id's marks wherever they are
+            driver.findElement(By.id("find-id")).sendKeys(mapping);
+            driver.findElement(By.id("find-go")).click();
+            shown(driver, By.id("found"));
+            assertThat(driver.getCurrentUrl()).endsWith("find.xhtml?id=" + mapping);
+            List<List<String>> found = driver.findElements(By.cssSelector("#found tbody tr")).stream()
+                    .map(ConsoleActionsIT::cells).filter(cells -> cells.get(1).equals(tenant)).toList();
+            assertThat(found).hasSize(1);
+            assertThat(found.get(0).subList(0, 3)).containsExactly("order-search", tenant, "parked");
+            browser.screenshot("console-find");
+
+            driver.get(Browser.CONSOLE + "find.xhtml?id=no-such-id");
+            assertThat(shown(driver, By.id("none")).getText()).contains("No mark of this id");
+        } finally {
+            TestSql.execute("DELETE FROM projection_pending WHERE projection = 'order-search' AND tenant_id = '"
+                    + tenant + "'");
+        }
+    }
+
+    @Test
+    void aProjectionSuspendedByAnOutageIsListedWithItsReasonAndResumedFromTheOverview() throws Exception {
+        String tenant = "console-suspended";
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        failAll("customer-stats", true);
+        try {
+            // ten customers failing in a minute, every refresh failing: the default thresholds suspend it
+            for (int i = 0; i < 12; i++) {
+                createOrder(tenant, "suspended-" + i);
+            }
+            Await.until("customer-stats suspended", Duration.ofSeconds(60), () -> TestSql.count(
+                    "SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
+                            + " AND suspended_reason IS NOT NULL") == 1);
+            // still down while the page is read: a probe that succeeded would lift the suspension before the click
+            try (Browser browser = new Browser()) {
+                WebDriver driver = browser.driver();
+                browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+                WebElement line = shown(driver, By.cssSelector("#overview\\:suspended-table tbody tr"));
+                assertThat(cells(line).get(0)).isEqualTo("customer-stats");
+                assertThat(line.findElement(By.cssSelector(".suspended-reason")).getText())
+                        .contains("refreshes in the last minute failed").contains("search backend down");
+                browser.screenshot("console-suspended");
+                line.findElement(By.cssSelector("input[value='Resume']")).click();
+                new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                        .until(d -> d.findElements(By.id("overview:suspended-table")).isEmpty());
+            }
+            failAll("customer-stats", false);
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
+                    + " AND (paused OR suspended_reason IS NOT NULL)")).isZero();
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                    + " AND action = 'resume' AND projection = 'customer-stats'", audited)).isEqualTo(1);
+        } finally {
+            failAll("customer-stats", false);
+            // the failed keys back off 10 minutes (this class's retry delay): due now, for the classes after this one
+            TestSql.execute("UPDATE projection_pending SET available_at = CURRENT_TIMESTAMP"
+                    + " WHERE projection = 'customer-stats' AND parked_at IS NULL");
+        }
+    }
+
+    private void failAll(String projection, boolean on) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(DEMO + "/faults/" + projection
+                        + "?failAll=" + on + "&message=search+backend+down"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
     private String parkAnOrder(String tenant, String customer) throws Exception {
+        return parkAnOrder(tenant, customer, "parked by the console test");
+    }
+
+    /** An order whose order-search refresh fails for good with {@code message}: its mark is parked at once. */
+    private String parkAnOrder(String tenant, String customer, String message) throws Exception {
         // the fault hits order-search's next refresh, whichever: none other may be due when it is set
         Await.until("no order-search mark due", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
                 + " WHERE projection = 'order-search' AND available_at <= CURRENT_TIMESTAMP") == 0);
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(DEMO
-                        + "/faults/order-search?failNext=1&nonRetryable=true&message=parked+by+the+console+test"))
+                        + "/faults/order-search?failNext=1&nonRetryable=true&message="
+                        + URLEncoder.encode(message, StandardCharsets.UTF_8)))
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         String id = createOrder(tenant, customer);

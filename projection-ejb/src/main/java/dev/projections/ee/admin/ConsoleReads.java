@@ -11,9 +11,11 @@ import dev.projections.ee.SqlCalls;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.CappedCount;
+import dev.projections.inspect.ErrorGroups;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkLists;
 import dev.projections.inspect.MarkPage;
+import dev.projections.inspect.MarkRow;
 import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.PageCursor;
 import dev.projections.inspect.TenantCounts;
@@ -41,6 +43,12 @@ public class ConsoleReads {
     public static final int COUNT_CAP = 10_000;
     /** Lines of the per-tenant table. */
     public static final int TENANT_LINES = 1_000;
+    /** Error groups shown above a failing list. */
+    public static final int TOP_ERRORS = 10;
+    /** Failing marks whose errors are grouped: enough to see the causes, bounded so the cost does not grow. */
+    public static final int ERROR_SCAN = 10_000;
+    /** Lines of a search by id. */
+    public static final int FOUND_LINES = 200;
 
     @Inject
     Projections projections;
@@ -97,6 +105,17 @@ public class ConsoleReads {
     public CappedCount count(MarkFilter filter) {
         return sql("count the marks of " + filter.projection(),
                 c -> lists.count(c, filter, resources.clock().instant(), COUNT_CAP));
+    }
+
+    /** The top errors of {@code filter}'s failing marks, read from at most {@value #ERROR_SCAN} of them. */
+    public ErrorGroups topErrors(MarkFilter filter) {
+        return sql("group the errors of " + filter.projection(),
+                c -> lists.topErrors(c, filter, resources.clock().instant(), TOP_ERRORS, ERROR_SCAN));
+    }
+
+    /** Every mark of entity {@code id} across projections and tenants, at most {@value #FOUND_LINES}. */
+    public List<MarkRow> findById(String id) {
+        return sql("find the marks of id " + id, c -> lists.findById(c, id, FOUND_LINES));
     }
 
     public List<TenantCounts> byTenant() {

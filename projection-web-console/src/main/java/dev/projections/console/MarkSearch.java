@@ -1,0 +1,47 @@
+package dev.projections.console;
+
+import dev.projections.ee.admin.ConsoleReads;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Named;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Find a mark by entity id across projections and tenants (docs/contract.md §12): a GET page
+ * ({@code find.xhtml?id=42}), so a search can be bookmarked or shared, reached from the box on every page.
+ */
+@Named
+@RequestScoped
+public class MarkSearch {
+
+    @EJB
+    ConsoleReads reads;
+
+    private String id = "";
+    private List<MarkList.Line> lines;
+
+    public String getId() {
+        return id;
+    }
+
+    public void setId(String id) {
+        this.id = id == null ? "" : id.trim();
+    }
+
+    public boolean isSearched() {
+        return !id.isEmpty();
+    }
+
+    public List<MarkList.Line> getLines() {
+        if (lines == null) {
+            Instant now = Instant.now();
+            lines = id.isEmpty() ? List.of() : reads.findById(id).stream().map(row -> new MarkList.Line(row, now)).toList();
+        }
+        return lines;
+    }
+
+    public String getLimitNote() {
+        return getLines().size() >= ConsoleReads.FOUND_LINES ? "the first " + ConsoleReads.FOUND_LINES + " shown" : "";
+    }
+}
