@@ -1181,6 +1181,66 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aSkipWaitingForAnUncommittedChangeOfItsParkedKeyLeavesTheChangesMarkParked() throws Exception {
+        mark(at(0), ORDER_1);
+        park(claimOne(ORDER_1, at(1), tokenA), "Overflow", at(2));
+        String parkedGeneration = row(ORDER_1).generation();
+        List<dev.projections.FailedRefresh> skipped;
+        try (Connection business = connect(); Connection operator = connect(); Connection observer = connect()) {
+            business.setAutoCommit(false);
+            operator.setAutoCommit(false);
+            store.upsert(business, List.of(ORDER_1), LIVE, at(3)); // the change, not committed yet
+            long operatorSession = sessionId(operator);
+
+            Future<List<dev.projections.FailedRefresh>> skip = threads.submit(() -> {
+                List<dev.projections.FailedRefresh> result =
+                        store.skipParked(operator, dev.projections.ParkedSelection.all(ORDERS));
+                operator.commit();
+                return result;
+            });
+            awaitLockWaitOrEnd(observer, operatorSession, skip);
+            business.commit();
+            skipped = skip.get(WAIT_SECONDS, SECONDS);
+        }
+
+        assertThat(skipped).as("the skip read the parked generation; the change replaced it").isEmpty();
+        Row row = row(ORDER_1);
+        assertThat(row).as("the change committed while the skip waited keeps its mark").isNotNull();
+        assertThat(row.generation()).isNotEqualTo(parkedGeneration);
+        assertThat(row.availableAt()).as("still parked: an operator decides again").isEqualTo(PendingStore.PARKED_UNTIL);
+    }
+
+    @Test
+    void aRetryOfFailingMarksWaitingForAParkLeavesTheParkedMarkParked() throws Exception {
+        mark(at(0), ORDER_1);
+        fail(claimOne(ORDER_1, at(1), tokenA), "first failure", at(2));
+        ClaimedMark second = claimOne(ORDER_1, at(10), tokenB);
+        int retried;
+        try (Connection worker = connect(); Connection operator = connect(); Connection observer = connect()) {
+            worker.setAutoCommit(false);
+            operator.setAutoCommit(false);
+            assertThat(store.park(worker, second, "second failure, parked", at(11))).isTrue(); // not committed yet
+            long operatorSession = sessionId(operator);
+
+            Future<Integer> retry = threads.submit(() -> {
+                int result = store.retryFailed(operator, ORDERS, at(12));
+                operator.commit();
+                return result;
+            });
+            awaitLockWaitOrEnd(observer, operatorSession, retry);
+            worker.commit();
+            retried = retry.get(WAIT_SECONDS, SECONDS);
+        }
+
+        assertThat(retried).as("the park committed while the retry waited").isZero();
+        Row row = row(ORDER_1);
+        assertThat(row.availableAt()).as("parked, never made due by a retry of failing marks")
+                .isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(row.attempts()).isEqualTo(2);
+        assertThat(keysOf(claimDue(at(13), tokenC, 10, ORDERS))).isEmpty();
+    }
+
+    @Test
     void twoConcurrentClaimersNeverGetTheSameKey() throws Exception {
         List<MarkKey> keys = IntStream.rangeClosed(1, 6).mapToObj(i -> key(ORDERS, "k" + i)).toList();
         mark(at(0), keys.toArray(MarkKey[]::new));
