@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.config.Settings;
+import dev.projections.health.RunningEngines;
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
 import jakarta.annotation.PostConstruct;
@@ -57,10 +58,17 @@ public class SweepTimer {
     @Inject
     DatabaseTroubleLog troubles;
 
+    @Inject
+    dev.projections.Projections projections;
+
     private final AtomicBoolean running = new AtomicBoolean();
+
+    /** This engine's health for checks outside this module (the optional MicroProfile readiness check). */
+    private final java.util.function.Supplier<dev.projections.EngineHealth> health = () -> projections.health();
 
     @PostConstruct
     void schedule() {
+        RunningEngines.started(health);
         Settings settings = resources.settings();
         if (!settings.enabled() || !settings.autoRefresh()) {
             LOG.info("projection sweep is off (projection.enabled=" + settings.enabled()
@@ -99,6 +107,7 @@ public class SweepTimer {
 
     @PreDestroy
     void stop() {
+        RunningEngines.stopped(health);
         runtime.engine().stop();
     }
 }

@@ -79,6 +79,11 @@ final class StockServer implements AutoCloseable {
         return run(List.of("--resolve-parameter-values", "--properties=" + file, "--file=" + script.toAbsolutePath()));
     }
 
+    /** A URL of the management interface (where MicroProfile Health answers). */
+    String managementUrl(String path) {
+        return "http://127.0.0.1:" + (9990 + PORT_OFFSET) + path;
+    }
+
     String cliCommand(String command) throws IOException, InterruptedException {
         return run(List.of("--command=" + command));
     }

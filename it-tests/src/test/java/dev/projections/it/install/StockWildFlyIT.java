@@ -60,6 +60,7 @@ class StockWildFlyIT {
         server.cli(DOCS.resolve("wildfly.cli"), install);
         server.cli(DOCS.resolve("operator.cli"), operator("alice", "alice-Secret-1", "projection-admin"));
         server.cli(DOCS.resolve("operator.cli"), operator("bob", "bob-Secret-1", "projection-viewer"));
+        server.cli(DOCS.resolve("microprofile-health.cli"), new Properties());
 
         Path ear = Path.of(System.getProperty("library.ear", "target/it/library-app/library-ear/target/library.ear"));
         server.cliCommand("deploy " + ear.toAbsolutePath());
@@ -92,6 +93,24 @@ class StockWildFlyIT {
         java.util.regex.Pattern refreshed = java.util.regex.Pattern.compile(
                 "projection_refresh_seconds_count\\{outcome=\"success\",projection=\"book-titles\"[^}]*} [1-9]");
         Await.until("a refresh in the metrics", () -> refreshed.matcher(get("/projections/metrics").body()).find());
+    }
+
+    @Test
+    void theReadinessCheckOfMicroProfileHealthReportsTheEngine() throws Exception {
+        // the first sweep runs a second after start-up
+        Await.until("a sweep in the readiness data", () -> readiness().body().contains("lastSweep"));
+        HttpResponse<String> ready = readiness();
+        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        assertThat(ready.body().replace(" ", "")).contains("\"name\":\"projections\"").contains("\"status\":\"UP\"");
+    }
+
+    private HttpResponse<String> readiness() {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(server.managementUrl("/health/ready"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

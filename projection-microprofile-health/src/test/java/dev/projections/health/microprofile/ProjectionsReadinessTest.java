@@ -1,0 +1,39 @@
+package dev.projections.health.microprofile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.EngineHealth;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.junit.jupiter.api.Test;
+
+class ProjectionsReadinessTest {
+
+    @Test
+    void notReadyBeforeTheEngineHasStarted() {
+        HealthCheckResponse response = ProjectionsReadiness.responseFor(List.of());
+        assertThat(response.getName()).isEqualTo("projections");
+        assertThat(response.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(response.getData().orElseThrow()).containsEntry("problem", "the projection engine has not started");
+    }
+
+    @Test
+    void readyWhileHealthyEvenWithASuspendedProjectionAndNotReadyWhenTheDatabaseIsGone() {
+        Instant sweep = Instant.parse("2026-12-01T10:00:00Z");
+        HealthCheckResponse up = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true, null, sweep,
+                Duration.ofSeconds(3), Set.of("customer-stats"), Map.of("order-search", "12 of 12 failed"))));
+        assertThat(up.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(up.getData().orElseThrow()).containsEntry("lastSweep", sweep.toString())
+                .containsEntry("oldestDueAgeSeconds", 3L).containsEntry("suspendedProjections", "order-search")
+                .containsEntry("pausedProjections", "customer-stats");
+
+        HealthCheckResponse down = ProjectionsReadiness.responseFor(List.of(new EngineHealth(false,
+                "database unreachable: connection refused", sweep, null, Set.of(), Map.of())));
+        assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        assertThat(down.getData().orElseThrow()).containsEntry("problem", "database unreachable: connection refused");
+    }
+}
