@@ -16,8 +16,6 @@ import javax.sql.DataSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.StringAsset;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,26 +32,7 @@ class SingleWarIT {
 
     @Deployment
     static WebArchive deployment() {
-        File built = new File(System.getProperty("projection.ear", "../projection-ear/target/projection-ear.ear"));
-        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, built);
-        WebArchive war = ShrinkWrap.create(WebArchive.class, "single-war-shop.war")
-                .addClasses(SingleWarIT.class, Gadget.class, GadgetNames.class, Await.class, Rows.class)
-                .addAsResource(new StringAsset("""
-                        <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
-                          <persistence-unit name="single-war" transaction-type="JTA">
-                            <jta-data-source>java:jboss/datasources/ProjectionDS</jta-data-source>
-                            <class>dev.projections.it.singlewar.Gadget</class>
-                            <exclude-unlisted-classes>true</exclude-unlisted-classes>
-                            <properties>
-                              <property name="hibernate.hbm2ddl.auto" value="update"/>
-                            </properties>
-                          </persistence-unit>
-                        </persistence>"""), "META-INF/persistence.xml")
-                .addAsResource(new StringAsset("projection.sweep-interval=1h\n"), "META-INF/projection.properties");
-        // the library as the EAR carries it: its lib/ jars and the engine's ejb-jar, all in WEB-INF/lib
-        ear.getContent(path -> path.get().startsWith("/lib/")).values().forEach(node ->
-                war.addAsLibrary(ear.getAsType(JavaArchive.class, node.getPath().get())));
-        war.addAsLibrary(ear.getAsType(JavaArchive.class, "projection-ejb.jar"));
+        WebArchive war = SingleWarShop.war("single-war-shop").addClasses(SingleWarIT.class, Await.class, Rows.class);
         war.addAsLibrary(ShrinkWrap.createFromZipFile(JavaArchive.class,
                 new File(org.assertj.core.api.Assertions.class.getProtectionDomain().getCodeSource().getLocation().getPath())));
         return war;

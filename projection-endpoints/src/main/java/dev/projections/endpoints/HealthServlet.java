@@ -1,0 +1,50 @@
+package dev.projections.endpoints;
+
+import dev.projections.EngineHealth;
+import dev.projections.Projections;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * {@code GET /projections/health}: 200 with a JSON body (last sweep, oldest due age, paused projections, suspended projections with their reasons), 503
+ * when the database is unreachable or the last sweep is older than three sweep intervals. Outside the console's
+ * login, for load balancers and probes. Mapped by the console WAR's web.xml, or by this jar's web fragment in a
+ * WAR of the application ({@code /projections/health}).
+ */
+public class HealthServlet extends HttpServlet {
+
+    @Inject
+    Projections projections;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        EngineHealth health = projections.health();
+        JsonObjectBuilder body = Json.createObjectBuilder()
+                .add("status", health.healthy() ? "UP" : "DOWN");
+        if (health.problem() != null) {
+            body.add("problem", health.problem());
+        }
+        if (health.lastSweep() != null) {
+            body.add("lastSweep", health.lastSweep().toString());
+        } else {
+            body.addNull("lastSweep");
+        }
+        if (health.oldestDueAge() != null) {
+            body.add("oldestDueAgeSeconds", health.oldestDueAge().toMillis() / 1000.0);
+        }
+        body.add("pausedProjections", Json.createArrayBuilder(health.pausedProjections()));
+        jakarta.json.JsonObjectBuilder suspended = Json.createObjectBuilder();
+        health.suspendedProjections().forEach(suspended::add);
+        body.add("suspendedProjections", suspended);
+        response.setStatus(health.healthy() ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        response.setHeader("Cache-Control", "no-store");
+        response.getWriter().write(body.build().toString());
+    }
+}
