@@ -88,7 +88,7 @@ class PostgresMarkListsTest extends MarkListsContract {
 
     private String plan(Connection connection, MarkFilter filter, boolean fromCursor, boolean forward)
             throws SQLException {
-        String sql = lists.pageSql(filter, forward, fromCursor, 51);
+        String sql = lists.pageSql(dev.projections.store.Dialect.POSTGRESQL, filter, forward, fromCursor, 51);
         try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + sql)) {
             int index = 1;
             explain.setString(index++, filter.projection());
