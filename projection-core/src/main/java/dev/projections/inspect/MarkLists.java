@@ -1,9 +1,7 @@
 package dev.projections.inspect;
 
-import static dev.projections.store.Timestamps.utc;
-
+import dev.projections.store.Dialect;
 import dev.projections.store.LikePattern;
-import dev.projections.store.Timestamps;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,8 +30,7 @@ public final class MarkLists {
             SELECT projection, tenant_id, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END)
               FROM projection_pending
              GROUP BY projection, tenant_id
-             ORDER BY projection, tenant_id
-             FETCH FIRST %d ROWS ONLY
+             ORDER BY projection, tenant_id%s
             """;
 
     private static final String ORPHANS = """
@@ -57,8 +54,8 @@ public final class MarkLists {
                AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
             """;
 
-    /** The SQL of a page query: public for the test that reads its plan. */
-    public String pageSql(MarkFilter filter, boolean forward, boolean fromCursor, int limit) {
+    /** The SQL of a page query on {@code dialect}: public for the test that reads its plan. */
+    public String pageSql(Dialect dialect, MarkFilter filter, boolean forward, boolean fromCursor, int limit) {
         boolean tenantFixed = filter.tenant() != null;
         String keyColumns = tenantFixed ? "available_at, entity_id" : "available_at, tenant_id, entity_id";
         StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM projection_pending")
@@ -69,7 +66,7 @@ public final class MarkLists {
         }
         String direction = forward ? "" : " DESC";
         sql.append(" ORDER BY ").append(String.join(direction + ", ", keyColumns.split(", "))).append(direction);
-        return sql.append(" FETCH FIRST ").append(limit).append(" ROWS ONLY").toString();
+        return sql.append(dialect.firstRows(limit)).toString();
     }
 
     private static String where(MarkFilter filter) {
@@ -78,14 +75,15 @@ public final class MarkLists {
                 + (filter.errorPrefix() != null ? " AND last_error LIKE ? ESCAPE '!'" : "");
     }
 
-    private static int bindFilter(PreparedStatement statement, MarkFilter filter, Instant now) throws SQLException {
+    private static int bindFilter(PreparedStatement statement, Dialect dialect, MarkFilter filter, Instant now)
+            throws SQLException {
         int index = 1;
         statement.setString(index++, filter.projection());
         if (filter.tenant() != null) {
             statement.setString(index++, filter.tenant());
         }
         for (int i = 0; i < filter.state().parameters(); i++) {
-            statement.setObject(index++, utc(now));
+            statement.setObject(index++, dialect.timestamp(now));
         }
         if (filter.errorPrefix() != null) {
             statement.setString(index++, LikePattern.startingWith(filter.errorPrefix()));
@@ -108,10 +106,12 @@ public final class MarkLists {
             throw new IllegalArgumentException("a previous page needs the cursor of the page it precedes");
         }
         List<MarkRow> rows = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(pageSql(filter, forward, cursor != null, size + 1))) {
-            int index = bindFilter(select, filter, now);
+        Dialect dialect = Dialect.of(connection);
+        try (PreparedStatement select = connection.prepareStatement(
+                pageSql(dialect, filter, forward, cursor != null, size + 1))) {
+            int index = bindFilter(select, dialect, filter, now);
             if (cursor != null) {
-                select.setObject(index++, utc(cursor.availableAt()));
+                select.setObject(index++, dialect.timestamp(cursor.availableAt()));
                 if (filter.tenant() == null) {
                     select.setString(index++, cursor.tenant());
                 }
@@ -119,7 +119,7 @@ public final class MarkLists {
             }
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    rows.add(row(result));
+                    rows.add(row(dialect, result));
                 }
             }
         }
@@ -136,10 +136,11 @@ public final class MarkLists {
 
     /** How many marks {@code filter} matches, counted up to {@code cap} (then reported as capped). */
     public CappedCount count(Connection connection, MarkFilter filter, Instant now, int cap) throws SQLException {
+        Dialect dialect = Dialect.of(connection);
         String sql = "SELECT COUNT(*) FROM (SELECT 1 FROM projection_pending" + where(filter)
-                + " FETCH FIRST " + (cap + 1) + " ROWS ONLY) capped";
+                + dialect.firstRows(cap + 1) + ") capped";
         try (PreparedStatement select = connection.prepareStatement(sql)) {
-            bindFilter(select, filter, now);
+            bindFilter(select, dialect, filter, now);
             try (ResultSet result = select.executeQuery()) {
                 result.next();
                 return new CappedCount(result.getLong(1), cap);
@@ -150,7 +151,8 @@ public final class MarkLists {
     /** Pending and failing marks per projection and tenant, up to {@code limit} lines. */
     public List<TenantCounts> byTenant(Connection connection, int limit) throws SQLException {
         List<TenantCounts> counts = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(TENANT_COUNTS.formatted(limit));
+        try (PreparedStatement select = connection.prepareStatement(
+                TENANT_COUNTS.formatted(Dialect.of(connection).firstRows(limit)));
              ResultSet result = select.executeQuery()) {
             while (result.next()) {
                 counts.add(new TenantCounts(result.getString(1), result.getString(2), result.getLong(3),
@@ -167,7 +169,7 @@ public final class MarkLists {
     public List<OrphanedMarks> orphaned(Connection connection, Instant now, Duration window) throws SQLException {
         List<OrphanedMarks> orphans = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(ORPHANS)) {
-            select.setObject(1, utc(now.minus(window)));
+            select.setObject(1, Dialect.of(connection).timestamp(now.minus(window)));
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     orphans.add(new OrphanedMarks(result.getString(1), result.getLong(2)));
@@ -184,12 +186,13 @@ public final class MarkLists {
      */
     public int purgeOrphaned(Connection connection, String projection, Instant now, Duration window)
             throws SQLException {
+        Dialect dialect = Dialect.of(connection);
         java.util.TreeSet<dev.projections.MarkKey> keys = new java.util.TreeSet<>();
         try (PreparedStatement select = connection.prepareStatement(ORPHAN_KEYS)) {
             select.setString(1, projection);
-            select.setObject(2, utc(now));
+            select.setObject(2, dialect.timestamp(now));
             select.setString(3, projection);
-            select.setObject(4, utc(now.minus(window)));
+            select.setObject(4, dialect.timestamp(now.minus(window)));
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     keys.add(new dev.projections.MarkKey(projection, result.getString(1), result.getString(2)));
@@ -202,9 +205,9 @@ public final class MarkLists {
                 delete.setString(1, projection);
                 delete.setString(2, key.tenantId());
                 delete.setString(3, key.entityId());
-                delete.setObject(4, utc(now));
+                delete.setObject(4, dialect.timestamp(now));
                 delete.setString(5, projection);
-                delete.setObject(6, utc(now.minus(window)));
+                delete.setObject(6, dialect.timestamp(now.minus(window)));
                 purged += delete.executeUpdate();
             }
         }
@@ -225,9 +228,10 @@ public final class MarkLists {
         java.util.Map<String, Long> counts = new java.util.HashMap<>();
         int read = 0;
         boolean more = false;
+        Dialect dialect = Dialect.of(connection);
         try (PreparedStatement select = connection.prepareStatement("SELECT last_error FROM projection_pending"
-                + where(failing) + " FETCH FIRST " + (scanCap + 1) + " ROWS ONLY")) {
-            bindFilter(select, failing, now);
+                + where(failing) + dialect.firstRows(scanCap + 1))) {
+            bindFilter(select, dialect, failing, now);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     if (read == scanCap) {
@@ -246,10 +250,10 @@ public final class MarkLists {
                 .limit(limit).toList(), read, !more);
     }
 
-    /** The SQL of {@link #findById}: public for the test that reads its plan. */
-    public String findByIdSql(int limit) {
+    /** The SQL of {@link #findById} on {@code dialect}: public for the test that reads its plan. */
+    public String findByIdSql(Dialect dialect, int limit) {
         return "SELECT " + COLUMNS + " FROM projection_pending WHERE entity_id = ? ORDER BY projection, tenant_id"
-                + " FETCH FIRST " + limit + " ROWS ONLY";
+                + dialect.firstRows(limit);
     }
 
     /**
@@ -261,21 +265,22 @@ public final class MarkLists {
             throw new IllegalArgumentException("an entity id to find must not be blank, was \"" + id + "\"");
         }
         List<MarkRow> rows = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(findByIdSql(limit))) {
+        Dialect dialect = Dialect.of(connection);
+        try (PreparedStatement select = connection.prepareStatement(findByIdSql(dialect, limit))) {
             select.setString(1, id.trim());
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    rows.add(row(result));
+                    rows.add(row(dialect, result));
                 }
             }
         }
         return rows;
     }
 
-    private static MarkRow row(ResultSet result) throws SQLException {
+    private static MarkRow row(Dialect dialect, ResultSet result) throws SQLException {
         return new MarkRow(result.getString(1), result.getString(2), result.getString(3),
-                Timestamps.instant(result, 4), Timestamps.instant(result, 5), Timestamps.instant(result, 6),
-                result.getInt(7), Timestamps.instant(result, 8), result.getString(9), result.getInt(10),
+                dialect.instant(result, 4), dialect.instant(result, 5), dialect.instant(result, 6),
+                result.getInt(7), dialect.instant(result, 8), result.getString(9), result.getInt(10),
                 result.getLong(11));
     }
 }

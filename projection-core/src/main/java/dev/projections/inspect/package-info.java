@@ -1,6 +1,7 @@
 /**
  * What the operator console reads and writes besides the engine's own statements (docs/contract.md §12): keyset pages of
  * pending and failing marks, capped counts, per-tenant counts, marks of projections no instance deploys, and the
- * audit log. Plain SQL that PostgreSQL and H2 both run; every list is served by an index in its sort order.
+ * audit log. Plain SQL that PostgreSQL, H2 and MariaDB run (row limits and timestamps come from the store's
+ * {@code Dialect}); every list is served by an index in its sort order.
  */
 package dev.projections.inspect;

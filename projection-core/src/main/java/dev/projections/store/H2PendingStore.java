@@ -1,7 +1,5 @@
 package dev.projections.store;
 
-import static dev.projections.store.Timestamps.utc;
-
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,8 +10,11 @@ import java.util.List;
 /** The pending table on H2, the demo's embedded default. */
 final class H2PendingStore extends SqlPendingStore {
 
-    private static final String DUPLICATE_KEY = "23505";
     private static final int MAX_TRIES = 5;
+
+    H2PendingStore() {
+        super(Dialect.H2);
+    }
 
     private static final String UPSERT = """
             MERGE INTO projection_pending p
@@ -49,31 +50,22 @@ final class H2PendingStore extends SqlPendingStore {
                 statement.setString(3, key.entityId());
                 statement.setString(4, Generations.next());
                 statement.setInt(5, priority);
-                statement.setObject(6, utc(now));
+                statement.setObject(6, dialect.timestamp(now));
                 statement.setInt(7, priority);
-                statement.setObject(8, utc(now));
-                statement.setObject(9, utc(now));
+                statement.setObject(8, dialect.timestamp(now));
+                statement.setObject(9, dialect.timestamp(now));
                 for (int attempt = 1; ; attempt++) {
                     try {
                         statement.executeUpdate();
                         break;
                     } catch (SQLException e) {
-                        if (attempt >= MAX_TRIES || !isDuplicateKey(e)) {
+                        if (attempt >= MAX_TRIES || !dialect.isDuplicateKey(e)) {
                             throw e;
                         }
                     }
                 }
             }
         }
-    }
-
-    private static boolean isDuplicateKey(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && DUPLICATE_KEY.equals(sql.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static final String HEARTBEAT = """
@@ -99,13 +91,9 @@ final class H2PendingStore extends SqlPendingStore {
             """;
 
     @Override
-    String suspendIfRunningSql() {
-        return SUSPEND_IF_RUNNING;
-    }
-
-    @Override
-    boolean locksWhileSelecting() {
-        return false;
+    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException {
+        return suspendIfRunning(connection, SUSPEND_IF_RUNNING, dialect, projection, reason, user, now);
     }
 
     @Override

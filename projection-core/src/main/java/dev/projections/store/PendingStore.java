@@ -230,12 +230,15 @@ public interface PendingStore {
         return forProduct(product);
     }
 
+    /** The store for a JDBC driver's database product name: PostgreSQL, H2, MariaDB or MySQL. */
     static PendingStore forProduct(String databaseProductName) {
-        return switch (databaseProductName) {
-            case "PostgreSQL" -> new PostgresPendingStore();
-            case "H2" -> new H2PendingStore();
-            default -> throw new IllegalStateException("the pending table is supported on PostgreSQL and H2, "
-                    + "the projection datasource is " + databaseProductName);
+        return switch (Dialect.of(databaseProductName)) {
+            case POSTGRESQL -> new PostgresPendingStore();
+            case H2 -> new H2PendingStore();
+            case MARIADB -> new MariaDbPendingStore();
         };
     }
+
+    /** This store's dialect. */
+    Dialect dialect();
 }

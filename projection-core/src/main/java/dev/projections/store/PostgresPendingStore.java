@@ -1,7 +1,5 @@
 package dev.projections.store;
 
-import static dev.projections.store.Timestamps.utc;
-
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,6 +12,10 @@ import java.util.List;
 
 /** The pending table on PostgreSQL. */
 final class PostgresPendingStore extends SqlPendingStore {
+
+    PostgresPendingStore() {
+        super(Dialect.POSTGRESQL);
+    }
 
     /*
      * One statement for all keys of a transaction: the rows come out of unnest in the order the arrays give
@@ -53,8 +55,8 @@ final class PostgresPendingStore extends SqlPendingStore {
         }
         try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
             statement.setInt(1, priority);
-            statement.setObject(2, utc(now));
-            statement.setObject(3, utc(now));
+            statement.setObject(2, dialect.timestamp(now));
+            statement.setObject(3, dialect.timestamp(now));
             statement.setArray(4, connection.createArrayOf("text", projections));
             statement.setArray(5, connection.createArrayOf("text", tenants));
             statement.setArray(6, connection.createArrayOf("text", ids));
@@ -135,7 +137,7 @@ final class PostgresPendingStore extends SqlPendingStore {
     }
 
     /** Locks the marks' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
-    private static java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<ClaimedMark> sortedMarks,
+    private java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<ClaimedMark> sortedMarks,
                                                               Instant now, String[] fresh) throws SQLException {
         int n = sortedMarks.size();
         String[] projections = new String[n];
@@ -150,8 +152,8 @@ final class PostgresPendingStore extends SqlPendingStore {
         }
         java.util.Map<MarkKey, Held> held = new java.util.HashMap<>();
         try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
-            lock.setObject(1, utc(now));
-            lock.setObject(2, utc(now));
+            lock.setObject(1, dialect.timestamp(now));
+            lock.setObject(2, dialect.timestamp(now));
             lock.setArray(3, connection.createArrayOf("text", projections));
             lock.setArray(4, connection.createArrayOf("text", tenants));
             lock.setArray(5, connection.createArrayOf("text", ids));
@@ -182,8 +184,9 @@ final class PostgresPendingStore extends SqlPendingStore {
             """;
 
     @Override
-    String suspendIfRunningSql() {
-        return SUSPEND_IF_RUNNING;
+    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
+            throws SQLException {
+        return suspendIfRunning(connection, SUSPEND_IF_RUNNING, dialect, projection, reason, user, now);
     }
 
     private static final String SET_PAUSED = """
@@ -225,8 +228,8 @@ final class PostgresPendingStore extends SqlPendingStore {
             throws SQLException {
         PreparedStatement select = connection.prepareStatement(CLAIM_DUE);
         select.setArray(1, connection.createArrayOf("text", projections.toArray()));
-        select.setObject(2, utc(now));
-        select.setObject(3, utc(now));
+        select.setObject(2, dialect.timestamp(now));
+        select.setObject(3, dialect.timestamp(now));
         select.setInt(4, limit);
         select.setInt(5, limit);
         return select;
@@ -258,7 +261,7 @@ final class PostgresPendingStore extends SqlPendingStore {
             throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM_BY_ADDRESS)) {
             update.setString(1, token);
-            update.setObject(2, utc(leaseUntil));
+            update.setObject(2, dialect.timestamp(leaseUntil));
             update.setArray(3, connection.createArrayOf("text", addresses.toArray()));
             update.executeUpdate();
         }

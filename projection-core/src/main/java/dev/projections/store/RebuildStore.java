@@ -1,7 +1,5 @@
 package dev.projections.store;
 
-import static dev.projections.store.Timestamps.utc;
-
 import dev.projections.RebuildProgress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,20 +7,17 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The statements of {@code projection_rebuild} (docs/contract.md §7), standard SQL on PostgreSQL and H2. A run is stepped by
+ * The statements of {@code projection_rebuild} (docs/contract.md §7), on every {@link Dialect}. A run is stepped by
  * whichever worker leases it; the lease only lasts a step, so a run whose worker died mid-step is taken over
  * when its lease lapses, and resumes from the cursor its last committed step left.
  */
 public final class RebuildStore {
-
-    private static final String DUPLICATE_KEY = "23505";
 
     private static final String START = """
             INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
@@ -33,14 +28,27 @@ public final class RebuildStore {
     private static final String RUNNING_RUN =
             "SELECT run_id FROM projection_rebuild WHERE running_projection = ? AND running_tenant = ?";
 
-    private static final String LEASE_CANDIDATE = """
-            SELECT run_id, projection, tenant_id, cursor_id FROM projection_rebuild
+    /*
+     * Leasing reads the runnable runs without a lock, oldest first, then locks them one at a time until one is still
+     * runnable and free. A single "ORDER BY started_at … FOR UPDATE SKIP LOCKED" under a row limit locks every row it
+     * sorts on H2 (docs/pitfalls.md #23) and on MariaDB (no index gives that order, so it sorts what it locked): a
+     * second stepper would find nothing while the first leases. Runs are few, so the extra statements cost nothing.
+     */
+    private static final String LEASE_CANDIDATES = """
+            SELECT run_id FROM projection_rebuild
              WHERE state = 'RUNNING' AND exhausted = FALSE AND projection IN (%s)
                AND (lease_until IS NULL OR lease_until <= ?)
-             ORDER BY started_at
-             FETCH FIRST 1 ROWS ONLY
+             ORDER BY started_at%s
+            """;
+
+    private static final String LOCK_CANDIDATE = """
+            SELECT run_id, projection, tenant_id, cursor_id FROM projection_rebuild
+             WHERE run_id = ? AND state = 'RUNNING' AND exhausted = FALSE AND (lease_until IS NULL OR lease_until <= ?)
                FOR UPDATE SKIP LOCKED
             """;
+
+    /** At most this many candidates are tried per lease: the rest are held by other steppers right now. */
+    private static final int CANDIDATES = 10;
 
     private static final String SET_LEASE =
             "UPDATE projection_rebuild SET owner_token = ?, lease_until = ? WHERE run_id = ?";
@@ -75,8 +83,7 @@ public final class RebuildStore {
     private static final String ANY_RUNNABLE = """
             SELECT 1 FROM projection_rebuild
              WHERE state = 'RUNNING' AND (exhausted = FALSE AND projection IN (%s)
-                   AND (lease_until IS NULL OR lease_until <= ?) OR exhausted = TRUE)
-             FETCH FIRST 1 ROWS ONLY
+                   AND (lease_until IS NULL OR lease_until <= ?) OR exhausted = TRUE)%s
             """;
 
     static final String PROGRESS = """
@@ -97,17 +104,18 @@ public final class RebuildStore {
             throw new RebuildAlreadyRunningException(projection, tenant, running);
         }
         String runId = UUID.randomUUID().toString();
+        Dialect dialect = Dialect.of(connection);
         try (PreparedStatement insert = connection.prepareStatement(START)) {
             insert.setString(1, runId);
             insert.setString(2, projection);
             insert.setString(3, tenant);
-            insert.setObject(4, utc(now));
+            insert.setObject(4, dialect.timestamp(now));
             insert.setString(5, projection);
             insert.setString(6, tenant);
             insert.executeUpdate();
             return runId;
         } catch (SQLException e) {
-            if (DUPLICATE_KEY.equals(e.getSQLState())) {
+            if (dialect.isDuplicateKey(e)) {
                 // started by another caller between the check and the insert
                 throw new RebuildAlreadyRunningException(projection, tenant, "just started");
             }
@@ -131,24 +139,41 @@ public final class RebuildStore {
         if (projections.isEmpty()) {
             return Optional.empty();
         }
-        RebuildRun run;
-        try (PreparedStatement select = connection.prepareStatement(
-                LEASE_CANDIDATE.formatted(String.join(", ", Collections.nCopies(projections.size(), "?"))))) {
+        Dialect dialect = Dialect.of(connection);
+        java.util.List<String> candidates = new java.util.ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(LEASE_CANDIDATES.formatted(
+                String.join(", ", Collections.nCopies(projections.size(), "?")), dialect.firstRows(CANDIDATES)))) {
             int i = 1;
             for (String projection : projections) {
                 select.setString(i++, projection);
             }
-            select.setObject(i, utc(now));
+            select.setObject(i, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
-                if (!rows.next()) {
-                    return Optional.empty();
+                while (rows.next()) {
+                    candidates.add(rows.getString(1));
                 }
-                run = new RebuildRun(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4), token);
             }
+        }
+        RebuildRun run = null;
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
+            for (String candidate : candidates) {
+                lock.setString(1, candidate);
+                lock.setObject(2, dialect.timestamp(now));
+                try (ResultSet rows = lock.executeQuery()) {
+                    if (rows.next()) {
+                        run = new RebuildRun(rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                                token);
+                        break;
+                    }
+                }
+            }
+        }
+        if (run == null) {
+            return Optional.empty();
         }
         try (PreparedStatement update = connection.prepareStatement(SET_LEASE)) {
             update.setString(1, token);
-            update.setObject(2, utc(now.plus(lease)));
+            update.setObject(2, dialect.timestamp(now.plus(lease)));
             update.setString(3, run.runId());
             update.executeUpdate();
         }
@@ -171,7 +196,7 @@ public final class RebuildStore {
     public void fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(FAIL)) {
             update.setString(1, SqlPendingStore.truncate(error));
-            update.setObject(2, utc(now));
+            update.setObject(2, Dialect.of(connection).timestamp(now));
             update.setString(3, run.runId());
             update.setString(4, run.token());
             update.executeUpdate();
@@ -189,7 +214,7 @@ public final class RebuildStore {
                         + " AND f.priority = 1 AND f.attempts > 0"}}) {
             try (PreparedStatement update = connection.prepareStatement(FINISH_EXHAUSTED.formatted(end[1]))) {
                 update.setString(1, end[0]);
-                update.setObject(2, utc(now));
+                update.setObject(2, Dialect.of(connection).timestamp(now));
                 finished += update.executeUpdate();
             }
         }
@@ -201,13 +226,14 @@ public final class RebuildStore {
         if (projections.isEmpty()) {
             return false;
         }
-        try (PreparedStatement select = connection.prepareStatement(
-                ANY_RUNNABLE.formatted(String.join(", ", Collections.nCopies(projections.size(), "?"))))) {
+        Dialect dialect = Dialect.of(connection);
+        try (PreparedStatement select = connection.prepareStatement(ANY_RUNNABLE.formatted(
+                String.join(", ", Collections.nCopies(projections.size(), "?")), dialect.firstRows(1)))) {
             int i = 1;
             for (String projection : projections) {
                 select.setString(i++, projection);
             }
-            select.setObject(i, utc(now));
+            select.setObject(i, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }
@@ -221,7 +247,7 @@ public final class RebuildStore {
     public Optional<RebuildProgress> latest(Connection connection, String projection, String tenant, Instant now)
             throws SQLException {
         return one(connection, PROGRESS + " WHERE r.projection = ? AND r.tenant_id = ? ORDER BY r.started_at DESC"
-                + " FETCH FIRST 1 ROWS ONLY", now, projection, tenant);
+                + Dialect.of(connection).firstRows(1), now, projection, tenant);
     }
 
     private static Optional<RebuildProgress> one(Connection connection, String sql, Instant now, String... parameters)
@@ -234,10 +260,11 @@ public final class RebuildStore {
                 if (!rows.next()) {
                     return Optional.empty();
                 }
+                Dialect dialect = Dialect.of(connection);
                 String state = rows.getString(4);
                 long remaining = rows.getLong(9);
-                Instant started = instant(rows, 6);
-                Instant finished = instant(rows, 7);
+                Instant started = dialect.instant(rows, 6);
+                Instant finished = dialect.instant(rows, 7);
                 long marked = rows.getLong(5);
                 double seconds = Math.max(0.001, Duration.between(started, finished == null ? now : finished).toMillis() / 1000.0);
                 // only a run that ended with failing marks counts them: a second scan of a big run's marks on
@@ -259,10 +286,5 @@ public final class RebuildStore {
                 return rows.getLong(1);
             }
         }
-    }
-
-    private static Instant instant(ResultSet rows, int column) throws SQLException {
-        OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
     }
 }

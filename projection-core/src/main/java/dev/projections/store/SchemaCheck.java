@@ -20,51 +20,65 @@ import java.util.regex.Pattern;
 /**
  * {@code projection.schema=validate}: checks through JDBC metadata, without writing, that every table, column
  * and index of the product's schema exists. The expected schema is the DDL the build generated from the
- * Liquibase changelog ({@value #DDL}), so there is one source of truth; when something is missing the error
- * carries that DDL for a DBA to apply.
+ * Liquibase changelog for the database's dialect ({@value #DDL}, {@value #MARIADB_DDL}), so there is one source of
+ * truth; when something is missing the error carries that DDL for a DBA to apply.
  */
 public final class SchemaCheck {
 
     public static final String DDL = "dev/projections/liquibase/postgresql.sql";
+    public static final String MARIADB_DDL = "dev/projections/liquibase/mariadb.sql";
 
-    private static final Pattern TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*)\\);");
+    /* MariaDB's DDL carries table options after the column list */
+    private static final Pattern TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*)\\)[^)]*;");
     private static final Pattern COLUMN_SEPARATOR = Pattern.compile(",\\s*(?=[a-z_]+ [A-Z])");
     private static final Pattern INDEX = Pattern.compile("CREATE (?:UNIQUE )?INDEX (\\w+) ON (\\w+)");
     private static final Pattern DROPPED_INDEX = Pattern.compile("DROP INDEX (\\w+)");
     private static final Pattern ADDED_COLUMN = Pattern.compile("ALTER TABLE (\\w+) ADD (?!CONSTRAINT )(\\w+) ");
 
-    private final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
-    private final Map<String, String> tableByIndex = new LinkedHashMap<>();
-    /** Partial indexes exist only where the database has them (PostgreSQL); elsewhere the changelog skips them. */
-    private final Set<String> partialIndexes = new TreeSet<>();
-    private final String ddl;
+    private final Expected postgres;
+    private final Expected mariadb;
 
-    SchemaCheck(String ddl) {
-        this.ddl = ddl;
-        for (String line : ddl.split("\n")) {
-            Matcher table = TABLE.matcher(line);
-            if (table.find()) {
-                List<String> columns = new ArrayList<>();
-                for (String column : COLUMN_SEPARATOR.split(table.group(2))) {
-                    columns.add(column.trim().split(" ")[0]);
+    SchemaCheck(String postgresDdl, String mariadbDdl) {
+        this.postgres = new Expected(postgresDdl);
+        this.mariadb = new Expected(mariadbDdl);
+    }
+
+    /** The tables, columns and indexes one DDL script creates. */
+    private static final class Expected {
+
+        final Map<String, List<String>> columnsByTable = new LinkedHashMap<>();
+        final Map<String, String> tableByIndex = new LinkedHashMap<>();
+        /** Partial indexes exist only where the database has them (PostgreSQL); elsewhere the changelog skips them. */
+        final Set<String> partialIndexes = new TreeSet<>();
+        final String ddl;
+
+        Expected(String ddl) {
+            this.ddl = ddl;
+            for (String line : ddl.split("\n")) {
+                Matcher table = TABLE.matcher(line);
+                if (table.find()) {
+                    List<String> columns = new ArrayList<>();
+                    for (String column : COLUMN_SEPARATOR.split(table.group(2))) {
+                        columns.add(column.trim().split(" ")[0]);
+                    }
+                    columnsByTable.put(table.group(1), columns);
                 }
-                columnsByTable.put(table.group(1), columns);
-            }
-            Matcher added = ADDED_COLUMN.matcher(line);
-            if (added.find()) {
-                columnsByTable.computeIfAbsent(added.group(1), t -> new ArrayList<>()).add(added.group(2));
-            }
-            Matcher dropped = DROPPED_INDEX.matcher(line);
-            if (dropped.find()) {
-                // replaced by a later change (on PostgreSQL; elsewhere the dropped index may stay, and is not required)
-                tableByIndex.remove(dropped.group(1));
-                partialIndexes.remove(dropped.group(1));
-            }
-            Matcher index = INDEX.matcher(line);
-            if (index.find()) {
-                tableByIndex.put(index.group(1), index.group(2));
-                if (line.contains(" WHERE ")) {
-                    partialIndexes.add(index.group(1));
+                Matcher added = ADDED_COLUMN.matcher(line);
+                if (added.find()) {
+                    columnsByTable.computeIfAbsent(added.group(1), t -> new ArrayList<>()).add(added.group(2));
+                }
+                Matcher dropped = DROPPED_INDEX.matcher(line);
+                if (dropped.find()) {
+                    // replaced by a later change (on PostgreSQL; elsewhere the dropped index may stay, and is not required)
+                    tableByIndex.remove(dropped.group(1));
+                    partialIndexes.remove(dropped.group(1));
+                }
+                Matcher index = INDEX.matcher(line);
+                if (index.find()) {
+                    tableByIndex.put(index.group(1), index.group(2));
+                    if (line.contains(" WHERE ")) {
+                        partialIndexes.add(index.group(1));
+                    }
                 }
             }
         }
@@ -72,24 +86,36 @@ public final class SchemaCheck {
 
     /** The check of the DDL shipped with the changelog. */
     public static SchemaCheck ofShippedDdl(ClassLoader loader) {
-        try (InputStream in = loader.getResourceAsStream(DDL)) {
+        return new SchemaCheck(read(loader, DDL), read(loader, MARIADB_DDL));
+    }
+
+    private static String read(ClassLoader loader, String resource) {
+        try (InputStream in = loader.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(DDL + " is missing: deploy projection-liquibase in the EAR's lib");
+                throw new IllegalStateException(resource + " is missing: deploy projection-liquibase in the EAR's lib");
             }
-            return new SchemaCheck(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + DDL, e);
+            throw new IllegalStateException("cannot read " + resource, e);
         }
+    }
+
+    private Expected expected(Dialect dialect) {
+        return dialect == Dialect.MARIADB ? mariadb : postgres;
     }
 
     /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
     public List<String> missing(Connection connection) throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
-        // the connection's own schema only: a table of the same name in another schema proves nothing
-        String schema = connection.getSchema();
+        Dialect dialect = Dialect.of(connection);
+        Expected expected = expected(dialect);
+        // the connection's own schema only: a table of the same name in another schema proves nothing. MariaDB's
+        // driver calls its databases catalogs and has no schemas.
+        String catalog = dialect == Dialect.MARIADB ? connection.getCatalog() : null;
+        String schema = dialect == Dialect.MARIADB ? null : connection.getSchema();
         List<String> missing = new ArrayList<>();
-        for (Map.Entry<String, List<String>> table : columnsByTable.entrySet()) {
-            Set<String> present = columnsOf(metadata, schema, table.getKey());
+        for (Map.Entry<String, List<String>> table : expected.columnsByTable.entrySet()) {
+            Set<String> present = columnsOf(metadata, catalog, schema, table.getKey());
             if (present.isEmpty()) {
                 missing.add("table " + table.getKey());
                 continue;
@@ -100,12 +126,12 @@ public final class SchemaCheck {
                 }
             }
         }
-        boolean partialIndexesSupported = "PostgreSQL".equals(metadata.getDatabaseProductName());
-        for (Map.Entry<String, String> index : tableByIndex.entrySet()) {
-            if (partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
+        boolean partialIndexesSupported = dialect == Dialect.POSTGRESQL;
+        for (Map.Entry<String, String> index : expected.tableByIndex.entrySet()) {
+            if (expected.partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
                 continue;
             }
-            if (!indexesOf(metadata, schema, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
+            if (!indexesOf(metadata, catalog, schema, index.getValue()).contains(index.getKey().toLowerCase(Locale.ROOT))) {
                 missing.add("index " + index.getKey());
             }
         }
@@ -117,14 +143,16 @@ public final class SchemaCheck {
         List<String> missing = missing(connection);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("projection.schema=validate: the database lacks " + String.join(", ", missing)
-                    + ". Apply the product's DDL (or run with projection.schema=update):\n" + ddl);
+                    + ". Apply the product's DDL (or run with projection.schema=update):\n"
+                    + expected(Dialect.of(connection)).ddl);
         }
     }
 
-    private static Set<String> columnsOf(DatabaseMetaData metadata, String schema, String table) throws SQLException {
+    private static Set<String> columnsOf(DatabaseMetaData metadata, String catalog, String schema, String table)
+            throws SQLException {
         Set<String> columns = new TreeSet<>();
         for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
-            try (ResultSet rs = metadata.getColumns(null, schema, name, null)) {
+            try (ResultSet rs = metadata.getColumns(catalog, schema, name, null)) {
                 while (rs.next()) {
                     columns.add(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
                 }
@@ -133,10 +161,11 @@ public final class SchemaCheck {
         return columns;
     }
 
-    private static Set<String> indexesOf(DatabaseMetaData metadata, String schema, String table) throws SQLException {
+    private static Set<String> indexesOf(DatabaseMetaData metadata, String catalog, String schema, String table)
+            throws SQLException {
         Set<String> indexes = new TreeSet<>();
         for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
-            try (ResultSet rs = metadata.getIndexInfo(null, schema, name, false, true)) {
+            try (ResultSet rs = metadata.getIndexInfo(catalog, schema, name, false, true)) {
                 while (rs.next()) {
                     String index = rs.getString("INDEX_NAME");
                     if (index != null) {

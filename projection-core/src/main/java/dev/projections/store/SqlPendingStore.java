@@ -1,7 +1,5 @@
 package dev.projections.store;
 
-import static dev.projections.store.Timestamps.utc;
-
 import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
 import dev.projections.ParkedSelection;
@@ -17,10 +15,22 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The statements PostgreSQL and H2 share; a dialect adds its upsert. Kept to standard SQL that both accept
- * ({@code FETCH FIRST}, row-value {@code IN}, {@code FOR UPDATE SKIP LOCKED}).
+ * The statements PostgreSQL, H2 and MariaDB share; a dialect adds its upsert. Kept to SQL that all of them accept
+ * (row-value {@code IN}, {@code FOR UPDATE SKIP LOCKED}); what differs (row limits, timestamps) comes from the
+ * {@link Dialect}.
  */
 abstract class SqlPendingStore implements PendingStore {
+
+    final Dialect dialect;
+
+    SqlPendingStore(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    @Override
+    public Dialect dialect() {
+        return dialect;
+    }
 
     static final int MAX_ERROR_LENGTH = 500;
 
@@ -39,8 +49,7 @@ abstract class SqlPendingStore implements PendingStore {
                AND (claimed_until IS NULL OR claimed_until <= ?)
                AND NOT EXISTS (SELECT 1 FROM projection_control c
                                 WHERE c.projection = projection_pending.projection AND c.paused)
-             ORDER BY %s
-             FETCH FIRST %d ROWS ONLY
+             ORDER BY %s%s
             """;
 
     private static final String LOCK_CLAUSE = "   FOR UPDATE SKIP LOCKED";
@@ -121,12 +130,11 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
-    static final String ANY_DUE = """
+    private static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
              WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                AND NOT EXISTS (SELECT 1 FROM projection_control c
-                                WHERE c.projection = projection_pending.projection AND c.paused)
-             FETCH FIRST 1 ROWS ONLY
+                                WHERE c.projection = projection_pending.projection AND c.paused)%s
             """;
 
     private static final String COUNT_FAILING =
@@ -136,8 +144,7 @@ abstract class SqlPendingStore implements PendingStore {
             SELECT tenant_id, entity_id, attempts, last_error, last_failed_at, available_at
               FROM projection_pending
              WHERE projection = ? AND attempts > 0
-             ORDER BY available_at, tenant_id, entity_id
-             FETCH FIRST %d ROWS ONLY
+             ORDER BY available_at, tenant_id, entity_id%s
             """;
 
     private static final String FAILING_KEYS = "SELECT tenant_id, entity_id FROM projection_pending"
@@ -155,9 +162,9 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0 AND parked_at IS NULL
             """;
 
-    static final String LONGEST_DUE = """
+    private static final String LONGEST_DUE = """
             SELECT first_marked_at FROM projection_pending WHERE projection = ? AND available_at <= ?
-             ORDER BY available_at FETCH FIRST 1 ROWS ONLY
+             ORDER BY available_at%s
             """;
 
     private static final String COUNTS = """
@@ -171,7 +178,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     private static final String LAST_ERROR = """
             SELECT last_error FROM projection_pending WHERE projection = ? AND attempts > 0
-             ORDER BY last_failed_at DESC FETCH FIRST 1 ROWS ONLY
+             ORDER BY last_failed_at DESC%s
             """;
 
     private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
@@ -200,8 +207,7 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                AND EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = projection_pending.projection
                                                                 AND c.paused AND c.suspended_reason IS NOT NULL)
-             ORDER BY available_at
-             FETCH FIRST 5 ROWS ONLY
+             ORDER BY available_at%s
             """;
 
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
@@ -225,14 +231,14 @@ abstract class SqlPendingStore implements PendingStore {
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
             throws SQLException {
         String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), "",
-                "priority, available_at", limit) + lockClause();
+                "priority, available_at", dialect.firstRows(limit)) + lockClause();
         PreparedStatement select = connection.prepareStatement(sql);
         int i = 1;
         for (String projection : projections) {
             select.setString(i++, projection);
         }
-        select.setObject(i++, utc(now));
-        select.setObject(i, utc(now));
+        select.setObject(i++, dialect.timestamp(now));
+        select.setObject(i, dialect.timestamp(now));
         return select;
     }
 
@@ -245,7 +251,7 @@ abstract class SqlPendingStore implements PendingStore {
         String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
                 java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
         String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), keyFilter,
-                "projection, tenant_id, entity_id", keys.size()) + lockClause();
+                "projection, tenant_id, entity_id", dialect.firstRows(keys.size())) + lockClause();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             int i = 1;
             for (String projection : projections) {
@@ -256,8 +262,8 @@ abstract class SqlPendingStore implements PendingStore {
                 select.setString(i++, key.tenantId());
                 select.setString(i++, key.entityId());
             }
-            select.setObject(i++, utc(now));
-            select.setObject(i, utc(now));
+            select.setObject(i++, dialect.timestamp(now));
+            select.setObject(i, dialect.timestamp(now));
             return claim(connection, select, now, lease, token);
         }
     }
@@ -281,7 +287,7 @@ abstract class SqlPendingStore implements PendingStore {
             setClaimByAddress(connection, addresses, token, leaseUntil);
             return claimed;
         }
-        if (!locksWhileSelecting()) {
+        if (!dialect.locksOnlyReturnedRows()) {
             claimed = lockOneByOne(connection, claimed, now);
         }
         if (claimed.isEmpty()) {
@@ -290,7 +296,7 @@ abstract class SqlPendingStore implements PendingStore {
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
             for (ClaimedMark mark : sortedByKey(claimed)) {
                 update.setString(1, token);
-                update.setObject(2, utc(leaseUntil));
+                update.setObject(2, dialect.timestamp(leaseUntil));
                 bindKey(update, 3, mark.key());
                 update.addBatch();
             }
@@ -312,18 +318,13 @@ abstract class SqlPendingStore implements PendingStore {
         throw new UnsupportedOperationException("this dialect claims by key");
     }
 
-    /**
-     * Whether {@code SELECT … ORDER BY … FETCH FIRST n FOR UPDATE SKIP LOCKED} locks only the n rows it returns.
-     * PostgreSQL's does; H2's locks every row it scans before sorting and cutting, so a second claimer would find
-     * nothing and business upserts would wait for the whole backlog: there the candidates are read without a lock
-     * and then locked one by one.
+    /*
+     * Where a locking read under a row limit locks more than it returns (H2, Dialect.locksOnlyReturnedRows), a
+     * second claimer would find nothing and business upserts would wait for the whole backlog: there the candidates
+     * are read without a lock and then locked one by one.
      */
-    boolean locksWhileSelecting() {
-        return true;
-    }
-
     private String lockClause() {
-        return locksWhileSelecting() ? LOCK_CLAUSE : "";
+        return dialect.locksOnlyReturnedRows() ? LOCK_CLAUSE : "";
     }
 
     /** Locks candidates in key order, keeping those still claimable and free, with their current state. */
@@ -333,8 +334,8 @@ abstract class SqlPendingStore implements PendingStore {
         try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
             for (ClaimedMark candidate : sortedByKey(candidates)) {
                 int i = bindKey(lock, 1, candidate.key());
-                lock.setObject(i++, utc(now));
-                lock.setObject(i, utc(now));
+                lock.setObject(i++, dialect.timestamp(now));
+                lock.setObject(i, dialect.timestamp(now));
                 try (ResultSet row = lock.executeQuery()) {
                     if (row.next()) {
                         locked.add(new ClaimedMark(candidate.key(), row.getString(1), candidate.token(),
@@ -366,8 +367,8 @@ abstract class SqlPendingStore implements PendingStore {
     AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
         try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE)) {
             remark.setString(1, Generations.next());
-            remark.setObject(2, utc(now));
-            remark.setObject(3, utc(mark.claimedAt()));
+            remark.setObject(2, dialect.timestamp(now));
+            remark.setObject(3, dialect.timestamp(mark.claimedAt()));
             int i = bindKey(remark, 4, mark.key());
             remark.setString(i, mark.token());
             if (remark.executeUpdate() == 1) {
@@ -391,14 +392,14 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
             throws SQLException {
-        return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, utc(retryAt), utc(now), truncate(error),
-                utc(now));
+        return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, dialect.timestamp(retryAt), dialect.timestamp(now), truncate(error),
+                dialect.timestamp(now));
     }
 
     @Override
     public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
-        return updateWhileClaimed(connection, PARK, mark, now, utc(PARKED_UNTIL), utc(now), truncate(error), utc(now),
-                utc(now));
+        return updateWhileClaimed(connection, PARK, mark, now, dialect.timestamp(PARKED_UNTIL), dialect.timestamp(now), truncate(error), dialect.timestamp(now),
+                dialect.timestamp(now));
     }
 
     /**
@@ -433,7 +434,7 @@ abstract class SqlPendingStore implements PendingStore {
         int resumed = 0;
         try (PreparedStatement update = connection.prepareStatement(RESUME_PARKED)) {
             for (Parked mark : parkedMarks(connection, selection)) {
-                update.setObject(1, utc(now));
+                update.setObject(1, dialect.timestamp(now));
                 bindKey(update, 2, new MarkKey(selection.projection(), mark.failure().tenant(), mark.failure().id()));
                 resumed += update.executeUpdate();
             }
@@ -463,7 +464,7 @@ abstract class SqlPendingStore implements PendingStore {
     private record Parked(FailedRefresh failure, String generation) {
     }
 
-    private static List<Parked> parkedMarks(Connection connection, ParkedSelection selection)
+    private List<Parked> parkedMarks(Connection connection, ParkedSelection selection)
             throws SQLException {
         StringBuilder sql = new StringBuilder(PARKED_MARKS);
         List<String> parameters = new ArrayList<>(List.of(selection.projection()));
@@ -487,7 +488,7 @@ abstract class SqlPendingStore implements PendingStore {
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     marks.add(new Parked(new FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), Timestamps.instant(rows, 5), null), rows.getString(6)));
+                            rows.getString(4), dialect.instant(rows, 5), null), rows.getString(6)));
                 }
             }
         }
@@ -555,7 +556,7 @@ abstract class SqlPendingStore implements PendingStore {
         List<ClaimedMark> renewed = new ArrayList<>();
         try (PreparedStatement update = connection.prepareStatement(RENEW)) {
             for (ClaimedMark mark : sortedByKey(marks)) {
-                update.setObject(1, utc(leaseUntil));
+                update.setObject(1, dialect.timestamp(leaseUntil));
                 int i = bindKey(update, 2, mark.key());
                 update.setString(i, mark.token());
                 if (update.executeUpdate() == 1) {
@@ -574,13 +575,13 @@ abstract class SqlPendingStore implements PendingStore {
         if (projections.isEmpty()) {
             return false;
         }
-        try (PreparedStatement select = connection.prepareStatement(ANY_DUE.formatted(placeholders(projections.size())))) {
+        try (PreparedStatement select = connection.prepareStatement(anyDueSql(projections.size()))) {
             int i = 1;
             for (String projection : projections) {
                 select.setString(i++, projection);
             }
-            select.setObject(i++, utc(now));
-            select.setObject(i, utc(now));
+            select.setObject(i++, dialect.timestamp(now));
+            select.setObject(i, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }
@@ -600,7 +601,7 @@ abstract class SqlPendingStore implements PendingStore {
             for (String projection : new java.util.TreeSet<>(projections)) {
                 statement.setString(1, instanceId);
                 statement.setString(2, projection);
-                statement.setObject(3, utc(now));
+                statement.setObject(3, dialect.timestamp(now));
                 statement.addBatch();
             }
             statement.executeBatch();
@@ -625,31 +626,31 @@ abstract class SqlPendingStore implements PendingStore {
             statement.setString(1, projection);
             statement.setBoolean(2, paused);
             statement.setString(3, user);
-            statement.setObject(4, utc(now));
+            statement.setObject(4, dialect.timestamp(now));
             statement.setString(5, suspendedReason);
             statement.executeUpdate();
         }
     }
 
-    @Override
-    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(suspendIfRunningSql())) {
+    /**
+     * {@link #suspendIfRunning} in one statement, {@code sql}: an upsert of the projection's control row as suspended
+     * (projection, by, at, reason) that leaves a paused row alone and counts 1 only when it suspended.
+     */
+    static boolean suspendIfRunning(Connection connection, String sql, Dialect dialect, String projection, String reason,
+                                    String user, Instant now) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, projection);
             statement.setString(2, user);
-            statement.setObject(3, utc(now));
+            statement.setObject(3, dialect.timestamp(now));
             statement.setString(4, truncate(reason, 1000));
             return statement.executeUpdate() == 1;
         }
     }
 
-    /** Inserts or updates a projection's control row as suspended, unless it is paused (or suspended) already. */
-    abstract String suspendIfRunningSql();
-
     @Override
     public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
             throws SQLException {
-        return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, utc(until));
+        return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, dialect.timestamp(until));
     }
 
     @Override
@@ -659,7 +660,7 @@ abstract class SqlPendingStore implements PendingStore {
              ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 suspended.put(rows.getString(1), new Suspension(rows.getString(2), rows.getString(3),
-                        Timestamps.instant(rows, 4)));
+                        dialect.instant(rows, 4)));
             }
         }
         return suspended;
@@ -669,9 +670,9 @@ abstract class SqlPendingStore implements PendingStore {
     public boolean takeProbeTurn(Connection connection, String projection, Instant now, Duration interval)
             throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(TAKE_PROBE_TURN)) {
-            update.setObject(1, utc(now));
+            update.setObject(1, dialect.timestamp(now));
             update.setString(2, projection);
-            update.setObject(3, utc(now.minus(interval)));
+            update.setObject(3, dialect.timestamp(now.minus(interval)));
             return update.executeUpdate() == 1;
         }
     }
@@ -688,10 +689,10 @@ abstract class SqlPendingStore implements PendingStore {
     public ClaimedMark claimProbe(Connection connection, String projection, Instant now, Duration lease, String token)
             throws SQLException {
         List<ClaimedMark> candidates = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(PROBE_CANDIDATES)) {
+        try (PreparedStatement select = connection.prepareStatement(PROBE_CANDIDATES.formatted(dialect.firstRows(5)))) {
             select.setString(1, projection);
-            select.setObject(2, utc(now));
-            select.setObject(3, utc(now));
+            select.setObject(2, dialect.timestamp(now));
+            select.setObject(3, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     candidates.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
@@ -714,7 +715,7 @@ abstract class SqlPendingStore implements PendingStore {
         }
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
             update.setString(1, token);
-            update.setObject(2, utc(probe.leaseUntil()));
+            update.setObject(2, dialect.timestamp(probe.leaseUntil()));
             bindKey(update, 3, probe.key());
             update.executeUpdate();
         }
@@ -723,11 +724,21 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public Instant databaseTime(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT CURRENT_TIMESTAMP");
+        try (PreparedStatement select = connection.prepareStatement(dialect.currentTimeQuery());
              ResultSet rows = select.executeQuery()) {
             rows.next();
-            return rows.getObject(1, java.time.OffsetDateTime.class).toInstant();
+            return dialect.instant(rows, 1);
         }
+    }
+
+    /** The due check for {@code projections} projections (public to the plan tests). */
+    String anyDueSql(int projections) {
+        return ANY_DUE.formatted(placeholders(projections), dialect.firstRows(1));
+    }
+
+    /** The read of a projection's longest-due mark (public to the plan tests). */
+    String longestDueSql() {
+        return LONGEST_DUE.formatted(dialect.firstRows(1));
     }
 
     @Override
@@ -739,12 +750,13 @@ abstract class SqlPendingStore implements PendingStore {
     public List<dev.projections.FailedRefresh> failures(Connection connection, String projection, int limit)
             throws SQLException {
         List<dev.projections.FailedRefresh> failures = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(FAILURES.formatted(Math.max(1, limit)))) {
+        try (PreparedStatement select = connection.prepareStatement(
+                FAILURES.formatted(dialect.firstRows(Math.max(1, limit))))) {
             select.setString(1, projection);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     failures.add(new dev.projections.FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), Timestamps.instant(rows, 5), Timestamps.instant(rows, 6)));
+                            rows.getString(4), dialect.instant(rows, 5), dialect.instant(rows, 6)));
                 }
             }
         }
@@ -768,7 +780,7 @@ abstract class SqlPendingStore implements PendingStore {
         int retried = 0;
         try (PreparedStatement update = connection.prepareStatement(MAKE_FAILING_DUE)) {
             for (MarkKey key : keys) {
-                update.setObject(1, utc(now));
+                update.setObject(1, dialect.timestamp(now));
                 bindKey(update, 2, key);
                 retried += update.executeUpdate();
             }
@@ -779,7 +791,7 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public boolean retry(Connection connection, MarkKey key, Instant now) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(MAKE_DUE)) {
-            update.setObject(1, utc(now));
+            update.setObject(1, dialect.timestamp(now));
             bindKey(update, 2, key);
             return update.executeUpdate() == 1;
         }
@@ -788,12 +800,12 @@ abstract class SqlPendingStore implements PendingStore {
     @Override
     public Instant oldestDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
         Instant oldest = null;
-        try (PreparedStatement select = connection.prepareStatement(LONGEST_DUE)) {
+        try (PreparedStatement select = connection.prepareStatement(longestDueSql())) {
             for (String projection : projections) {
                 select.setString(1, projection);
-                select.setObject(2, utc(now));
+                select.setObject(2, dialect.timestamp(now));
                 try (ResultSet rows = select.executeQuery()) {
-                    Instant first = rows.next() ? Timestamps.instant(rows, 1) : null;
+                    Instant first = rows.next() ? dialect.instant(rows, 1) : null;
                     if (first != null && (oldest == null || first.isBefore(oldest))) {
                         oldest = first;
                     }
@@ -808,11 +820,11 @@ abstract class SqlPendingStore implements PendingStore {
             throws SQLException {
         java.util.Map<String, ProjectionCounts> counts = new java.util.HashMap<>();
         try (PreparedStatement select = connection.prepareStatement(COUNTS)) {
-            select.setObject(1, utc(now));
-            select.setObject(2, utc(now));
+            select.setObject(1, dialect.timestamp(now));
+            select.setObject(2, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    Instant oldest = Timestamps.instant(rows, 4);
+                    Instant oldest = dialect.instant(rows, 4);
                     counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
                             oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5),
                             rows.getLong(6), rows.getLong(7)));
@@ -824,7 +836,7 @@ abstract class SqlPendingStore implements PendingStore {
 
     @Override
     public String lastError(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(LAST_ERROR)) {
+        try (PreparedStatement select = connection.prepareStatement(LAST_ERROR.formatted(dialect.firstRows(1)))) {
             select.setString(1, projection);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? rows.getString(1) : null;

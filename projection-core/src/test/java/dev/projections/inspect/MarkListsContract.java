@@ -3,13 +3,13 @@ package dev.projections.inspect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.projections.store.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,10 +50,11 @@ abstract class MarkListsContract {
             insert.setString(1, projection);
             insert.setString(2, tenant);
             insert.setString(3, id);
-            insert.setObject(4, T0.plusSeconds(dueSeconds).atOffset(ZoneOffset.UTC));
-            insert.setObject(5, T0.atOffset(ZoneOffset.UTC));
+            Dialect dialect = Dialect.of(connection);
+            insert.setObject(4, dialect.timestamp(T0.plusSeconds(dueSeconds)));
+            insert.setObject(5, dialect.timestamp(T0));
             insert.setInt(6, attempts);
-            insert.setObject(7, leasedUntil == null ? null : leasedUntil.atOffset(ZoneOffset.UTC));
+            insert.setObject(7, dialect.timestamp(leasedUntil));
             insert.setString(8, leasedUntil == null ? null : "token");
             insert.setString(9, attempts > 0 ? "boom " + id : null);
             insert.executeUpdate();
@@ -207,7 +208,7 @@ abstract class MarkListsContract {
                 "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)")) {
             insert.setString(1, instance);
             insert.setString(2, projection);
-            insert.setObject(3, at.atOffset(ZoneOffset.UTC));
+            insert.setObject(3, Dialect.of(connection).timestamp(at));
             insert.executeUpdate();
         }
     }

@@ -87,7 +87,7 @@ class PostgresMarkListsTest extends MarkListsContract {
                       FROM generate_series(1, 100000) AS i""");
             statement.execute("ANALYZE projection_pending");
             StringBuilder plan = new StringBuilder();
-            try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + lists.findByIdSql(100))) {
+            try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + lists.findByIdSql(dev.projections.store.Dialect.POSTGRESQL, 100))) {
                 explain.setString(1, "0004242");
                 try (ResultSet rows = explain.executeQuery()) {
                     while (rows.next()) {
@@ -111,7 +111,7 @@ class PostgresMarkListsTest extends MarkListsContract {
 
     private String plan(Connection connection, MarkFilter filter, boolean fromCursor, boolean forward)
             throws SQLException {
-        String sql = lists.pageSql(filter, forward, fromCursor, 51);
+        String sql = lists.pageSql(dev.projections.store.Dialect.POSTGRESQL, filter, forward, fromCursor, 51);
         try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + sql)) {
             int index = 1;
             explain.setString(index++, filter.projection());

@@ -54,6 +54,30 @@ public final class LiquibaseSchema {
         return url;
     }
 
+    /**
+     * The MariaDB server of {@code PROJECTION_TEST_MARIADB_URL}; when the variable is not set, the calling test class
+     * is skipped, saying which variable to set.
+     */
+    public static dev.projections.testsupport.MariaDbTestDatabase mariaDb() {
+        java.util.Optional<dev.projections.testsupport.MariaDbTestDatabase> server =
+                dev.projections.testsupport.MariaDbTestDatabase.fromEnvironment();
+        org.junit.jupiter.api.Assumptions.assumeTrue(server.isPresent(), () -> "MariaDB tests skipped: "
+                + dev.projections.testsupport.MariaDbTestDatabase.URL + " is not set (e.g. "
+                + "jdbc:mariadb://127.0.0.1:3306/projection_test; .ci/run sets it)");
+        return server.get();
+    }
+
+    /**
+     * A database of the test MariaDB ({@link #mariaDb()}) named after {@code suffix}, dropped and created again, with
+     * the product's tables; returns its JDBC URL.
+     */
+    public static String freshMariaDb(String suffix) throws Exception {
+        dev.projections.testsupport.MariaDbTestDatabase server = mariaDb();
+        String url = server.freshDatabase(suffix);
+        update(server.connect(url));
+        return url;
+    }
+
     /** Runs the changelog on {@code connection}'s current schema, then closes the connection. */
     public static void update(Connection connection) throws Exception {
         System.setProperty("liquibase.analytics.enabled", "false");

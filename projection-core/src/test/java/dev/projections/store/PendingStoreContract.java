@@ -14,8 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -242,6 +240,24 @@ abstract class PendingStoreContract {
         assertThat(row(inA).markCount()).isEqualTo(1);
         assertThat(row(inB).generation()).isNotEqualTo(row(inA).generation());
         assertThat(keysOf(claimDue(at(1), tokenA, 10, ORDERS))).containsExactlyInAnyOrder(ORDER_1, inA, inB);
+    }
+
+    @Test
+    void idsThatDifferOnlyInCaseOrTrailingSpacesAreDifferentKeys() throws Exception {
+        // MariaDB's default collations would fold these into one row (docs/pitfalls.md #50)
+        MarkKey lower = key(ORDERS, "abc");
+        MarkKey upper = key(ORDERS, "ABC");
+        MarkKey padded = key(ORDERS, "abc ");
+
+        mark(at(0), lower, upper, padded);
+        mark(at(1), lower);
+
+        assertThat(rowCount()).isEqualTo(3);
+        assertThat(row(lower).markCount()).isEqualTo(2);
+        assertThat(row(upper).markCount()).isEqualTo(1);
+        assertThat(row(padded).markCount()).isEqualTo(1);
+        assertThat(keysOf(claimKeys(List.of(padded), at(2), tokenA, ORDERS))).containsExactly(padded);
+        assertThat(row(lower).claimToken()).isNull();
     }
 
     @Test
@@ -584,6 +600,7 @@ abstract class PendingStoreContract {
         try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
+            store.dialect().beginEngineTransaction(worker);
             store.upsert(business, List.of(ORDER_2), LIVE, at(2)); // holds ORDER_2, not committed yet
             long workerSession = sessionId(worker);
 
@@ -1131,6 +1148,7 @@ abstract class PendingStoreContract {
         try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
+            store.dialect().beginEngineTransaction(worker);
             store.upsert(business, List.of(ORDER_1), LIVE, at(2)); // the change, not committed yet
             long workerSession = sessionId(worker);
 
@@ -1159,6 +1177,7 @@ abstract class PendingStoreContract {
         try (Connection worker = connect(); Connection business = connect(); Connection observer = connect()) {
             worker.setAutoCommit(false);
             business.setAutoCommit(false);
+            store.dialect().beginEngineTransaction(worker);
             assertThat(store.ack(worker, claimed, at(2))).isEqualTo(AckOutcome.SUCCESS); // deleted, not committed
             long businessSession = sessionId(business);
 
@@ -1284,6 +1303,7 @@ abstract class PendingStoreContract {
         Future<List<ClaimedMark>> first = threads.submit(() -> {
             try (Connection connection = connect()) {
                 connection.setAutoCommit(false);
+                store.dialect().beginEngineTransaction(connection);
                 List<ClaimedMark> claimed = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenA, firstLimit);
                 firstHoldsItsClaim.countDown();
                 assertThat(secondClaimed.await(WAIT_SECONDS, SECONDS)).as("second claimer done").isTrue();
@@ -1296,6 +1316,7 @@ abstract class PendingStoreContract {
                 assertThat(firstHoldsItsClaim.await(WAIT_SECONDS, SECONDS)).as("first claimer holds").isTrue();
                 try (Connection connection = connect()) {
                     connection.setAutoCommit(false);
+                    store.dialect().beginEngineTransaction(connection);
                     List<ClaimedMark> claimed =
                             store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenB, secondLimit);
                     connection.commit();
@@ -1314,6 +1335,7 @@ abstract class PendingStoreContract {
         mark(at(0), ORDER_1, ORDER_2);
         try (Connection holder = connect()) {
             holder.setAutoCommit(false);
+            store.dialect().beginEngineTransaction(holder);
             assertThat(keysOf(store.claimKeys(holder, List.of(ORDER_1), List.of(ORDERS), at(1), LEASE, tokenA)))
                     .containsExactly(ORDER_1);
 
@@ -1357,6 +1379,7 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     start.await();
                     while (true) {
+                        store.dialect().beginEngineTransaction(connection);
                         List<ClaimedMark> batch = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, token, 7);
                         connection.commit();
                         if (batch.isEmpty()) {
@@ -1371,6 +1394,97 @@ abstract class PendingStoreContract {
         awaitAll(workers);
 
         assertThat(claimed).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(keys);
+    }
+
+    @Test
+    void aBusinessMarkOfANewKeyDoesNotWaitForAClaimThatHasNotCommittedYet() throws Exception {
+        // at REPEATABLE READ, InnoDB's locking read of the claim also locks the gaps of the claim index it scanned, and
+        // a business transaction inserting a new mark into them would wait for the claim's commit; the engine's
+        // transactions run at READ COMMITTED, which locks the rows returned and no gaps (docs/design.md D28)
+        mark(at(0), ORDER_1);
+        MarkKey fresh = key(ORDERS, "new-" + UUID.randomUUID());
+        try (Connection claimer = connect()) {
+            claimer.setAutoCommit(false);
+            store.dialect().beginEngineTransaction(claimer);
+            assertThat(keysOf(store.claimDue(claimer, List.of(ORDERS), at(2), LEASE, tokenA, 10)))
+                    .containsExactly(ORDER_1);
+
+            Future<Void> business = threads.submit(() -> {
+                mark(at(1), fresh);
+                return null;
+            });
+
+            business.get(WAIT_SECONDS, SECONDS); // while the claim's transaction is open
+            claimer.commit();
+        }
+        assertThat(row(fresh).availableAt()).isEqualTo(at(1));
+        assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenA);
+    }
+
+    @Test
+    void businessMarksAtTheDefaultIsolationAndWorkersClaimingAndAckingAtOnceNeverDeadlock() throws Exception {
+        // business transactions write marks at the database's default level (REPEATABLE READ on MariaDB), the
+        // workers at the engine's; every statement locks in key order, so no interleaving may deadlock: a deadlock
+        // would roll back a business transaction, or a refresh with its read model
+        List<MarkKey> keys = IntStream.rangeClosed(1, 8).mapToObj(i -> key(ORDERS, "hot-" + i)).toList();
+        CountDownLatch start = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean businessDone = new java.util.concurrent.atomic.AtomicBoolean();
+        List<Future<Void>> business = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            Random random = new Random(7 + t);
+            business.add(threads.submit(() -> {
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    start.await();
+                    for (int i = 0; i < 60; i++) {
+                        List<MarkKey> some = new ArrayList<>(keys);
+                        Collections.shuffle(some, random);
+                        some = new ArrayList<>(some.subList(0, 1 + random.nextInt(4)));
+                        Collections.sort(some);
+                        store.upsert(connection, some, LIVE, at(100));
+                        connection.commit();
+                    }
+                }
+                return null;
+            }));
+        }
+        List<Future<Long>> workers = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            String token = UUID.randomUUID().toString();
+            workers.add(threads.submit(() -> {
+                long acked = 0;
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    start.await();
+                    while (true) {
+                        store.dialect().beginEngineTransaction(connection);
+                        List<ClaimedMark> claimed = store.claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
+                        connection.commit();
+                        if (claimed.isEmpty()) {
+                            if (businessDone.get()) {
+                                return acked;
+                            }
+                            Thread.sleep(1); // the business threads have not marked anything new yet
+                            continue;
+                        }
+                        store.dialect().beginEngineTransaction(connection);
+                        List<AckOutcome> outcomes = store.ackAll(connection, sortedByKey(claimed), at(150));
+                        connection.commit();
+                        acked += outcomes.stream().filter(AckOutcome.SUCCESS::equals).count();
+                    }
+                }
+            }));
+        }
+        start.countDown();
+        awaitAll(business);
+        businessDone.set(true);
+        long acked = 0;
+        for (Future<Long> worker : workers) {
+            acked += worker.get(60, SECONDS);
+        }
+
+        assertThat(acked).as("refreshes that found their mark unchanged").isPositive();
+        assertThat(rowCount()).as("every mark refreshed in the end").isZero();
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -1409,10 +1523,24 @@ abstract class PendingStoreContract {
         return all;
     }
 
-    /** Runs {@code work} in a transaction of its own, on a connection of its own. */
+    /**
+     * Runs {@code work} in a transaction of the engine's, on a connection of its own: prepared as the engine prepares
+     * each of its transactions ({@link Dialect#beginEngineTransaction}).
+     */
     <T> T inTransaction(Work<T> work) throws Exception {
+        return inTransaction(true, work);
+    }
+
+    /**
+     * Runs {@code work} in a transaction of its own, on a connection of its own: the engine's, or a business
+     * transaction's at the database's default isolation (REPEATABLE READ on MariaDB).
+     */
+    <T> T inTransaction(boolean engine, Work<T> work) throws Exception {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
+            if (engine) {
+                store.dialect().beginEngineTransaction(connection);
+            }
             try {
                 T result = work.run(connection);
                 connection.commit();
@@ -1434,7 +1562,7 @@ abstract class PendingStoreContract {
 
     private void upsert(Instant now, int priority, MarkKey... keys) throws Exception {
         List<MarkKey> sorted = Arrays.stream(keys).sorted().toList();
-        inTransaction(connection -> {
+        inTransaction(false, connection -> {
             store.upsert(connection, sorted, priority, now);
             return null;
         });
@@ -1548,7 +1676,7 @@ abstract class PendingStoreContract {
     void setAvailableAt(MarkKey key, Instant availableAt) throws SQLException {
         try (Connection connection = connect(); PreparedStatement update = connection.prepareStatement(
                 "UPDATE projection_pending SET available_at = ? WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
-            update.setObject(1, availableAt.atOffset(ZoneOffset.UTC));
+            update.setObject(1, store.dialect().timestamp(availableAt));
             update.setString(2, key.projection());
             update.setString(3, key.tenantId());
             update.setString(4, key.entityId());
@@ -1556,9 +1684,8 @@ abstract class PendingStoreContract {
         }
     }
 
-    private static Instant instant(ResultSet rows, int column) throws SQLException {
-        OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
+    private Instant instant(ResultSet rows, int column) throws SQLException {
+        return store().dialect().instant(rows, column);
     }
 
     private static <T> void awaitAll(List<Future<T>> futures) throws Exception {

@@ -99,7 +99,7 @@ class PostgresClaimPlanTest {
     void theDueCheckAndTheLongestDueReadAreIndexReads() throws Exception {
         Instant fewDue = Instant.parse("2030-01-01T10:00:00.500Z");
         try (Connection connection = connect()) {
-            String due = plan(connection, "EXPLAIN " + SqlPendingStore.ANY_DUE.formatted("?, ?, ?"), select -> {
+            String due = plan(connection, "EXPLAIN " + ((SqlPendingStore) PendingStore.forProduct("PostgreSQL")).anyDueSql(3), select -> {
                 for (int i = 0; i < 3; i++) {
                     select.setString(i + 1, PROJECTIONS.get(i));
                 }
@@ -108,7 +108,7 @@ class PostgresClaimPlanTest {
             });
             assertThat(due).as(due).contains("Index").contains("Limit").doesNotContain("Seq Scan on projection_pending");
 
-            String longest = plan(connection, "EXPLAIN " + SqlPendingStore.LONGEST_DUE, select -> {
+            String longest = plan(connection, "EXPLAIN " + ((SqlPendingStore) PendingStore.forProduct("PostgreSQL")).longestDueSql(), select -> {
                 select.setString(1, "p1");
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
             });

@@ -61,6 +61,8 @@ public class JtaTransactions implements Transactions {
             manager.begin();
             T result;
             try (Connection connection = resources.dataSource().getConnection()) {
+                // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
+                resources.store().dialect().beginEngineTransaction(connection);
                 result = work.run(connection);
             }
             manager.commit();

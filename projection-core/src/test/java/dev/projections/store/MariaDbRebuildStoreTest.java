@@ -1,0 +1,26 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The rebuild-run contract on MariaDB, in a database of its own. */
+class MariaDbRebuildStoreTest extends RebuildStoreContract {
+
+    private static String url;
+
+    @BeforeAll
+    static void createDatabase() throws Exception {
+        url = LiquibaseSchema.freshMariaDb("rebuild_store");
+    }
+
+    @Override
+    protected Connection connect() throws SQLException {
+        return LiquibaseSchema.mariaDb().connect(url);
+    }
+
+    @Override
+    protected PendingStore pendingStore() {
+        return PendingStore.forProduct("MariaDB");
+    }
+}
