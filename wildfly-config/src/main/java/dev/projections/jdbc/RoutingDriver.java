@@ -14,11 +14,12 @@ import java.util.logging.Logger;
  * (system property, then {@code PROJECTION_DB_URL}, else a file-based H2 database), but a WildFly
  * datasource names one driver. Rather than two datasources and a second switch to choose between them,
  * this driver hands the URL to whichever real driver accepts it, so setting the URL alone moves the
- * server from the embedded demo database to PostgreSQL.
+ * server from the embedded demo database to PostgreSQL or MariaDB.
  */
 public final class RoutingDriver implements Driver {
 
-    private final List<Driver> drivers = List.of(new org.postgresql.Driver(), new org.h2.Driver());
+    private final List<Driver> drivers = List.of(new org.postgresql.Driver(), new org.mariadb.jdbc.Driver(),
+            new org.h2.Driver());
 
     @Override
     public Connection connect(String url, Properties info) throws SQLException {
@@ -66,7 +67,7 @@ public final class RoutingDriver implements Driver {
                 return driver;
             }
         }
-        throw new SQLException("ProjectionDS supports jdbc:postgresql: and jdbc:h2: URLs, was: " + url
+        throw new SQLException("ProjectionDS supports jdbc:postgresql:, jdbc:mariadb: and jdbc:h2: URLs, was: " + url
                 + " (set projection.db.url or PROJECTION_DB_URL)");
     }
 }

@@ -66,6 +66,13 @@ public class TestDatabaseConfigurer {
 
     private static void resetSchema(TestDatabase database) throws SQLException {
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            if (database.jdbcUrl().startsWith("jdbc:mariadb:")) {
+                // MariaDB has no schemas inside a database: the URL's database is emptied by dropping it
+                String name = connection.getCatalog();
+                statement.execute("DROP DATABASE IF EXISTS `" + name + "`");
+                statement.execute("CREATE DATABASE `" + name + "`");
+                return;
+            }
             statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
             statement.execute("CREATE SCHEMA public");
         }
