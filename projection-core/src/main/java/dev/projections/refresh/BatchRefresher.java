@@ -52,6 +52,10 @@ final class BatchRefresher {
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
 
+    /** Consecutive back-pressure give-backs of a key on this instance (see {@link #giveBackUntried}). */
+    static final int MAX_GIVE_BACKS = 10;
+    private final Map<dev.projections.MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
+
     BatchRefresher(PendingStore store, Transactions transactions, Clock clock, Settings settings,
                    ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, LeasePolicy leases,
                    InFlight inFlight, BooleanSupplier stopping) {
@@ -79,7 +83,7 @@ final class BatchRefresher {
         active.add(batch);
         try {
             for (List<ClaimedMark> group : groupsOf(batch.marks())) {
-                if (stopping.getAsBoolean()) {
+                if (stopping.getAsBoolean() || batch.isPressed()) {
                     return;
                 }
                 List<ClaimedMark> startable = new ArrayList<>();
@@ -101,7 +105,11 @@ final class BatchRefresher {
             }
         } finally {
             try {
-                release(batch.releaseUnstarted());
+                if (batch.isPressed()) {
+                    releaseUnderPressure(batch.releaseUnstarted());
+                } else {
+                    release(batch.releaseUnstarted());
+                }
             } finally {
                 active.remove(batch);
             }
@@ -129,7 +137,7 @@ final class BatchRefresher {
         try {
             if (marks.size() == 1) {
                 refreshOne(marks.get(0), batch);
-            } else if (!refreshTogether(marks)) {
+            } else if (refreshTogether(marks, batch) == Ended.FAILED) {
                 // one by one takes longer than the batch: the batch's other groups are given back now rather
                 // than held, unstarted, until their lease lapses
                 release(batch.releaseUnstarted());
@@ -169,7 +177,7 @@ final class BatchRefresher {
             Ended ended = refreshOne(toGo.pollFirst(), batch);
             if (ended == Ended.GIVEN_BACK) {
                 // the server is short of connections or threads: the rest would only wait for them too
-                giveBackUntried(new ArrayList<>(toGo));
+                giveBackUntried(new ArrayList<>(toGo), null);
                 return;
             }
             oneFailed |= ended == Ended.FAILED;
@@ -177,8 +185,11 @@ final class BatchRefresher {
         }
     }
 
-    /** One tenant's marks through {@code refreshAll}; false when it threw, so each is retried alone. */
-    private boolean refreshTogether(List<ClaimedMark> marks) {
+    /**
+     * One tenant's marks through {@code refreshAll}: REFRESHED; FAILED when it threw, so each is retried alone;
+     * GIVEN_BACK when it met back-pressure, so none is.
+     */
+    private Ended refreshTogether(List<ClaimedMark> marks, ClaimedBatch batch) {
         ClaimedMark first = marks.get(0);
         Projection projection = catalog.byName(first.key().projection());
         List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
@@ -191,17 +202,22 @@ final class BatchRefresher {
                 return store.ackAll(connection, marks, clock.instant());
             });
         } catch (Exception | LinkageError | AssertionError e) {
+            if (backPressure.isBackPressure(e)) {
+                pressed(batch, marks, e);
+                return Ended.GIVEN_BACK;
+            }
             LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
-            return false;
+            return Ended.FAILED;
         }
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
         Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
         for (int i = 0; i < marks.size(); i++) {
             guard.succeeded(marks.get(i).key());
+            pressedTimes.remove(marks.get(i).key());
             listener.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }
-        return true;
+        return Ended.REFRESHED;
     }
 
     /** How a mark's refresh ended. */
@@ -222,15 +238,15 @@ final class BatchRefresher {
                 return store.ack(connection, mark, clock.instant());
             });
             guard.succeeded(mark.key());
+            pressedTimes.remove(mark.key());
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
             return Ended.REFRESHED;
         } catch (Exception | LinkageError | AssertionError e) {
             if (backPressure.isBackPressure(e)) {
-                LOG.log(Level.INFO, "refresh of {0} met back-pressure; given back without an attempt, due again in {1}: {2}",
-                        new Object[] {mark.key(), settings.retryDelay(), FailureText.of(e)});
-                giveBackUntried(List.of(mark));
+                pressed(batch, List.of(mark), e);
                 return Ended.GIVEN_BACK;
             }
+            pressedTimes.remove(mark.key());
             recordFailure(mark, e);
             if (guard.failed(mark.key(), FailureText.of(e))) {
                 batch.suspended(mark.key().projection());
@@ -305,21 +321,74 @@ final class BatchRefresher {
         }
     }
 
+    /** Back-pressure met by {@code marks}: given back, and nothing more of the batch is started. */
+    private void pressed(ClaimedBatch batch, List<ClaimedMark> marks, Throwable cause) {
+        batch.pressed();
+        LOG.log(Level.WARNING, "refresh of {0} mark(s) of {1} met back-pressure (no connection or thread in time); "
+                + "given back without an attempt, the drainer stops for now: {2}",
+                new Object[] {marks.size(), marks.get(0).key().projection(), FailureText.of(cause)});
+        giveBackUntried(marks, cause);
+    }
+
     /**
-     * Gives back claims without an attempt, due again after the first retry delay (back-pressure), one key at a time
-     * in key order; a key whose claim is no longer mine is marked again.
+     * Gives back claims without an attempt (back-pressure; {@code cause} null for the marks that waited behind the one
+     * that met it), one key at a time in key order; a key whose claim is no longer mine is marked again. Each key's
+     * consecutive give-backs back off like failures (retry delay doubled up to
+     * its cap); a key given back {@value #MAX_GIVE_BACKS} times in a row is recorded as failed instead, so a fault that
+     * only looks like back-pressure still reaches the failing list, parking and suspension. When the give-back itself
+     * gets no connection, the claims are left to lapse: due again at the end of their lease, attempts unchanged.
      */
-    private void giveBackUntried(List<ClaimedMark> marks) {
-        if (!marks.isEmpty()) {
-            List<ClaimedMark> inKeyOrder = new ArrayList<>(marks);
-            inKeyOrder.sort(Comparator.comparing(ClaimedMark::key));
+    private void giveBackUntried(List<ClaimedMark> marks, Throwable cause) {
+        if (marks.isEmpty()) {
+            return;
+        }
+        if (pressedTimes.size() > 100_000) {
+            pressedTimes.clear(); // a bound, not a cache: forgetting only delays counting a key as failed
+        }
+        List<ClaimedMark> inKeyOrder = new ArrayList<>(marks);
+        inKeyOrder.sort(Comparator.comparing(ClaimedMark::key));
+        List<ClaimedMark> counted = new ArrayList<>();
+        try {
             Database.call("give back", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
                 Instant now = clock.instant();
                 for (ClaimedMark mark : inKeyOrder) {
-                    store.giveBackUntried(connection, mark, now, now.plus(settings.retryDelay()));
+                    // only a mark whose own refresh met the pressure counts; the rest of its group just waits
+                    int times = cause == null ? 1 : pressedTimes.merge(mark.key(), 1, Integer::sum);
+                    if (times >= MAX_GIVE_BACKS) {
+                        counted.add(mark);
+                    } else {
+                        store.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
+                    }
                 }
                 return null;
             }));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not give back {0} claim(s) under back-pressure; they are due again when "
+                    + "their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
+            return;
+        }
+        for (ClaimedMark mark : counted) {
+            pressedTimes.remove(mark.key());
+            recordFailure(mark, new IllegalStateException("back-pressure " + MAX_GIVE_BACKS
+                    + " times in a row, counted as a failure: " + FailureText.of(rootOf(cause)), cause));
+        }
+    }
+
+    private static Throwable rootOf(Throwable failure) {
+        Throwable root = failure;
+        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 64; depth++) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    /** Unstarted claims of a batch that met back-pressure: given back if a connection can be had, else left to lapse. */
+    private void releaseUnderPressure(List<ClaimedMark> marks) {
+        try {
+            release(marks);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not give back {0} unstarted claim(s) under back-pressure; they are due "
+                    + "again when their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
         }
     }
 

@@ -36,6 +36,17 @@ final class ClaimedBatch {
         return suspended.contains(projection);
     }
 
+    /** Set when a refresh of this batch met back-pressure: nothing more of it is started, its drainer stops. */
+    private volatile boolean pressed;
+
+    void pressed() {
+        pressed = true;
+    }
+
+    boolean isPressed() {
+        return pressed;
+    }
+
     List<ClaimedMark> marks() {
         return marks;
     }

@@ -115,7 +115,13 @@ public final class RefreshEngine {
                 helpAsked = true;
                 backlogFound.run();
             }
-            refresher.process(new ClaimedBatch(claimed), () -> System.nanoTime() > turnEnds);
+            ClaimedBatch batch = new ClaimedBatch(claimed);
+            refresher.process(batch, () -> System.nanoTime() > turnEnds);
+            if (batch.isPressed()) {
+                // no connection or thread to be had: claiming more would only wait for them too; the marks given
+                // back are due again after the retry delay, and the sweep starts a drainer then
+                return false;
+            }
         }
         return false;
     }

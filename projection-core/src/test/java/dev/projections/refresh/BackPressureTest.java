@@ -28,7 +28,7 @@ class BackPressureTest {
     }
 
     @Test
-    void aPoolTimeoutGivesTheMarkAndTheRestOfItsGroupBackWithoutAnAttemptAndSuspendsNothing() throws Exception {
+    void aPoolTimeoutInABatchGivesTheWholeGroupBackWithoutAnAttemptAndSuspendsNothing() throws Exception {
         ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
         EngineHarness harness = new EngineHarness("back-pressure", Map.of("projection.retry-delay", "5s",
                 "projection.max-attempts", "1", "projection.suspend-after-failing-keys", "1",
@@ -44,8 +44,7 @@ class BackPressureTest {
         engine.steps().refresh(engine.steps().claim(keys));
         java.time.Instant after = harness.clock.instant();
 
-        assertThat(harness.row(keys.get(0))).as("refreshed before the pool ran dry").isNull();
-        for (MarkKey key : keys.subList(1, 4)) {
+        for (MarkKey key : keys) {
             EngineHarness.Row row = harness.row(key);
             assertThat(row.attempts()).as(key + ": no attempt counted, so not parked by max-attempts 1").isZero();
             assertThat(row.lastError()).isNull();
@@ -60,6 +59,85 @@ class BackPressureTest {
         harness.clock.advance(Duration.ofSeconds(5));
         engine.steps().refresh(engine.steps().claim(keys));
         assertThat(harness.pending()).isZero();
+    }
+
+    @Test
+    void afterBackPressureTheBatchStartsNoOtherGroupAndGivesThemBackDueAsTheyWere() throws Exception {
+        ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
+        EngineHarness harness = new EngineHarness("back-pressure-groups", Map.of("projection.batch-size", "10"),
+                projection);
+        RefreshEngine engine = harness.newEngine();
+        // one mark per tenant: three groups of one, refreshed one after the other
+        List<MarkKey> keys = List.of(harness.mark("failing", "a", "1"), harness.mark("failing", "b", "1"),
+                harness.mark("failing", "c", "1"));
+        java.util.Map<MarkKey, java.time.Instant> due = new java.util.HashMap<>();
+        for (MarkKey key : keys) {
+            due.put(key, harness.row(key).availableAt());
+        }
+        projection.failures.put("1", new IllegalStateException(poolTimeout()));
+
+        engine.steps().refresh(engine.steps().claim(keys));
+
+        assertThat(projection.refreshed).isEmpty();
+        long givenBackLater = 0;
+        for (MarkKey key : keys) {
+            givenBackLater += harness.row(key).availableAt().isAfter(due.get(key)) ? 1 : 0;
+        }
+        assertThat(givenBackLater).as("only the group that met the pressure waits the retry delay").isEqualTo(1);
+        for (MarkKey key : keys) {
+            assertThat(harness.row(key).claimToken()).as(key + " not left claimed").isNull();
+            assertThat(harness.row(key).attempts()).isZero();
+        }
+    }
+
+    @Test
+    void whenTheGiveBackGetsNoConnectionEitherTheClaimLapsesWithItsAttemptsUntouched() throws Exception {
+        EngineHarness[] holder = new EngineHarness[1];
+        dev.projections.Projection projection = new dev.projections.Projection() {
+            @Override
+            public String name() {
+                return "failing";
+            }
+
+            @Override
+            public void refresh(String id) {
+                holder[0].refuseTransactions.set(5); // the pool stays empty for what follows
+                throw new IllegalStateException(poolTimeout());
+            }
+        };
+        EngineHarness harness = new EngineHarness("back-pressure-no-give-back", Map.of("projection.lease-time", "30s"),
+                projection);
+        holder[0] = harness;
+        RefreshEngine engine = harness.newEngine();
+        MarkKey key = harness.mark("failing", "k");
+
+        engine.steps().refresh(engine.steps().claim(List.of(key))); // does not throw: the lease is the fallback
+
+        harness.refuseTransactions.set(0);
+        assertThat(harness.row(key).claimToken()).as("still claimed: nothing could be written").isNotNull();
+        assertThat(harness.row(key).attempts()).isZero();
+        harness.clock.advance(Duration.ofSeconds(31));
+        assertThat(engine.steps().claim(List.of(key))).as("claimable again once the lease lapsed").hasSize(1);
+    }
+
+    @Test
+    void aKeyThatMeetsBackPressureTenTimesInARowIsRecordedAsFailed() throws Exception {
+        ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
+        EngineHarness harness = new EngineHarness("back-pressure-counted", Map.of("projection.retry-delay", "1s",
+                "projection.max-retry-delay", "2s"), projection);
+        RefreshEngine engine = harness.newEngine();
+        MarkKey key = harness.mark("failing", "k");
+        projection.failures.put("k", new IllegalStateException(new SQLTransientConnectionException("pool empty")));
+
+        for (int time = 1; time < BatchRefresher.MAX_GIVE_BACKS; time++) {
+            engine.steps().refresh(engine.steps().claim(List.of(key)));
+            assertThat(harness.row(key).attempts()).as("give-back " + time).isZero();
+            harness.clock.advance(Duration.ofSeconds(2));
+        }
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
+
+        assertThat(harness.row(key).attempts()).isEqualTo(1);
+        assertThat(harness.row(key).lastError()).contains("back-pressure 10 times in a row").contains("pool empty");
     }
 
     @Test

@@ -42,9 +42,15 @@ final class EngineHarness {
     private final Settings settings;
     private final Map<String, Projection> projections;
 
+    /** Transactions still to refuse, as an exhausted pool would: no connection in time. */
+    final java.util.concurrent.atomic.AtomicInteger refuseTransactions = new java.util.concurrent.atomic.AtomicInteger();
+
     final Transactions transactions = new Transactions() {
         @Override
         public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+            if (refuseTransactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new java.sql.SQLTransientConnectionException("no connection within the blocking timeout");
+            }
             try (Connection connection = connect()) {
                 connection.setAutoCommit(false);
                 try {
