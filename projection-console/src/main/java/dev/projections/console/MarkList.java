@@ -136,6 +136,7 @@ public class MarkList implements Serializable {
     private MarkFilter applied;
     private MarkPage page;
     private ErrorGroups errors;
+    private String retryCount = "";
     private List<Line> lines = List.of();
     private String count = "";
     private int pageNumber = 1;
@@ -182,6 +183,7 @@ public class MarkList implements Serializable {
         show(reads.page(applied, null, true, PAGE_SIZE));
         count = reads.count(applied).display();
         errors = showsFailures() ? reads.topErrors(applied) : null;
+        retryCount = isOffersRetryAll() ? reads.count(applied.withState(MarkState.NOT_PARKED)).display() : "";
     }
 
     /** Failing or parked marks on screen: the page shows their top errors. */
@@ -288,9 +290,23 @@ public class MarkList implements Serializable {
         return applied != null && applied.state() == MarkState.PARKED;
     }
 
+    /**
+     * Whether "Retry all" is offered: on the projection's whole failing list only, so that the count it names is the
+     * number of marks it retries (a list narrowed by tenant, state or error would show fewer than it touches).
+     */
+    public boolean isOffersRetryAll() {
+        return applied != null && applied.failingOnly() && applied.tenant() == null && applied.errorPrefix() == null
+                && (applied.state() == MarkState.ANY || applied.state() == MarkState.NOT_PARKED);
+    }
+
+    /** How many marks "Retry all" makes due: the projection's failing marks that are not parked. */
+    public String getRetryCount() {
+        return retryCount;
+    }
+
     /** Retries every failing mark of the projection on screen. */
     public void retryAll() {
-        if (applied == null) {
+        if (!isOffersRetryAll()) {
             return;
         }
         String shown = applied.projection();
@@ -345,7 +361,9 @@ public class MarkList implements Serializable {
     }
 
     public void setErrorPrefix(String errorPrefix) {
-        this.errorPrefix = errorPrefix == null ? "" : errorPrefix;
+        // a longer prefix (a hand-made URL) is cut to what the filter accepts rather than failing the page
+        String prefix = errorPrefix == null ? "" : errorPrefix;
+        this.errorPrefix = prefix.length() > 500 ? prefix.substring(0, 500) : prefix;
     }
 
     /** What the list on screen is narrowed to by its error prefix, for its heading; empty without one. */

@@ -26,7 +26,8 @@ public class MarkSearch {
     }
 
     public void setId(String id) {
-        this.id = id == null ? "" : id.trim();
+        // as typed, but for an all-blank box: ids differing by a trailing space are different keys
+        this.id = id == null || id.isBlank() ? "" : id;
     }
 
     public boolean isSearched() {

@@ -27,4 +27,23 @@ public record ErrorGroup(String head, long count) {
         String head = digit >= 8 ? line.substring(0, digit) : line;
         return head.length() <= MAX_HEAD ? head : head.substring(0, MAX_HEAD);
     }
+
+    /**
+     * The counts of heads that start with another head added to that one: a group's link lists the marks whose error
+     * starts with its head, so a group must count exactly those, or its bulk actions would touch marks of another.
+     * In sorted order every head that starts with a head follows it directly.
+     */
+    static java.util.Map<String, Long> mergedByPrefix(java.util.Map<String, Long> counts) {
+        java.util.Map<String, Long> merged = new java.util.TreeMap<>();
+        String root = null;
+        for (java.util.Map.Entry<String, Long> head : new java.util.TreeMap<>(counts).entrySet()) {
+            if (root != null && !root.isEmpty() && head.getKey().startsWith(root)) {
+                merged.merge(root, head.getValue(), Long::sum);
+            } else {
+                root = head.getKey();
+                merged.put(root, head.getValue());
+            }
+        }
+        return merged;
+    }
 }

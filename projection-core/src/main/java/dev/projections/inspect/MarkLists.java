@@ -243,7 +243,7 @@ public final class MarkLists {
                 }
             }
         }
-        return new ErrorGroups(counts.entrySet().stream()
+        return new ErrorGroups(ErrorGroup.mergedByPrefix(counts).entrySet().stream()
                 .map(e -> new ErrorGroup(e.getKey(), e.getValue()))
                 .sorted(java.util.Comparator.comparingLong(ErrorGroup::count).reversed()
                         .thenComparing(ErrorGroup::head))
@@ -267,7 +267,7 @@ public final class MarkLists {
         List<MarkRow> rows = new ArrayList<>();
         Dialect dialect = Dialect.of(connection);
         try (PreparedStatement select = connection.prepareStatement(findByIdSql(dialect, limit))) {
-            select.setString(1, id.trim());
+            select.setString(1, id); // as given: ids differing by a trailing space are different keys
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     rows.add(row(dialect, result));

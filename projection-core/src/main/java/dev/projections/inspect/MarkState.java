@@ -11,7 +11,9 @@ public enum MarkState {
     /** Failed and waiting for its next retry. */
     BACKING_OFF(" AND attempts > 0 AND available_at > ? AND parked_at IS NULL"),
     /** Failed for good: never retried until an operator resumes or skips it. */
-    PARKED(" AND parked_at IS NOT NULL");
+    PARKED(" AND parked_at IS NOT NULL"),
+    /** Anything but parked: with the failing list, the marks "retry all failing" makes due. */
+    NOT_PARKED(" AND parked_at IS NULL");
 
     final String condition;
 

@@ -17,7 +17,7 @@ import java.util.List;
  * </ul>
  * A database that refuses connections is not back-pressure: that is a fault, and counts (suspension, §6).
  */
-final class BackPressure {
+public final class BackPressure {
 
     private static final List<String> TYPES = List.of("java.sql.SQLTransientConnectionException",
             "jakarta.ejb.ConcurrentAccessTimeoutException", "java.util.concurrent.RejectedExecutionException");
@@ -28,11 +28,11 @@ final class BackPressure {
 
     private final List<String> listed;
 
-    BackPressure(List<String> listed) {
+    public BackPressure(List<String> listed) {
         this.listed = listed;
     }
 
-    boolean isBackPressure(Throwable failure) {
+    public boolean isBackPressure(Throwable failure) {
         int depth = 0;
         // bounded: a chain of causes may loop (A caused by B caused by A)
         for (Throwable t = failure; t != null && depth++ < 64; t = t.getCause() == t ? null : t.getCause()) {

@@ -256,6 +256,11 @@ abstract class MarkListsContract {
             failWith(connection, "w1", "bad_value% in column");
             insert(connection, ORDERS, "a", "w2", 4, 1, null);
             failWith(connection, "w2", "badXvalueY in column");
+            // heads that start with another head count in the shorter one: its list shows them too
+            insert(connection, ORDERS, "b", "lock1", 3, 1, null);
+            failWith(connection, "lock1", "Lock wait timeout exceeded");
+            insert(connection, ORDERS, "b", "lock2", 4, 1, null);
+            failWith(connection, "lock2", "Lock wait timeout exceeded; try restarting transaction");
             insert(connection, ORDERS, "a", "fine", 5, 0, null);
             insert(connection, STATS, "a", "elsewhere", 5, 1, null);
             failWith(connection, "elsewhere", "java.lang.IllegalStateException: gated failure of k9");
@@ -264,9 +269,12 @@ abstract class MarkListsContract {
             assertThat(top.groups()).containsExactly(
                     new ErrorGroup("java.lang.IllegalStateException: gated failure of k", 5),
                     new ErrorGroup("Connection refused: search backend ", 2),
+                    new ErrorGroup("Lock wait timeout exceeded", 2),
                     new ErrorGroup("badXvalueY in column", 1), // ties by head
                     new ErrorGroup("bad_value% in column", 1));
-            assertThat(top.read()).isEqualTo(9);
+            assertThat(top.read()).isEqualTo(11);
+            assertThat(lists.count(connection, MarkFilter.failing(ORDERS).withErrorStartingWith(
+                    "Lock wait timeout exceeded"), T0, 100).value()).as("what the group's link lists").isEqualTo(2);
             assertThat(top.complete()).isTrue();
 
             MarkFilter gated = MarkFilter.failing(ORDERS)
@@ -295,7 +303,7 @@ abstract class MarkListsContract {
             insert(connection, ORDERS, "a", "420", 4, 0, null);
             insert(connection, ORDERS, "a", "4", 5, 0, null);
 
-            assertThat(lists.findById(connection, " 42 ", 100))
+            assertThat(lists.findById(connection, "42", 100))
                     .extracting(row -> row.projection() + ":" + row.tenant() + "/" + row.id() + ":" + row.attempts())
                     .containsExactly(STATS + ":/42:0", ORDERS + ":a/42:3", ORDERS + ":b/42:0");
             assertThat(lists.findById(connection, "nothing", 100)).isEmpty();

@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
+import dev.projections.refresh.BackPressure;
 import dev.projections.store.PendingStore;
 import dev.projections.store.PendingStore.ProjectionCounts;
 import dev.projections.store.RebuildStore;
@@ -64,13 +65,20 @@ public class EngineOverview {
             resources.store().suspensions(connection).forEach((name, s) -> suspended.put(name, s.reason()));
             Set<String> paused = new java.util.TreeSet<>(resources.store().paused(connection));
             paused.removeAll(suspended.keySet());
-            if (Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
+            boolean sweeping = resources.settings().enabled() && resources.settings().autoRefresh();
+            if (sweeping && Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
                 return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
                         : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused,
                         suspended);
             }
             return new EngineHealth(true, null, lastSweep, oldestAge, paused, suspended);
         } catch (SQLException e) {
+            if (new BackPressure(resources.settings().backPressure()).isBackPressure(e)) {
+                // the pool is busy, not the database gone: taking this instance out of service would only move its
+                // load to the others (docs/contract.md §6, back-pressure is not failure)
+                return new EngineHealth(true, "connection pool exhausted: " + e.getMessage(), lastSweep, null,
+                        Set.of(), java.util.Map.of());
+            }
             return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of(),
                     java.util.Map.of());
         }

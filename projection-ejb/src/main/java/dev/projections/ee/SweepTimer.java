@@ -68,15 +68,16 @@ public class SweepTimer {
 
     @PostConstruct
     void schedule() {
-        RunningEngines.started(health);
         Settings settings = resources.settings();
         if (!settings.enabled() || !settings.autoRefresh()) {
+            // health then waits for no sweep: the engine is as ready as its database
             LOG.info("projection sweep is off (projection.enabled=" + settings.enabled()
                     + ", projection.auto-refresh=" + settings.autoRefresh() + ")");
-            return;
+        } else {
+            long interval = settings.sweepInterval().toMillis();
+            timers.createIntervalTimer(Math.min(interval, 1000), interval, new TimerConfig("projection-sweep", false));
         }
-        long interval = settings.sweepInterval().toMillis();
-        timers.createIntervalTimer(Math.min(interval, 1000), interval, new TimerConfig("projection-sweep", false));
+        RunningEngines.started(health);
     }
 
     @Timeout

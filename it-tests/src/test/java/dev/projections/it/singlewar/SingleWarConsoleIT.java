@@ -61,6 +61,15 @@ class SingleWarConsoleIT {
     }
 
     @Test
+    void theConsolesPagesNeedALoginAndItsHomeIsTheOverview() throws Exception {
+        HttpResponse<String> page = get("/projections/find.xhtml?id=42");
+        assertThat(page.body()).as("the login form, not the page").contains("j_security_check")
+                .doesNotContain("Marks of id");
+        HttpResponse<String> home = get("/projections/");
+        assertThat(home.body()).contains("j_security_check");
+    }
+
+    @Test
     void anOperatorLogsInToTheConsoleUnderProjectionsAndFindsItsPagesAndProjection() throws Exception {
         assertThat(get("/projections/index.xhtml").headers().firstValue("Content-Security-Policy"))
                 .as("the console's headers on its login").isPresent();
@@ -68,6 +77,7 @@ class SingleWarConsoleIT {
             WebDriver driver = browser.driver();
             browser.logInAt(APP + "/projections/", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
             assertThat(driver.findElement(By.id("user")).getText()).isEqualTo("admin");
+            assertThat(driver.getCurrentUrl()).as("home is the overview").isEqualTo(APP + "/projections/index.xhtml");
             assertThat(driver.findElements(By.cssSelector("#overview\\:projections tbody td:first-child")).stream()
                     .map(cell -> cell.getText()).toList()).contains(GadgetNames.NAME);
             assertThat(browser.buttons()).contains("Pause");
