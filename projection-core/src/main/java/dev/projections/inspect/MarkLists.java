@@ -42,18 +42,6 @@ public final class MarkLists {
              ORDER BY p.projection
             """;
 
-    private static final String ORPHAN_KEYS = """
-            SELECT tenant_id, entity_id FROM projection_pending
-             WHERE projection = ? AND (claimed_until IS NULL OR claimed_until <= ?)
-               AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
-            """;
-
-    private static final String PURGE_ONE = """
-            DELETE FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND (claimed_until IS NULL OR claimed_until <= ?)
-               AND NOT EXISTS (SELECT 1 FROM projection_instance i WHERE i.projection = ? AND i.last_seen > ?)
-            """;
-
     /** The SQL of a page query on {@code dialect}: public for the test that reads its plan. */
     public String pageSql(Dialect dialect, MarkFilter filter, boolean forward, boolean fromCursor, int limit) {
         boolean tenantFixed = filter.tenant() != null;
@@ -177,41 +165,6 @@ public final class MarkLists {
             }
         }
         return orphans;
-    }
-
-    /**
-     * Deletes the marks of {@code projection} while no instance has reported deploying it within {@code window}
-     * (checked again by each delete) and no lease holds them; returns how many. One row at a time in key order,
-     * like every statement that locks several pending rows (docs/contract.md §3).
-     */
-    public int purgeOrphaned(Connection connection, String projection, Instant now, Duration window)
-            throws SQLException {
-        Dialect dialect = Dialect.of(connection);
-        java.util.TreeSet<dev.projections.MarkKey> keys = new java.util.TreeSet<>();
-        try (PreparedStatement select = connection.prepareStatement(ORPHAN_KEYS)) {
-            select.setString(1, projection);
-            select.setObject(2, dialect.timestamp(now));
-            select.setString(3, projection);
-            select.setObject(4, dialect.timestamp(now.minus(window)));
-            try (ResultSet result = select.executeQuery()) {
-                while (result.next()) {
-                    keys.add(new dev.projections.MarkKey(projection, result.getString(1), result.getString(2)));
-                }
-            }
-        }
-        int purged = 0;
-        try (PreparedStatement delete = connection.prepareStatement(PURGE_ONE)) {
-            for (dev.projections.MarkKey key : keys) {
-                delete.setString(1, projection);
-                delete.setString(2, key.tenantId());
-                delete.setString(3, key.entityId());
-                delete.setObject(4, dialect.timestamp(now));
-                delete.setString(5, projection);
-                delete.setObject(6, dialect.timestamp(now.minus(window)));
-                purged += delete.executeUpdate();
-            }
-        }
-        return purged;
     }
 
     /**

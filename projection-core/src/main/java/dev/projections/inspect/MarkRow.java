@@ -12,7 +12,7 @@ public record MarkRow(String projection, String tenant, String id, Instant avail
 
     /** Parked: failed for good, never claimed until an operator acts (its due time is past any clock). */
     public boolean parked() {
-        return dev.projections.store.PendingStore.PARKED_UNTIL.equals(availableAt);
+        return dev.projections.store.PendingQueue.PARKED_UNTIL.equals(availableAt);
     }
 
     /** Where the next page starts after this row (or the previous page ends before it). */

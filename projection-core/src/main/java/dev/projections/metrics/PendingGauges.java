@@ -1,7 +1,8 @@
 package dev.projections.metrics;
 
-import dev.projections.store.PendingStore;
-import dev.projections.store.PendingStore.ProjectionCounts;
+import dev.projections.inspect.PendingCounts;
+import dev.projections.inspect.ProjectionCounts;
+import dev.projections.store.ControlTable;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
@@ -28,15 +29,17 @@ public final class PendingGauges {
     private static final long CACHE_NANOS = 1_000_000_000L;
 
     private final DataSource dataSource;
-    private final PendingStore store;
+    private final PendingCounts pending;
+    private final ControlTable control;
     private final Clock clock;
     private Map<String, ProjectionCounts> counts = Map.of();
     private volatile Set<String> suspended = Set.of();
     private long readAt = Long.MIN_VALUE;
 
-    public PendingGauges(DataSource dataSource, PendingStore store, Clock clock) {
+    public PendingGauges(DataSource dataSource, PendingCounts pending, ControlTable control, Clock clock) {
         this.dataSource = dataSource;
-        this.store = store;
+        this.pending = pending;
+        this.control = control;
         this.clock = clock;
     }
 
@@ -71,8 +74,8 @@ public final class PendingGauges {
         long now = System.nanoTime();
         if (readAt == Long.MIN_VALUE || now - readAt > CACHE_NANOS) {
             try (Connection connection = dataSource.getConnection()) {
-                counts = store.countsByProjection(connection, clock.instant());
-                suspended = Set.copyOf(store.suspensions(connection).keySet());
+                counts = pending.countsByProjection(connection, clock.instant());
+                suspended = Set.copyOf(control.suspensions(connection).keySet());
                 readAt = now;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "could not read the pending table for the gauges", e);

@@ -7,7 +7,8 @@ import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingStore;
+import dev.projections.store.ControlTable;
+import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ final class BatchRefresher {
 
     private static final Logger LOG = Logger.getLogger(BatchRefresher.class.getName());
 
-    private final PendingStore store;
+    private final PendingQueue queue;
     private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
@@ -56,10 +57,10 @@ final class BatchRefresher {
     static final int MAX_GIVE_BACKS = 10;
     private final Map<dev.projections.MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
 
-    BatchRefresher(PendingStore store, Transactions transactions, Clock clock, Settings settings,
+    BatchRefresher(PendingQueue queue, ControlTable control, Transactions transactions, Clock clock, Settings settings,
                    ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, LeasePolicy leases,
                    InFlight inFlight, BooleanSupplier stopping) {
-        this.store = store;
+        this.queue = queue;
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
@@ -70,7 +71,7 @@ final class BatchRefresher {
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.parking = new ParkingPolicy(settings);
         this.backPressure = new BackPressure(settings.backPressure());
-        this.guard = new SuspensionGuard(store, transactions, clock, settings, leases);
+        this.guard = new SuspensionGuard(control, transactions, clock, settings, leases);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -199,7 +200,7 @@ final class BatchRefresher {
             outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
                 projection.refreshAll(ids);
                 // acks lock rows: in key order, like every statement locking several pending rows (docs/contract.md §3)
-                return store.ackAll(connection, marks, clock.instant());
+                return queue.ackAll(connection, marks, clock.instant());
             });
         } catch (Exception | LinkageError | AssertionError e) {
             if (backPressure.isBackPressure(e)) {
@@ -235,7 +236,7 @@ final class BatchRefresher {
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
             AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
                 projection.refresh(mark.key().entityId());
-                return store.ack(connection, mark, clock.instant());
+                return queue.ack(connection, mark, clock.instant());
             });
             guard.succeeded(mark.key());
             pressedTimes.remove(mark.key());
@@ -267,7 +268,7 @@ final class BatchRefresher {
         try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
             AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
                 projection.refresh(mark.key().entityId());
-                return store.ack(connection, mark, clock.instant());
+                return queue.ack(connection, mark, clock.instant());
             });
             listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
             guard.forget(mark.key().projection());
@@ -278,7 +279,7 @@ final class BatchRefresher {
             // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
             // failing for its own reason must not keep its projection suspended)
             Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.giveBackUntried(connection, mark, clock.instant(),
+                    connection -> queue.giveBackUntried(connection, mark, clock.instant(),
                             clock.instant().plus(settings.probeInterval()))));
             return false;
         } finally {
@@ -300,8 +301,8 @@ final class BatchRefresher {
         boolean recorded = Database.call("record failure", () -> transactions.inNewTransaction(leases.shortTransaction(),
                 connection -> {
                     Instant now = clock.instant();
-                    return park ? store.park(connection, mark, error, now)
-                            : store.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
+                    return park ? queue.park(connection, mark, error, now)
+                            : queue.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
                 }));
         if (!recorded) {
             LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());
@@ -310,14 +311,14 @@ final class BatchRefresher {
 
     private List<ClaimedMark> renew(List<ClaimedMark> marks) {
         return Database.call("lease renewal", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> store.renew(connection, marks, clock.instant(), settings.leaseTime())));
+                connection -> queue.renew(connection, marks, clock.instant(), settings.leaseTime())));
     }
 
     /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
             Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.release(connection, marks)));
+                    connection -> queue.release(connection, marks)));
         }
     }
 
@@ -357,7 +358,7 @@ final class BatchRefresher {
                     if (times >= MAX_GIVE_BACKS) {
                         counted.add(mark);
                     } else {
-                        store.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
+                        queue.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
                     }
                 }
                 return null;
@@ -396,7 +397,7 @@ final class BatchRefresher {
     private void abandon(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
             Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.abandon(connection, marks, clock.instant())));
+                    connection -> queue.abandon(connection, marks, clock.instant())));
         }
     }
 

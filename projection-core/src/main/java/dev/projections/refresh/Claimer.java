@@ -3,7 +3,7 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,14 +22,14 @@ final class Claimer {
 
     private static final Logger LOG = Logger.getLogger(Claimer.class.getName());
 
-    private final PendingStore store;
+    private final PendingQueue queue;
     private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
     private final LeasePolicy leases;
 
-    Claimer(PendingStore store, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
-        this.store = store;
+    Claimer(PendingQueue queue, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
+        this.queue = queue;
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
@@ -40,14 +40,14 @@ final class Claimer {
     List<ClaimedMark> claim(List<MarkKey> keys, Set<String> claimable) {
         String token = UUID.randomUUID().toString();
         return claimWith(token, connection ->
-                store.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token));
+                queue.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token));
     }
 
     /** Up to {@code limit} due marks of the {@code claimable} projections, live first, oldest first. */
     List<ClaimedMark> claimDue(Set<String> claimable, int limit) {
         String token = UUID.randomUUID().toString();
         return claimWith(token, connection ->
-                store.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
+                queue.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
     }
 
     /**
@@ -60,9 +60,9 @@ final class Claimer {
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
-                    : store.claimKeys(connection, keys, claimable, now, settings.leaseTime(), token));
+                    : queue.claimKeys(connection, keys, claimable, now, settings.leaseTime(), token));
             if (claimed.size() < limit) {
-                claimed.addAll(store.claimDue(connection, claimable, now, settings.leaseTime(), token,
+                claimed.addAll(queue.claimDue(connection, claimable, now, settings.leaseTime(), token,
                         limit - claimed.size()));
             }
             return claimed;
@@ -79,7 +79,7 @@ final class Claimer {
         AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
         try {
             return Database.call("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
-                store.commitWithoutWaitingForDisk(connection);
+                queue.commitWithoutWaitingForDisk(connection);
                 List<ClaimedMark> claimed = claim.run(connection);
                 taken.set(claimed);
                 return claimed;
@@ -91,7 +91,7 @@ final class Claimer {
             }
             try {
                 int released = transactions.inNewTransaction(leases.shortTransaction(),
-                        connection -> store.releaseToken(connection, token, keys));
+                        connection -> queue.releaseToken(connection, token, keys));
                 if (released > 0) {
                     LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
                 }

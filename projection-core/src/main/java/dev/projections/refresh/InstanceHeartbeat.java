@@ -1,6 +1,6 @@
 package dev.projections.refresh;
 
-import dev.projections.store.PendingStore;
+import dev.projections.store.InstanceTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,16 +16,16 @@ public final class InstanceHeartbeat {
 
     private static final Logger LOG = Logger.getLogger(InstanceHeartbeat.class.getName());
 
-    private final PendingStore store;
+    private final InstanceTable instances;
     private final Transactions transactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final String instanceId;
     private final Duration tolerance;
 
-    public InstanceHeartbeat(PendingStore store, Transactions transactions, Clock clock, ProjectionCatalog catalog,
+    public InstanceHeartbeat(InstanceTable instances, Transactions transactions, Clock clock, ProjectionCatalog catalog,
                              String instanceId, Duration leaseTime) {
-        this.store = store;
+        this.instances = instances;
         this.transactions = transactions;
         this.clock = clock;
         this.catalog = catalog;
@@ -38,8 +38,8 @@ public final class InstanceHeartbeat {
         try {
             return transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
                 Instant now = clock.instant();
-                store.heartbeat(connection, instanceId, catalog.names(), now);
-                Duration skew = Duration.between(store.databaseTime(connection), now);
+                instances.heartbeat(connection, instanceId, catalog.names(), now);
+                Duration skew = Duration.between(instances.databaseTime(connection), now);
                 if (skew.abs().compareTo(tolerance) > 0) {
                     LOG.warning("projection engine: this instance's clock differs from the database's by "
                             + skew.toMillis() + " ms, more than a tenth of projection.lease-time ("

@@ -4,7 +4,7 @@ import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.Projections;
 import dev.projections.TenantScope;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.RebuildRun;
 import dev.projections.store.RebuildStore;
 import java.time.Clock;
@@ -27,7 +27,7 @@ public final class RebuildStepper {
     private static final Logger LOG = Logger.getLogger(RebuildStepper.class.getName());
 
     private final RebuildStore rebuilds;
-    private final PendingStore pending;
+    private final PendingQueue pending;
     private final Transactions transactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
@@ -35,7 +35,7 @@ public final class RebuildStepper {
     private final int pageSize;
     private final Duration lease;
 
-    public RebuildStepper(RebuildStore rebuilds, PendingStore pending, Transactions transactions, Clock clock,
+    public RebuildStepper(RebuildStore rebuilds, PendingQueue pending, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, int pageSize, Duration lease) {
         this.rebuilds = rebuilds;
         this.pending = pending;
@@ -64,7 +64,7 @@ public final class RebuildStepper {
                 for (String id : ids) {
                     keys.add(new MarkKey(run.projection(), run.tenant(), id));
                 }
-                pending.upsert(connection, List.copyOf(keys), PendingStore.REBUILD, clock.instant());
+                pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, clock.instant());
                 String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
                 if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
                     throw new IllegalStateException("the lease of rebuild run " + run.runId() + " was lost");

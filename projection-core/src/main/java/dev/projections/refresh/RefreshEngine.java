@@ -5,7 +5,10 @@ import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
+import dev.projections.store.ControlTable;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.PendingStore;
+import dev.projections.store.Suspension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +33,8 @@ public final class RefreshEngine {
     private final Settings settings;
     private final Handoff handoff;
     private final ProjectionCatalog catalog;
-    private final PendingStore store;
+    private final PendingQueue queue;
+    private final ControlTable control;
     private final LeasePolicy leases;
     private final RebuildStepper rebuilds;
     private final Claimer claimer;
@@ -42,7 +46,8 @@ public final class RefreshEngine {
     public RefreshEngine(PendingStore store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
                          RebuildStepper rebuilds) {
-        this.store = store;
+        this.queue = store.queue();
+        this.control = store.control();
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
@@ -50,9 +55,9 @@ public final class RefreshEngine {
         this.catalog = catalog;
         this.rebuilds = rebuilds;
         this.leases = new LeasePolicy(settings.leaseTime());
-        this.claimer = new Claimer(store, transactions, clock, settings, leases);
-        this.refresher = new BatchRefresher(store, transactions, clock, settings, catalog, tenantScope, listener, leases,
-                inFlight, () -> stopping);
+        this.claimer = new Claimer(queue, transactions, clock, settings, leases);
+        this.refresher = new BatchRefresher(queue, control, transactions, clock, settings, catalog, tenantScope, listener,
+                leases, inFlight, () -> stopping);
     }
 
     /**
@@ -128,7 +133,7 @@ public final class RefreshEngine {
 
     private boolean rebuildRunningDry(List<ClaimedMark> claimed) {
         return claimed.isEmpty() || claimed.size() < settings.batchSize()
-                && claimed.stream().anyMatch(mark -> mark.priority() == PendingStore.REBUILD);
+                && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */
@@ -170,8 +175,8 @@ public final class RefreshEngine {
      */
     public List<String> probeSuspended() {
         List<String> lifted = new java.util.ArrayList<>();
-        java.util.Map<String, PendingStore.Suspension> suspended = Database.call("read suspensions",
-                () -> transactions.inNewTransaction(leases.shortTransaction(), store::suspensions));
+        java.util.Map<String, Suspension> suspended = Database.call("read suspensions",
+                () -> transactions.inNewTransaction(leases.shortTransaction(), control::suspensions));
         for (String projection : suspended.keySet()) {
             if (!catalog.names().contains(projection) || stopping()) {
                 continue;
@@ -182,13 +187,13 @@ public final class RefreshEngine {
             String token = java.util.UUID.randomUUID().toString();
             // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
             ClaimedMark probe = Database.call("claim a probe", () -> transactions.inNewTransaction(
-                    leases.shortTransaction(), c -> store.takeProbeTurn(c, projection, now, settings.probeInterval())
-                            ? store.claimProbe(c, projection, now, settings.leaseTime(), token) : null));
+                    leases.shortTransaction(), c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
+                            ? queue.claimProbe(c, projection, now, settings.leaseTime(), token) : null));
             if (probe == null || !refresher.probe(probe)) {
                 continue;
             }
             if (Database.call("lift a suspension", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    c -> store.liftSuspension(c, projection)))) {
+                    c -> control.liftSuspension(c, projection)))) {
                 LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
                         + " succeeded");
                 lifted.add(projection);
@@ -199,6 +204,6 @@ public final class RefreshEngine {
 
     public boolean hasDueWork() {
         return Database.call("due check", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> store.hasDue(connection, catalog.claimable(), clock.instant())));
+                connection -> queue.hasDue(connection, catalog.claimable(), clock.instant())));
     }
 }

@@ -2,7 +2,7 @@ package dev.projections.refresh;
 
 import dev.projections.MarkKey;
 import dev.projections.config.Settings;
-import dev.projections.store.PendingStore;
+import dev.projections.store.ControlTable;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -19,14 +19,15 @@ final class SuspensionGuard {
     static final String SYSTEM = "system";
     private static final Logger LOG = Logger.getLogger(SuspensionGuard.class.getName());
 
-    private final PendingStore store;
+    private final ControlTable control;
     private final Transactions transactions;
     private final Clock clock;
     private final LeasePolicy leases;
     private final FailureWindow window;
 
-    SuspensionGuard(PendingStore store, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
-        this.store = store;
+    SuspensionGuard(ControlTable control, Transactions transactions, Clock clock, Settings settings,
+                    LeasePolicy leases) {
+        this.control = control;
         this.transactions = transactions;
         this.clock = clock;
         this.leases = leases;
@@ -53,7 +54,7 @@ final class SuspensionGuard {
         try {
             // one conditional statement: an operator's pause committed meanwhile is left as it is
             boolean suspended = transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> store.suspendIfRunning(connection, key.projection(), reason, SYSTEM, now));
+                    connection -> control.suspendIfRunning(connection, key.projection(), reason, SYSTEM, now));
             if (suspended) {
                 LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason
                         + "; a probe refresh will lift it once one succeeds");

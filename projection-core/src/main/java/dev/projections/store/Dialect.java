@@ -11,8 +11,10 @@ import java.time.ZoneOffset;
 
 /**
  * What differs between the databases the product's tables live on, each difference in one place. Statements that
- * differ as a whole (the upserts, PostgreSQL's claim by row address) belong to the dialect's {@link PendingStore};
- * the rest of every statement is shared, and asks this for its row limit, its timestamps and its error codes.
+ * differ as a whole belong to their table: the pending queue's upsert, claim and ack to the dialect's subclass of
+ * {@link PendingQueue}; the control and instance tables' upserts to {@link ControlTable} and {@link InstanceTable},
+ * chosen by dialect side by side. The rest of every statement is shared, and asks this for its row limit, its
+ * timestamps and its error codes.
  * MariaDB and MySQL 8 are one dialect: the product uses nothing that differs between them but the name of a
  * collation, which the changelog chooses (docs/design.md D28).
  */

@@ -195,7 +195,7 @@ public final class RebuildStore {
 
     public void fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(FAIL)) {
-            update.setString(1, SqlPendingStore.truncate(error));
+            update.setString(1, Statements.truncate(error));
             update.setObject(2, Dialect.of(connection).timestamp(now));
             update.setString(3, run.runId());
             update.setString(4, run.token());

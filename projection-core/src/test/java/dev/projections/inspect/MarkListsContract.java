@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.store.Dialect;
+import dev.projections.store.MarkActions;
+import dev.projections.store.PendingStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -30,6 +32,11 @@ abstract class MarkListsContract {
     protected abstract Connection connect() throws SQLException;
 
     final MarkLists lists = new MarkLists();
+
+    /** The operator's actions on {@code connection}'s database (the purge of orphaned marks is one). */
+    static MarkActions actions(Connection connection) throws SQLException {
+        return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).actions();
+    }
 
     @BeforeEach
     void emptyTables() throws SQLException {
@@ -193,10 +200,10 @@ abstract class MarkListsContract {
             heartbeat(connection, "node-2", "retired", T0.minus(WINDOW).minusSeconds(1));
 
             assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 3));
-            assertThat(lists.purgeOrphaned(connection, ORDERS, T0, WINDOW)).isZero();
-            assertThat(lists.purgeOrphaned(connection, "retired", T0, WINDOW)).as("a leased mark stays").isEqualTo(2);
+            assertThat(actions(connection).purgeOrphaned(connection, ORDERS, T0, WINDOW)).isZero();
+            assertThat(actions(connection).purgeOrphaned(connection, "retired", T0, WINDOW)).as("a leased mark stays").isEqualTo(2);
             assertThat(lists.orphaned(connection, T0, WINDOW)).containsExactly(new OrphanedMarks("retired", 1));
-            assertThat(lists.purgeOrphaned(connection, "retired", T0.plusSeconds(31), WINDOW)).isEqualTo(1);
+            assertThat(actions(connection).purgeOrphaned(connection, "retired", T0.plusSeconds(31), WINDOW)).isEqualTo(1);
             assertThat(lists.orphaned(connection, T0.plusSeconds(31), WINDOW)).isEmpty();
             assertThat(lists.count(connection, MarkFilter.pending(ORDERS), T0, 10).value()).isEqualTo(1);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
 import dev.projections.store.PendingStore;
+import dev.projections.store.Suspension;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -159,9 +160,10 @@ class BackPressureTest {
         assertThat(backPressure.isBackPressure(new IllegalStateException("duplicate key"))).isFalse();
     }
 
-    private static Map<String, PendingStore.Suspension> suspensions(EngineHarness harness) throws Exception {
+    private static Map<String, Suspension> suspensions(EngineHarness harness) throws Exception {
         try (Connection connection = harness.connect()) {
-            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).suspensions(connection);
+            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).control()
+                    .suspensions(connection);
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.projections.Projection;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.PendingStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -86,7 +87,7 @@ final class EngineHarness {
 
     /** An engine whose drainers also step rebuild runs, {@code pageSize} ids a step. */
     RefreshEngine newEngineWithRebuilds(int pageSize) {
-        return newEngine(new RebuildStepper(new dev.projections.store.RebuildStore(), store, transactions, clock,
+        return newEngine(new RebuildStepper(new dev.projections.store.RebuildStore(), store.queue(), transactions, clock,
                 catalog(), TenantScope.NONE, pageSize, settings.leaseTime()));
     }
 
@@ -132,7 +133,7 @@ final class EngineHarness {
     MarkKey mark(String projection, String tenant, String id) throws Exception {
         MarkKey key = new MarkKey(projection, tenant, id);
         transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
-            store.upsert(connection, List.of(key), PendingStore.LIVE, clock.instant());
+            store.queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant());
             return null;
         });
         return key;

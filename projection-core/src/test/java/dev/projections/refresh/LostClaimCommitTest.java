@@ -9,6 +9,7 @@ import dev.projections.Projection;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.PendingStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -93,8 +94,8 @@ class LostClaimCommitTest {
         engine = new RefreshEngine(store, transactions, Clock.fixed(NOW, ZoneOffset.UTC), Settings.defaults(),
                 new Handoff(100, 1), catalog, TenantScope.NONE, RefreshListener.NONE, null);
         transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
-            store.upsert(connection, List.of(new MarkKey("orders", "", "1"), new MarkKey("orders", "", "2")),
-                    PendingStore.LIVE, NOW);
+            store.queue().upsert(connection, List.of(new MarkKey("orders", "", "1"), new MarkKey("orders", "", "2")),
+                    PendingQueue.LIVE, NOW);
             return null;
         });
     }

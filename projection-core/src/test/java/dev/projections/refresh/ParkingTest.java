@@ -6,6 +6,7 @@ import dev.projections.MarkKey;
 import dev.projections.NonRetryableRefreshException;
 import dev.projections.ParkedSelection;
 import dev.projections.Projection;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.PendingStore;
 import java.sql.Connection;
 import java.time.Duration;
@@ -50,12 +51,12 @@ class ParkingTest {
         for (int attempt = 1; attempt <= 2; attempt++) {
             engine.steps().refresh(engine.steps().claim(List.of(key)));
             assertThat(harness.row(key).availableAt()).as("attempt " + attempt + " backs off")
-                    .isNotEqualTo(PendingStore.PARKED_UNTIL);
+                    .isNotEqualTo(PendingQueue.PARKED_UNTIL);
             harness.clock.advance(Duration.ofSeconds(20));
         }
         engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(harness.row(key).attempts()).isEqualTo(3);
-        assertThat(harness.row(key).availableAt()).as("parked after the third").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(harness.row(key).availableAt()).as("parked after the third").isEqualTo(PendingQueue.PARKED_UNTIL);
 
         harness.clock.advance(Duration.ofDays(365));
         assertThat(engine.steps().claim(List.of(key))).as("never claimed while parked").isEmpty();
@@ -65,7 +66,7 @@ class ParkingTest {
         resume(harness, ParkedSelection.mark("failing", "", "k"));
         engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(harness.row(key).attempts()).isEqualTo(4);
-        assertThat(harness.row(key).availableAt()).isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(harness.row(key).availableAt()).isEqualTo(PendingQueue.PARKED_UNTIL);
 
         // fixed, resumed: refreshed and gone
         projection.failures.remove("k");
@@ -86,7 +87,7 @@ class ParkingTest {
         engine.steps().refresh(engine.steps().claim(List.of(bad, good)));
 
         assertThat(harness.row(bad).attempts()).isEqualTo(1);
-        assertThat(harness.row(bad).availableAt()).isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(harness.row(bad).availableAt()).isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(harness.row(bad).lastError()).contains("total 1e20 does not fit");
         assertThat(harness.row(good)).isNull();
     }
@@ -107,15 +108,15 @@ class ParkingTest {
 
         engine.steps().refresh(engine.steps().claim(List.of(wrapped, subtype, other)));
 
-        assertThat(harness.row(wrapped).availableAt()).isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(harness.row(wrapped).availableAt()).isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(harness.row(subtype).availableAt()).as("a subclass of a listed type")
-                .isEqualTo(PendingStore.PARKED_UNTIL);
-        assertThat(harness.row(other).availableAt()).isNotEqualTo(PendingStore.PARKED_UNTIL);
+                .isEqualTo(PendingQueue.PARKED_UNTIL);
+        assertThat(harness.row(other).availableAt()).isNotEqualTo(PendingQueue.PARKED_UNTIL);
     }
 
     private static void resume(EngineHarness harness, ParkedSelection selection) throws Exception {
         try (Connection connection = harness.connect()) {
-            assertThat(PendingStore.forProduct(connection.getMetaData().getDatabaseProductName())
+            assertThat(PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).actions()
                     .resumeParked(connection, selection, harness.clock.instant()))
                     .isEqualTo(1);
         }

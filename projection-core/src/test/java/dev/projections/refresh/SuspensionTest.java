@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.store.PendingStore;
+import dev.projections.store.Suspension;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,9 +138,10 @@ class SuspensionTest {
         assertThat(harness.row(key).attempts()).isEqualTo(5);
     }
 
-    private static Map<String, PendingStore.Suspension> suspensions(EngineHarness harness) throws Exception {
+    private static Map<String, Suspension> suspensions(EngineHarness harness) throws Exception {
         try (Connection connection = harness.connect()) {
-            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).suspensions(connection);
+            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).control()
+                    .suspensions(connection);
         }
     }
 }

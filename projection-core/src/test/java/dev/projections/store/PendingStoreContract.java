@@ -1,11 +1,12 @@
 package dev.projections.store;
 
-import static dev.projections.store.PendingStore.LIVE;
-import static dev.projections.store.PendingStore.REBUILD;
+import static dev.projections.store.PendingQueue.LIVE;
+import static dev.projections.store.PendingQueue.REBUILD;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
+import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.Backoff;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -75,6 +76,7 @@ abstract class PendingStoreContract {
     protected abstract boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException;
 
     private PendingStore store;
+    private PendingCounts counts;
     private ExecutorService threads;
     private final String tokenA = UUID.randomUUID().toString();
     private final String tokenB = UUID.randomUUID().toString();
@@ -86,6 +88,7 @@ abstract class PendingStoreContract {
             st.execute("DELETE FROM projection_control");
         }
         store = store();
+        counts = new PendingCounts(store.dialect());
         threads = Executors.newCachedThreadPool();
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.executeUpdate("DELETE FROM projection_pending");
@@ -263,7 +266,7 @@ abstract class PendingStoreContract {
     @Test
     void anEmptyUpsertWritesNothing() throws Exception {
         inTransaction(connection -> {
-            store.upsert(connection, List.of(), LIVE, at(0));
+            store.queue().upsert(connection, List.of(), LIVE, at(0));
             return null;
         });
 
@@ -571,7 +574,7 @@ abstract class PendingStoreContract {
         assertThat(ack(theirs4, late)).isEqualTo(AckOutcome.SUCCESS);    // taken over and already acked
         Instant now = late.plusSeconds(1);
 
-        List<AckOutcome> outcomes = inTransaction(connection -> store.ackAll(connection, mine, now));
+        List<AckOutcome> outcomes = inTransaction(connection -> store.queue().ackAll(connection, mine, now));
 
         assertThat(outcomes).containsExactly(AckOutcome.SUCCESS, AckOutcome.REPEATED, AckOutcome.REPEATED,
                 AckOutcome.REPEATED);
@@ -601,11 +604,11 @@ abstract class PendingStoreContract {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
             store.dialect().beginEngineTransaction(worker);
-            store.upsert(business, List.of(ORDER_2), LIVE, at(2)); // holds ORDER_2, not committed yet
+            store.queue().upsert(business, List.of(ORDER_2), LIVE, at(2)); // holds ORDER_2, not committed yet
             long workerSession = sessionId(worker);
 
             Future<List<AckOutcome>> acks = threads.submit(() -> {
-                List<AckOutcome> result = store.ackAll(worker, mine, at(3));
+                List<AckOutcome> result = store.queue().ackAll(worker, mine, at(3));
                 worker.commit();
                 return result;
             });
@@ -639,7 +642,7 @@ abstract class PendingStoreContract {
         claimOne(ORDER_2, lapsed, tokenB);
         Row secondBefore = row(ORDER_2);
 
-        List<ClaimedMark> renewed = inTransaction(connection -> store.renew(connection, mine, lapsed, LEASE));
+        List<ClaimedMark> renewed = inTransaction(connection -> store.queue().renew(connection, mine, lapsed, LEASE));
 
         assertThat(keysOf(renewed)).containsExactly(ORDER_1);
         assertThat(renewed.get(0).leaseUntil()).isEqualTo(lapsed.plus(LEASE));
@@ -659,19 +662,19 @@ abstract class PendingStoreContract {
     void marksOfAPausedProjectionAreNeitherClaimedNorDueUntilItResumes() throws Exception {
         mark(at(0), ORDER_1);
         inTransaction(c -> {
-            store.setPaused(c, ORDERS, true, "operator", at(1));
+            store.control().setPaused(c, ORDERS, true, "operator", at(1));
             return null;
         });
-        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).containsExactly(ORDERS);
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).containsExactly(ORDERS);
         assertThat(claimDue(at(2), tokenA, 10, ORDERS)).isEmpty();
         assertThat(claimKeys(List.of(ORDER_1), at(2), tokenA, ORDERS)).isEmpty();
-        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
 
         inTransaction(c -> {
-            store.setPaused(c, ORDERS, false, "operator", at(3));
+            store.control().setPaused(c, ORDERS, false, "operator", at(3));
             return null;
         });
-        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).isEmpty();
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).isEmpty();
         assertThat(claimDue(at(4), tokenA, 10, ORDERS)).hasSize(1);
     }
 
@@ -679,55 +682,55 @@ abstract class PendingStoreContract {
     void aSuspendedProjectionIsClaimedOnlyByAProbeOneInstanceAtATimeUntilItIsLifted() throws Exception {
         mark(at(0), ORDER_1, ORDER_2, key(STATS, "9"));
         this.<Void>inTransaction(c -> {
-            store.suspend(c, ORDERS, "12 of 12 refreshes failed across 12 keys", "system", at(1));
+            store.control().suspend(c, ORDERS, "12 of 12 refreshes failed across 12 keys", "system", at(1));
             return null;
         });
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c)))
                 .containsOnlyKeys(ORDERS).extractingByKey(ORDERS)
-                .isEqualTo(new PendingStore.Suspension("12 of 12 refreshes failed across 12 keys", "system", at(1)));
+                .isEqualTo(new Suspension("12 of 12 refreshes failed across 12 keys", "system", at(1)));
         assertThat(keysOf(claimDue(at(2), tokenA, 10, ORDERS, STATS))).containsExactly(key(STATS, "9"));
-        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
 
-        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(30))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(30))))
                 .isTrue();
-        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(10), Duration.ofSeconds(30))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(10), Duration.ofSeconds(30))))
                 .as("another instance within the interval").isFalse();
-        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(10), LEASE, tokenB));
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(10), LEASE, tokenB));
         assertThat(probe).isNotNull();
         assertThat(probe.key().projection()).isEqualTo(ORDERS);
         assertThat(row(probe.key()).claimToken()).isEqualTo(tokenB);
-        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(33), Duration.ofSeconds(30))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(33), Duration.ofSeconds(30))))
                 .isTrue();
 
-        assertThat(this.<Boolean>inTransaction(c -> store.liftSuspension(c, ORDERS))).isTrue();
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().liftSuspension(c, ORDERS))).isTrue();
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c))).isEmpty();
         assertThat(keysOf(claimDue(at(40), tokenC, 10, ORDERS))).hasSize(1).doesNotContain(probe.key());
     }
 
     @Test
     void theEnginesSuspensionLeavesAnOperatorsPauseAloneAndAFailedProbeIsDeferredWithoutAnAttempt() throws Exception {
         this.<Void>inTransaction(c -> {
-            store.setPaused(c, ORDERS, true, "alice", at(1));
+            store.control().setPaused(c, ORDERS, true, "alice", at(1));
             return null;
         });
-        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, ORDERS, "failing", "system", at(2))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().suspendIfRunning(c, ORDERS, "failing", "system", at(2))))
                 .isFalse();
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c)))
                 .as("still alice's pause").isEmpty();
-        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, STATS, "failing", "system", at(2))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().suspendIfRunning(c, STATS, "failing", "system", at(2))))
                 .as("no control row yet").isTrue();
         this.<Void>inTransaction(c -> {
-            store.setPaused(c, ORDERS, false, "alice", at(3));
+            store.control().setPaused(c, ORDERS, false, "alice", at(3));
             return null;
         });
-        assertThat(this.<Boolean>inTransaction(c -> store.suspendIfRunning(c, ORDERS, "failing", "system", at(4))))
+        assertThat(this.<Boolean>inTransaction(c -> store.control().suspendIfRunning(c, ORDERS, "failing", "system", at(4))))
                 .as("resumed, then suspended").isTrue();
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c)))
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c)))
                 .containsOnlyKeys(ORDERS, STATS);
 
         mark(at(5), ORDER_1);
-        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(6), LEASE, tokenA));
-        assertThat(this.<Boolean>inTransaction(c -> store.giveBackUntried(c, probe, at(7), at(37)))).isTrue();
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(6), LEASE, tokenA));
+        assertThat(this.<Boolean>inTransaction(c -> store.queue().giveBackUntried(c, probe, at(7), at(37)))).isTrue();
         assertThat(row(ORDER_1).attempts()).isZero();
         assertThat(row(ORDER_1).claimToken()).isNull();
         assertThat(row(ORDER_1).availableAt()).isEqualTo(at(37));
@@ -737,23 +740,23 @@ abstract class PendingStoreContract {
     void anOperatorsPauseIsNeitherProbedNorLiftedAndAResumeEndsASuspension() throws Exception {
         mark(at(0), ORDER_1);
         this.<Void>inTransaction(c -> {
-            store.suspend(c, ORDERS, "failing", "system", at(1));
-            store.setPaused(c, ORDERS, true, "alice", at(2));
+            store.control().suspend(c, ORDERS, "failing", "system", at(1));
+            store.control().setPaused(c, ORDERS, true, "alice", at(2));
             return null;
         });
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
-        assertThat(this.<Boolean>inTransaction(c -> store.takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(1)))).isFalse();
-        assertThat(this.<Boolean>inTransaction(c -> store.liftSuspension(c, ORDERS))).isFalse();
-        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.paused(c))).containsExactly(ORDERS);
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c))).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(1)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().liftSuspension(c, ORDERS))).isFalse();
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).containsExactly(ORDERS);
 
         this.<Void>inTransaction(c -> {
-            store.suspend(c, ORDERS, "failing again", "system", at(4));
-            store.setPaused(c, ORDERS, false, "alice", at(5));
+            store.control().suspend(c, ORDERS, "failing again", "system", at(4));
+            store.control().setPaused(c, ORDERS, false, "alice", at(5));
             return null;
         });
-        assertThat(this.<java.util.Map<String, PendingStore.Suspension>>inTransaction(c -> store.suspensions(c))).isEmpty();
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c))).isEmpty();
         assertThat(keysOf(claimDue(at(6), tokenA, 10, ORDERS))).containsExactly(ORDER_1);
-        assertThat(this.<ClaimedMark>inTransaction(c -> store.claimProbe(c, ORDERS, at(6), LEASE, tokenB)))
+        assertThat(this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(6), LEASE, tokenB)))
                 .as("nothing due and free").isNull();
     }
 
@@ -763,19 +766,19 @@ abstract class PendingStoreContract {
         fail(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: one", at(2));
         fail(claimOne(ORDER_2, at(1), tokenB), "java.lang.IllegalStateException: two", at(1));
 
-        assertThat(this.<Long>inTransaction(c -> store.failing(c, ORDERS))).isEqualTo(2L);
-        assertThat(this.<List<dev.projections.FailedRefresh>>inTransaction(c -> store.failures(c, ORDERS, 10)))
+        assertThat(this.<Long>inTransaction(c -> counts.failing(c, ORDERS))).isEqualTo(2L);
+        assertThat(this.<List<dev.projections.FailedRefresh>>inTransaction(c -> counts.failures(c, ORDERS, 10)))
                 .extracting(dev.projections.FailedRefresh::id, dev.projections.FailedRefresh::attempts,
                         dev.projections.FailedRefresh::nextRetry)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("2", 1, at(1).plusSeconds(5)),
                         org.assertj.core.groups.Tuple.tuple("1", 1, at(2).plusSeconds(5)));
 
-        assertThat(this.<Integer>inTransaction(c -> store.retryFailed(c, ORDERS, at(3)))).isEqualTo(2);
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, at(3)))).isEqualTo(2);
         assertThat(row(ORDER_1).availableAt()).isEqualTo(at(3));
         assertThat(row(ORDER_1).attempts()).isEqualTo(1);
-        assertThat(this.<Boolean>inTransaction(c -> store.retry(c, ORDER_1, at(4)))).isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.actions().retry(c, ORDER_1, at(4)))).isTrue();
         assertThat(row(ORDER_1).availableAt()).isEqualTo(at(4));
-        assertThat(this.<Boolean>inTransaction(c -> store.retry(c, key(ORDERS, "no-such"), at(4)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.actions().retry(c, key(ORDERS, "no-such"), at(4)))).isFalse();
     }
 
     @Test
@@ -809,20 +812,20 @@ abstract class PendingStoreContract {
         assertThat(parked.lastError()).isEqualTo("java.lang.IllegalStateException: for good");
         assertThat(parked.lastFailedAt()).isEqualTo(at(11));
         assertThat(parked.claimToken()).isNull();
-        assertThat(parked.availableAt()).isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(parked.availableAt()).isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(parkedColumns(ORDER_1)).containsExactly(at(2), at(11), parked.generation());
 
         Instant muchLater = at(0).plus(Duration.ofDays(3650));
         assertThat(keysOf(claimDue(muchLater, tokenC, 10, ORDERS))).containsExactly(ORDER_2);
-        assertThat(this.<Boolean>inTransaction(c -> store.hasDue(c, List.of(ORDERS), muchLater))).isFalse();
-        assertThat(this.<Long>inTransaction(c -> store.parked(c, ORDERS))).isEqualTo(1L);
-        assertThat(this.<Long>inTransaction(c -> store.failing(c, ORDERS))).as("a parked mark failed too").isEqualTo(1L);
-        assertThat(this.<Integer>inTransaction(c -> store.retryFailed(c, ORDERS, at(12))))
+        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), muchLater))).isFalse();
+        assertThat(this.<Long>inTransaction(c -> counts.parked(c, ORDERS))).isEqualTo(1L);
+        assertThat(this.<Long>inTransaction(c -> counts.failing(c, ORDERS))).as("a parked mark failed too").isEqualTo(1L);
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, at(12))))
                 .as("retry-failed leaves parked marks to resume").isZero();
 
         mark(at(13), ORDER_1);
         Row remarked = row(ORDER_1);
-        assertThat(remarked.availableAt()).as("still parked").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(remarked.availableAt()).as("still parked").isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(remarked.markCount()).isEqualTo(parked.markCount() + 1);
         assertThat(remarked.generation()).as("the change is recorded: a new generation")
                 .isNotEqualTo(parkedColumns(ORDER_1).get(2));
@@ -835,9 +838,9 @@ abstract class PendingStoreContract {
         claimOne(ORDER_1, mine.leaseUntil(), tokenB);
 
         assertThat(park(mine, "too late", mine.leaseUntil().plusSeconds(1))).isFalse();
-        assertThat(row(ORDER_1).availableAt()).isNotEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(row(ORDER_1).availableAt()).isNotEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(row(ORDER_1).claimToken()).isEqualTo(tokenB);
-        assertThat(this.<Long>inTransaction(c -> store.parked(c, ORDERS))).isZero();
+        assertThat(this.<Long>inTransaction(c -> counts.parked(c, ORDERS))).isZero();
     }
 
     @Test
@@ -857,7 +860,7 @@ abstract class PendingStoreContract {
         assertThat(row(acme1).availableAt()).isEqualTo(at(3));
         assertThat(row(acme1).attempts()).as("attempts kept").isEqualTo(1);
         assertThat(row(globex1).availableAt()).isEqualTo(at(3));
-        assertThat(row(other).availableAt()).as("another projection").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(row(other).availableAt()).as("another projection").isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(parkedColumns(acme1).get(1)).as("parked_at cleared").isNull();
         assertThat(keysOf(claimDue(at(4), tokenB, 10, ORDERS))).contains(acme1, globex1).doesNotContain(acme2);
 
@@ -1007,7 +1010,7 @@ abstract class PendingStoreContract {
         Row thirdBefore = row(ORDER_3);
 
         int released = inTransaction(connection ->
-                store.releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
+                store.queue().releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
         assertThat(released).isEqualTo(2);
 
         assertThat(row(ORDER_1).claimToken()).isNull();
@@ -1016,7 +1019,7 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_3).claimedUntil()).isEqualTo(theirs.leaseUntil());
         assertThat(row(ORDER_3)).as("not mine: left alone").isEqualTo(thirdBefore);
         assertThat(keysOf(claimDue(at(3), tokenC, 10, ORDERS))).containsExactly(ORDER_1, ORDER_2);
-        int none = inTransaction(connection -> store.releaseToken(connection, "never-claimed", List.of(ORDER_1)));
+        int none = inTransaction(connection -> store.queue().releaseToken(connection, "never-claimed", List.of(ORDER_1)));
         assertThat(none).isZero();
     }
 
@@ -1058,7 +1061,7 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     start.await();
                     for (int i = 0; i < upsertsPerThread; i++) {
-                        store.upsert(connection, List.of(ORDER_1), thread % 2 == 0 ? LIVE : REBUILD,
+                        store.queue().upsert(connection, List.of(ORDER_1), thread % 2 == 0 ? LIVE : REBUILD,
                                 at(i).plusMillis(thread));
                         connection.commit();
                     }
@@ -1094,7 +1097,7 @@ abstract class PendingStoreContract {
                         Collections.shuffle(some, random);
                         some = new ArrayList<>(some.subList(0, 2 + random.nextInt(keys.size() - 1)));
                         Collections.sort(some);
-                        store.upsert(connection, some, LIVE, at(i));
+                        store.queue().upsert(connection, some, LIVE, at(i));
                         connection.commit();
                         some.forEach(key -> expected.get(key).incrementAndGet());
                     }
@@ -1121,11 +1124,11 @@ abstract class PendingStoreContract {
         try (Connection holder = connect(); Connection waiter = connect(); Connection observer = connect()) {
             holder.setAutoCommit(false);
             waiter.setAutoCommit(false);
-            store.upsert(holder, List.of(ORDER_2), LIVE, at(0)); // a new key, not committed yet
+            store.queue().upsert(holder, List.of(ORDER_2), LIVE, at(0)); // a new key, not committed yet
             long waiterSession = sessionId(waiter);
 
             Future<Void> upsert = threads.submit(() -> {
-                store.upsert(waiter, List.of(ORDER_1, ORDER_2), LIVE, at(1));
+                store.queue().upsert(waiter, List.of(ORDER_1, ORDER_2), LIVE, at(1));
                 waiter.commit();
                 return null;
             });
@@ -1149,11 +1152,11 @@ abstract class PendingStoreContract {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
             store.dialect().beginEngineTransaction(worker);
-            store.upsert(business, List.of(ORDER_1), LIVE, at(2)); // the change, not committed yet
+            store.queue().upsert(business, List.of(ORDER_1), LIVE, at(2)); // the change, not committed yet
             long workerSession = sessionId(worker);
 
             Future<AckOutcome> ack = threads.submit(() -> {
-                AckOutcome result = store.ack(worker, claimed, at(3));
+                AckOutcome result = store.queue().ack(worker, claimed, at(3));
                 worker.commit();
                 return result;
             });
@@ -1178,11 +1181,11 @@ abstract class PendingStoreContract {
             worker.setAutoCommit(false);
             business.setAutoCommit(false);
             store.dialect().beginEngineTransaction(worker);
-            assertThat(store.ack(worker, claimed, at(2))).isEqualTo(AckOutcome.SUCCESS); // deleted, not committed
+            assertThat(store.queue().ack(worker, claimed, at(2))).isEqualTo(AckOutcome.SUCCESS); // deleted, not committed
             long businessSession = sessionId(business);
 
             Future<Void> upsert = threads.submit(() -> {
-                store.upsert(business, List.of(ORDER_1), LIVE, at(3));
+                store.queue().upsert(business, List.of(ORDER_1), LIVE, at(3));
                 business.commit();
                 return null;
             });
@@ -1208,12 +1211,12 @@ abstract class PendingStoreContract {
         try (Connection business = connect(); Connection operator = connect(); Connection observer = connect()) {
             business.setAutoCommit(false);
             operator.setAutoCommit(false);
-            store.upsert(business, List.of(ORDER_1), LIVE, at(3)); // the change, not committed yet
+            store.queue().upsert(business, List.of(ORDER_1), LIVE, at(3)); // the change, not committed yet
             long operatorSession = sessionId(operator);
 
             Future<List<dev.projections.FailedRefresh>> skip = threads.submit(() -> {
                 List<dev.projections.FailedRefresh> result =
-                        store.skipParked(operator, dev.projections.ParkedSelection.all(ORDERS));
+                        store.actions().skipParked(operator, dev.projections.ParkedSelection.all(ORDERS));
                 operator.commit();
                 return result;
             });
@@ -1226,7 +1229,7 @@ abstract class PendingStoreContract {
         Row row = row(ORDER_1);
         assertThat(row).as("the change committed while the skip waited keeps its mark").isNotNull();
         assertThat(row.generation()).isNotEqualTo(parkedGeneration);
-        assertThat(row.availableAt()).as("still parked: an operator decides again").isEqualTo(PendingStore.PARKED_UNTIL);
+        assertThat(row.availableAt()).as("still parked: an operator decides again").isEqualTo(PendingQueue.PARKED_UNTIL);
     }
 
     @Test
@@ -1238,11 +1241,11 @@ abstract class PendingStoreContract {
         try (Connection worker = connect(); Connection operator = connect(); Connection observer = connect()) {
             worker.setAutoCommit(false);
             operator.setAutoCommit(false);
-            assertThat(store.park(worker, second, "second failure, parked", at(11))).isTrue(); // not committed yet
+            assertThat(store.queue().park(worker, second, "second failure, parked", at(11))).isTrue(); // not committed yet
             long operatorSession = sessionId(operator);
 
             Future<Integer> retry = threads.submit(() -> {
-                int result = store.retryFailed(operator, ORDERS, at(12));
+                int result = store.actions().retryFailed(operator, ORDERS, at(12));
                 operator.commit();
                 return result;
             });
@@ -1254,7 +1257,7 @@ abstract class PendingStoreContract {
         assertThat(retried).as("the park committed while the retry waited").isZero();
         Row row = row(ORDER_1);
         assertThat(row.availableAt()).as("parked, never made due by a retry of failing marks")
-                .isEqualTo(PendingStore.PARKED_UNTIL);
+                .isEqualTo(PendingQueue.PARKED_UNTIL);
         assertThat(row.attempts()).isEqualTo(2);
         assertThat(keysOf(claimDue(at(13), tokenC, 10, ORDERS))).isEmpty();
     }
@@ -1304,7 +1307,7 @@ abstract class PendingStoreContract {
             try (Connection connection = connect()) {
                 connection.setAutoCommit(false);
                 store.dialect().beginEngineTransaction(connection);
-                List<ClaimedMark> claimed = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenA, firstLimit);
+                List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenA, firstLimit);
                 firstHoldsItsClaim.countDown();
                 assertThat(secondClaimed.await(WAIT_SECONDS, SECONDS)).as("second claimer done").isTrue();
                 connection.commit();
@@ -1318,7 +1321,7 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     store.dialect().beginEngineTransaction(connection);
                     List<ClaimedMark> claimed =
-                            store.claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenB, secondLimit);
+                            store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenB, secondLimit);
                     connection.commit();
                     return claimed;
                 }
@@ -1336,7 +1339,7 @@ abstract class PendingStoreContract {
         try (Connection holder = connect()) {
             holder.setAutoCommit(false);
             store.dialect().beginEngineTransaction(holder);
-            assertThat(keysOf(store.claimKeys(holder, List.of(ORDER_1), List.of(ORDERS), at(1), LEASE, tokenA)))
+            assertThat(keysOf(store.queue().claimKeys(holder, List.of(ORDER_1), List.of(ORDERS), at(1), LEASE, tokenA)))
                     .containsExactly(ORDER_1);
 
             Future<List<ClaimedMark>> second = threads.submit(() ->
@@ -1354,7 +1357,7 @@ abstract class PendingStoreContract {
         mark(at(0), ORDER_1, ORDER_2);
         try (Connection business = connect()) {
             business.setAutoCommit(false);
-            store.upsert(business, List.of(ORDER_1), LIVE, at(1)); // holds the row lock until commit
+            store.queue().upsert(business, List.of(ORDER_1), LIVE, at(1)); // holds the row lock until commit
 
             Future<List<ClaimedMark>> claim = threads.submit(() -> claimDue(at(2), tokenA, 10, ORDERS));
 
@@ -1380,7 +1383,7 @@ abstract class PendingStoreContract {
                     start.await();
                     while (true) {
                         store.dialect().beginEngineTransaction(connection);
-                        List<ClaimedMark> batch = store.claimDue(connection, List.of(ORDERS), at(1), LEASE, token, 7);
+                        List<ClaimedMark> batch = store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, token, 7);
                         connection.commit();
                         if (batch.isEmpty()) {
                             return null;
@@ -1406,7 +1409,7 @@ abstract class PendingStoreContract {
         try (Connection claimer = connect()) {
             claimer.setAutoCommit(false);
             store.dialect().beginEngineTransaction(claimer);
-            assertThat(keysOf(store.claimDue(claimer, List.of(ORDERS), at(2), LEASE, tokenA, 10)))
+            assertThat(keysOf(store.queue().claimDue(claimer, List.of(ORDERS), at(2), LEASE, tokenA, 10)))
                     .containsExactly(ORDER_1);
 
             Future<Void> business = threads.submit(() -> {
@@ -1441,7 +1444,7 @@ abstract class PendingStoreContract {
                         Collections.shuffle(some, random);
                         some = new ArrayList<>(some.subList(0, 1 + random.nextInt(4)));
                         Collections.sort(some);
-                        store.upsert(connection, some, LIVE, at(100));
+                        store.queue().upsert(connection, some, LIVE, at(100));
                         connection.commit();
                     }
                 }
@@ -1458,7 +1461,7 @@ abstract class PendingStoreContract {
                     start.await();
                     while (true) {
                         store.dialect().beginEngineTransaction(connection);
-                        List<ClaimedMark> claimed = store.claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
+                        List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
                         connection.commit();
                         if (claimed.isEmpty()) {
                             if (businessDone.get()) {
@@ -1468,7 +1471,7 @@ abstract class PendingStoreContract {
                             continue;
                         }
                         store.dialect().beginEngineTransaction(connection);
-                        List<AckOutcome> outcomes = store.ackAll(connection, sortedByKey(claimed), at(150));
+                        List<AckOutcome> outcomes = store.queue().ackAll(connection, sortedByKey(claimed), at(150));
                         connection.commit();
                         acked += outcomes.stream().filter(AckOutcome.SUCCESS::equals).count();
                     }
@@ -1563,18 +1566,18 @@ abstract class PendingStoreContract {
     private void upsert(Instant now, int priority, MarkKey... keys) throws Exception {
         List<MarkKey> sorted = Arrays.stream(keys).sorted().toList();
         inTransaction(false, connection -> {
-            store.upsert(connection, sorted, priority, now);
+            store.queue().upsert(connection, sorted, priority, now);
             return null;
         });
     }
 
     List<ClaimedMark> claimDue(Instant now, String token, int limit, String... projections) throws Exception {
-        return inTransaction(connection -> store.claimDue(connection, List.of(projections), now, LEASE, token, limit));
+        return inTransaction(connection -> store.queue().claimDue(connection, List.of(projections), now, LEASE, token, limit));
     }
 
     List<ClaimedMark> claimKeys(Collection<MarkKey> keys, Instant now, String token, String... projections)
             throws Exception {
-        return inTransaction(connection -> store.claimKeys(connection, keys, List.of(projections), now, LEASE, token));
+        return inTransaction(connection -> store.queue().claimKeys(connection, keys, List.of(projections), now, LEASE, token));
     }
 
     /** Claims exactly {@code key}, failing the test if it cannot be claimed. */
@@ -1585,7 +1588,7 @@ abstract class PendingStoreContract {
     }
 
     AckOutcome ack(ClaimedMark mark, Instant now) throws Exception {
-        return inTransaction(connection -> store.ack(connection, mark, now));
+        return inTransaction(connection -> store.queue().ack(connection, mark, now));
     }
 
     private static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
@@ -1600,19 +1603,19 @@ abstract class PendingStoreContract {
 
     boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {
         Instant retryAt = now.plus(BACKOFF.delayAfter(mark.attempts() + 1));
-        return inTransaction(connection -> store.recordFailure(connection, mark, error, now, retryAt));
+        return inTransaction(connection -> store.queue().recordFailure(connection, mark, error, now, retryAt));
     }
 
     boolean park(ClaimedMark mark, String error, Instant now) throws Exception {
-        return inTransaction(connection -> store.park(connection, mark, error, now));
+        return inTransaction(connection -> store.queue().park(connection, mark, error, now));
     }
 
     int resume(dev.projections.ParkedSelection selection, Instant now) throws Exception {
-        return inTransaction(connection -> store.resumeParked(connection, selection, now));
+        return inTransaction(connection -> store.actions().resumeParked(connection, selection, now));
     }
 
     List<dev.projections.FailedRefresh> skip(dev.projections.ParkedSelection selection) throws Exception {
-        return inTransaction(connection -> store.skipParked(connection, selection));
+        return inTransaction(connection -> store.actions().skipParked(connection, selection));
     }
 
     /** first_failed_at, parked_at, parked_generation. */
@@ -1629,15 +1632,15 @@ abstract class PendingStoreContract {
     }
 
     int release(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.release(connection, marks));
+        return inTransaction(connection -> store.queue().release(connection, marks));
     }
 
     int abandon(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.abandon(connection, marks, now));
+        return inTransaction(connection -> store.queue().abandon(connection, marks, now));
     }
 
     long pending(String projection) throws Exception {
-        return inTransaction(connection -> store.pending(connection, projection));
+        return inTransaction(connection -> counts.pending(connection, projection));
     }
 
     Row row(MarkKey key) {

@@ -2,6 +2,7 @@ package dev.projections.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.projections.inspect.PendingCounts;
 import dev.projections.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -57,7 +58,7 @@ class PostgresClaimPlanTest {
     @Test
     void aClaimOverSeveralProjectionsReadsEachInIndexOrderUnderALimitAndSortsOnlyItsCandidates() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + PostgresPendingStore.CLAIM_DUE, select -> {
+            String plan = plan(connection, "EXPLAIN " + PostgresPendingQueue.CLAIM_DUE, select -> {
                 select.setArray(1, connection.createArrayOf("text", PROJECTIONS.toArray()));
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
                 select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
@@ -78,7 +79,8 @@ class PostgresClaimPlanTest {
         PendingStore store = PendingStore.forProduct("PostgreSQL");
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
-            List<ClaimedMark> claimed = store.claimDue(connection, PROJECTIONS, NOW, java.time.Duration.ofMinutes(2),
+            List<ClaimedMark> claimed = store.queue().claimDue(connection, PROJECTIONS, NOW,
+                    java.time.Duration.ofMinutes(2),
                     "plan-test", 30);
             connection.rollback();
             // the 30 oldest live marks are ids 1000000, 999990, …, 999710, spread over the three projections
@@ -98,8 +100,10 @@ class PostgresClaimPlanTest {
     @Test
     void theDueCheckAndTheLongestDueReadAreIndexReads() throws Exception {
         Instant fewDue = Instant.parse("2030-01-01T10:00:00.500Z");
+        String anyDue = PendingStore.forProduct("PostgreSQL").queue().anyDueSql(3);
+        String longestDue = new PendingCounts(Dialect.POSTGRESQL).longestDueSql();
         try (Connection connection = connect()) {
-            String due = plan(connection, "EXPLAIN " + ((SqlPendingStore) PendingStore.forProduct("PostgreSQL")).anyDueSql(3), select -> {
+            String due = plan(connection, "EXPLAIN " + anyDue, select -> {
                 for (int i = 0; i < 3; i++) {
                     select.setString(i + 1, PROJECTIONS.get(i));
                 }
@@ -108,7 +112,7 @@ class PostgresClaimPlanTest {
             });
             assertThat(due).as(due).contains("Index").contains("Limit").doesNotContain("Seq Scan on projection_pending");
 
-            String longest = plan(connection, "EXPLAIN " + ((SqlPendingStore) PendingStore.forProduct("PostgreSQL")).longestDueSql(), select -> {
+            String longest = plan(connection, "EXPLAIN " + longestDue, select -> {
                 select.setString(1, "p1");
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
             });
@@ -150,7 +154,7 @@ class PostgresClaimPlanTest {
                 tenants[i] = "";
                 ids[i] = String.format("%08d", 1000 + i);
             }
-            String lock = plan(connection, "EXPLAIN " + PostgresPendingStore.LOCK_IN_KEY_ORDER, select -> {
+            String lock = plan(connection, "EXPLAIN " + PostgresPendingQueue.LOCK_IN_KEY_ORDER, select -> {
                 select.setObject(1, NOW.atOffset(ZoneOffset.UTC));
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
                 select.setArray(3, connection.createArrayOf("text", projections));
@@ -161,7 +165,7 @@ class PostgresClaimPlanTest {
             assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");
 
-            String delete = plan(connection, "EXPLAIN " + PostgresPendingStore.DELETE_BY_ADDRESS,
+            String delete = plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_BY_ADDRESS,
                     select -> select.setArray(1, connection.createArrayOf("text", new String[] {"(0,1)", "(0,2)"})));
             assertThat(delete).as(delete).contains("Tid Scan")
                     .doesNotContain("Seq Scan on projection_pending");

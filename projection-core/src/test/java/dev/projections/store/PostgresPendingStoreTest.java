@@ -64,7 +64,7 @@ class PostgresPendingStoreTest extends PendingStoreContract {
     void aClaimTransactionCommitsWithoutWaitingForTheDiskAndOnlyItDoes() throws Exception {
         try (Connection connection = connectTo()) {
             connection.setAutoCommit(false);
-            store().commitWithoutWaitingForDisk(connection);
+            store().queue().commitWithoutWaitingForDisk(connection);
             org.assertj.core.api.Assertions.assertThat(setting(connection)).isEqualTo("off");
             connection.commit();
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("the next transaction").isEqualTo("on");

@@ -67,10 +67,10 @@ abstract class RebuildStoreContract {
         try (Connection connection = connect()) {
             String runId = exhaustedRun(connection, "a");
             MarkKey failing = new MarkKey(ORDERS, "a", "7");
-            pending.upsert(connection, List.of(failing), PendingStore.REBUILD, T0);
-            ClaimedMark claimed = pending.claimKeys(connection, List.of(failing), List.of(ORDERS), T0,
+            pending.queue().upsert(connection, List.of(failing), PendingQueue.REBUILD, T0);
+            ClaimedMark claimed = pending.queue().claimKeys(connection, List.of(failing), List.of(ORDERS), T0,
                     Duration.ofMinutes(2), "token").get(0);
-            pending.recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(5));
+            pending.queue().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(5));
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
 
@@ -87,7 +87,7 @@ abstract class RebuildStoreContract {
     void anExhaustedRunWithMarksStillWaitingKeepsRunning() throws Exception {
         try (Connection connection = connect()) {
             String runId = exhaustedRun(connection, "a");
-            pending.upsert(connection, List.of(new MarkKey(ORDERS, "a", "8")), PendingStore.REBUILD, T0);
+            pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "a", "8")), PendingQueue.REBUILD, T0);
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isZero();
 

@@ -50,7 +50,7 @@ public class EngineMetrics implements MetricsText {
             description = "no registry: the application has no MeterRegistry bean and no "
                     + "micrometer-registry-prometheus in its EAR, so the engine keeps no metrics";
         }
-        new PendingGauges(resources.dataSource(), resources.store(), resources.clock())
+        new PendingGauges(resources.dataSource(), resources.counts(), resources.store().control(), resources.clock())
                 .register(registry, projections.names());
         refreshTimer = new RefreshTimer(registry);
     }

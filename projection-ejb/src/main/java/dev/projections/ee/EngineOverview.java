@@ -2,10 +2,10 @@ package dev.projections.ee;
 
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
+import dev.projections.inspect.ProjectionCounts;
 import dev.projections.refresh.BackPressure;
-import dev.projections.store.PendingStore;
-import dev.projections.store.PendingStore.ProjectionCounts;
 import dev.projections.store.RebuildStore;
+import dev.projections.store.Suspension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -36,15 +36,16 @@ public class EngineOverview {
         String tenant = ArgumentChecks.tenant(sink.currentTenant());
         return SqlCalls.call(resources.dataSource(), "read the overview", c -> {
             Instant now = resources.clock().instant();
-            Map<String, ProjectionCounts> counts = resources.store().countsByProjection(c, now);
-            Set<String> paused = resources.store().paused(c);
-            Map<String, PendingStore.Suspension> suspended = resources.store().suspensions(c);
+            Map<String, ProjectionCounts> counts = resources.counts().countsByProjection(c, now);
+            Set<String> paused = resources.store().control().paused(c);
+            Map<String, Suspension> suspended = resources.store().control().suspensions(c);
             List<ProjectionStatus> statuses = new ArrayList<>();
             for (String name : registry.names()) {
                 ProjectionCounts count = counts.getOrDefault(name, new ProjectionCounts(0, 0, Duration.ZERO, 0, 0, 0));
-                PendingStore.Suspension suspension = suspended.get(name);
+                Suspension suspension = suspended.get(name);
                 statuses.add(new ProjectionStatus(name, count.pending(), count.dueNow(), count.failing(),
-                        count.parked(), count.oldestDueAge(), count.failing() > 0 ? resources.store().lastError(c, name) : null,
+                        count.parked(), count.oldestDueAge(),
+                        count.failing() > 0 ? resources.counts().lastError(c, name) : null,
                         paused.contains(name), suspension == null ? null : suspension.reason(),
                         rebuildStore.latest(c, name, tenant, now).orElse(null)));
             }
@@ -58,12 +59,12 @@ public class EngineOverview {
         Instant sweepExpectedSince = lastSweep == null ? resources.stats().startedAt() : lastSweep;
         try (Connection connection = resources.dataSource().getConnection()) {
             Instant now = resources.clock().instant();
-            Instant oldest = resources.store().oldestDue(connection, registry.names(), now);
+            Instant oldest = resources.counts().oldestDue(connection, registry.names(), now);
             Duration oldestAge = oldest == null ? Duration.ZERO : Duration.between(oldest, now);
             // a suspension is an operator's matter, not the server's: listed, and still healthy
             java.util.Map<String, String> suspended = new java.util.TreeMap<>();
-            resources.store().suspensions(connection).forEach((name, s) -> suspended.put(name, s.reason()));
-            Set<String> paused = new java.util.TreeSet<>(resources.store().paused(connection));
+            resources.store().control().suspensions(connection).forEach((name, s) -> suspended.put(name, s.reason()));
+            Set<String> paused = new java.util.TreeSet<>(resources.store().control().paused(connection));
             paused.removeAll(suspended.keySet());
             boolean sweeping = resources.settings().enabled() && resources.settings().autoRefresh();
             if (sweeping && Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {

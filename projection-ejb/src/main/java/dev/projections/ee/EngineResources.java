@@ -5,6 +5,7 @@ import dev.projections.marking.ProjectedUnits;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
+import dev.projections.inspect.PendingCounts;
 import dev.projections.store.PendingStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,6 +23,7 @@ public class EngineResources {
     private Settings settings;
     private DataSource dataSource;
     private PendingStore store;
+    private PendingCounts counts;
     private Handoff handoff;
     private final AdjustableClock clock = new AdjustableClock();
     private final EngineStats stats = new EngineStats();
@@ -35,6 +37,7 @@ public class EngineResources {
             throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
         }
         store = PendingStore.forDatabase(dataSource);
+        counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
     }
@@ -49,6 +52,11 @@ public class EngineResources {
 
     public PendingStore store() {
         return store;
+    }
+
+    /** The counts of the pending table that the overview, the facade and the gauges read. */
+    public PendingCounts counts() {
+        return counts;
     }
 
     public Handoff handoff() {

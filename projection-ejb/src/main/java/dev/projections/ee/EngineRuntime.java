@@ -48,7 +48,7 @@ public class EngineRuntime {
 
     public synchronized RebuildStepper rebuilds() {
         if (rebuilds == null) {
-            rebuilds = new RebuildStepper(new RebuildStore(), resources.store(), transactions, resources.clock(),
+            rebuilds = new RebuildStepper(new RebuildStore(), resources.store().queue(), transactions, resources.clock(),
                     registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                     resources.settings().rebuildPageSize(), resources.settings().leaseTime());
         }
@@ -70,7 +70,7 @@ public class EngineRuntime {
 
     public synchronized InstanceHeartbeat heartbeat() {
         if (heartbeat == null) {
-            heartbeat = new InstanceHeartbeat(resources.store(), transactions, resources.clock(), registry,
+            heartbeat = new InstanceHeartbeat(resources.store().instances(), transactions, resources.clock(), registry,
                     instanceId(), resources.settings().leaseTime());
         }
         return heartbeat;

@@ -21,12 +21,12 @@ public class FailingMarks {
 
     long pending(String projection) {
         ArgumentChecks.projection(projection, registry);
-        return read("count pending marks of " + projection, c -> resources.store().pending(c, projection));
+        return read("count pending marks of " + projection, c -> resources.counts().pending(c, projection));
     }
 
     long failing(String projection) {
         ArgumentChecks.projection(projection, registry);
-        return read("count failing marks of " + projection, c -> resources.store().failing(c, projection));
+        return read("count failing marks of " + projection, c -> resources.counts().failing(c, projection));
     }
 
     List<FailedRefresh> failures(String projection, int limit) {
@@ -34,13 +34,13 @@ public class FailingMarks {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         }
-        return read("list failing marks of " + projection, c -> resources.store().failures(c, projection, limit));
+        return read("list failing marks of " + projection, c -> resources.counts().failures(c, projection, limit));
     }
 
     int retryFailed(String projection) {
         ArgumentChecks.projection(projection, registry);
         int retried = read("retry failing marks of " + projection,
-                c -> resources.store().retryFailed(c, projection, resources.clock().instant()));
+                c -> resources.store().actions().retryFailed(c, projection, resources.clock().instant()));
         if (retried > 0) {
             drainer.start();
         }
@@ -53,7 +53,7 @@ public class FailingMarks {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
         MarkKey key = new MarkKey(projection, ArgumentChecks.tenant(tenant), ArgumentChecks.id(id, projection));
-        boolean retried = read("retry " + key, c -> resources.store().retry(c, key, resources.clock().instant()));
+        boolean retried = read("retry " + key, c -> resources.store().actions().retry(c, key, resources.clock().instant()));
         if (!retried) {
             throw new IllegalArgumentException("no failing mark " + key + " to retry");
         }

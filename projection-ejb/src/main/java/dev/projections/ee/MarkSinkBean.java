@@ -6,7 +6,7 @@ import dev.projections.TenantResolver;
 import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
 import dev.projections.marking.ProjectedUnits;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -87,7 +87,7 @@ public class MarkSinkBean implements MarkSink {
     @Override
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
         if (resources.settings().enabled()) {
-            resources.store().upsert(connection, sortedKeys, PendingStore.LIVE, resources.clock().instant());
+            resources.store().queue().upsert(connection, sortedKeys, PendingQueue.LIVE, resources.clock().instant());
             resources.stats().marksWritten();
         }
     }

@@ -22,13 +22,13 @@ public class ParkedMarks {
     long parked(String projection) {
         ArgumentChecks.projection(projection, registry);
         return SqlCalls.call(resources.dataSource(), "count parked marks of " + projection,
-                c -> resources.store().parked(c, projection));
+                c -> resources.counts().parked(c, projection));
     }
 
     int resume(ParkedSelection selection) {
         check(selection);
         int resumed = SqlCalls.call(resources.dataSource(), "resume parked marks of " + selection.projection(),
-                c -> resources.store().resumeParked(c, selection, resources.clock().instant()));
+                c -> resources.store().actions().resumeParked(c, selection, resources.clock().instant()));
         if (resumed > 0) {
             drainer.start();
         }
@@ -39,7 +39,7 @@ public class ParkedMarks {
     public List<FailedRefresh> skip(ParkedSelection selection) {
         check(selection);
         return SqlCalls.call(resources.dataSource(), "skip parked marks of " + selection.projection(),
-                c -> resources.store().skipParked(c, selection));
+                c -> resources.store().actions().skipParked(c, selection));
     }
 
     private void check(ParkedSelection selection) {

@@ -29,7 +29,7 @@ public class PauseState {
         long now = System.nanoTime();
         if (readAt == Long.MIN_VALUE || now - readAt > MAX_AGE_NANOS) {
             try (Connection connection = resources.dataSource().getConnection()) {
-                paused = Set.copyOf(resources.store().paused(connection));
+                paused = Set.copyOf(resources.store().control().paused(connection));
                 readAt = now;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "could not read projection_control; keeping the last known pauses", e);

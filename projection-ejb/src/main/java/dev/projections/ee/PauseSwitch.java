@@ -36,7 +36,7 @@ public class PauseSwitch {
         }
         String user = caller();
         SqlCalls.call(resources.dataSource(), "suspend " + projection, c -> {
-            resources.store().suspend(c, projection, reason, user, resources.clock().instant());
+            resources.store().control().suspend(c, projection, reason, user, resources.clock().instant());
             return null;
         });
         pauses.invalidate();
@@ -50,14 +50,14 @@ public class PauseSwitch {
     boolean isPaused(String projection) {
         ArgumentChecks.projection(projection, registry);
         return SqlCalls.call(resources.dataSource(), "read the pause of " + projection,
-                c -> resources.store().paused(c).contains(projection));
+                c -> resources.store().control().paused(c).contains(projection));
     }
 
     private void setPaused(String projection, boolean paused) {
         ArgumentChecks.projection(projection, registry);
         String user = caller();
         SqlCalls.call(resources.dataSource(), (paused ? "pause " : "resume ") + projection, c -> {
-            resources.store().setPaused(c, projection, paused, user, resources.clock().instant());
+            resources.store().control().setPaused(c, projection, paused, user, resources.clock().instant());
             return null;
         });
         pauses.invalidate();

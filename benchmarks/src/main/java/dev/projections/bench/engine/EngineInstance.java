@@ -65,7 +65,7 @@ public final class EngineInstance implements AutoCloseable {
                 statements == null ? pool : StatementCounting.wrap(pool, statements));
         ProjectionCatalog catalog = new SingleProjection(projection);
         RebuildStepper rebuilds = withRebuild
-                ? new RebuildStepper(new RebuildStore(), store, transactions, clock, catalog, TenantScope.NONE,
+                ? new RebuildStepper(new RebuildStore(), store.queue(), transactions, clock, catalog, TenantScope.NONE,
                         settings.rebuildPageSize(), settings.leaseTime())
                 : null;
         Handoff handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());

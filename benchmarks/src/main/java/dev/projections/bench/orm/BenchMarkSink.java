@@ -3,7 +3,7 @@ package dev.projections.bench.orm;
 import dev.projections.MarkKey;
 import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -22,21 +22,21 @@ public final class BenchMarkSink implements MarkSink {
 
     private static BenchMarkSink installed;
 
-    private final PendingStore store;
+    private final PendingQueue queue;
     private final Clock clock;
     private volatile Consumer<Set<MarkKey>> afterCommit = keys -> { };
 
-    private BenchMarkSink(PendingStore store, Clock clock) {
-        this.store = store;
+    private BenchMarkSink(PendingQueue queue, Clock clock) {
+        this.queue = queue;
         this.clock = clock;
     }
 
     /**
      * The JVM's sink, made the one bean of {@link SeCdi} on first use (a CDI provider can be set once), refresh off.
      */
-    public static synchronized BenchMarkSink install(PendingStore store, Clock clock) {
+    public static synchronized BenchMarkSink install(PendingQueue queue, Clock clock) {
         if (installed == null) {
-            installed = new BenchMarkSink(store, clock);
+            installed = new BenchMarkSink(queue, clock);
             SeCdi.install(MarkSink.class, installed);
         }
         installed.refreshOff();
@@ -60,7 +60,7 @@ public final class BenchMarkSink implements MarkSink {
 
     @Override
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
-        store.upsert(connection, sortedKeys, PendingStore.LIVE, clock.instant());
+        queue.upsert(connection, sortedKeys, PendingQueue.LIVE, clock.instant());
     }
 
     @Override

@@ -58,7 +58,7 @@ public final class CommitLatencyScenario implements Scenario {
                 waiter.complete(System.nanoTime());
             }
         };
-        BenchMarkSink sink = BenchMarkSink.install(context.store(), context.clock());
+        BenchMarkSink sink = BenchMarkSink.install(context.store().queue(), context.clock());
         Series engineP50 = new Series();
         Series engineP99 = new Series();
         Series boundP50 = new Series();

@@ -127,7 +127,7 @@ public final class DrainThroughputScenario implements Scenario {
     /** Same queue, same empty read model, fresh statistics for every drain, ours and the bound's. */
     private static void prepare(BenchContext context, int marks) throws Exception {
         context.workload().clearQueueAndReadModel();
-        context.workload().markFirst(marks, context.store(), context.clock());
+        context.workload().markFirst(marks, context.store().queue(), context.clock());
     }
 
     /** One drain: how long it took, and the statements and transactions it ran. */

@@ -55,7 +55,7 @@ public final class MarkingOverheadScenario implements Scenario {
         int transactions = context.options().transactions();
         ScenarioReport report = new ScenarioReport(("3. Marking overhead: Hibernate ORM in Java SE, 1 thread, %,d "
                 + "transactions per variant, %d run(s)").formatted(transactions, context.runs()));
-        BenchMarkSink sink = BenchMarkSink.install(context.store(), context.clock());
+        BenchMarkSink sink = BenchMarkSink.install(context.store().queue(), context.clock());
         LongAdder engineStatements = new LongAdder();
         Series[][] rate = new Series[2][3];
         Series[][] statements = new Series[2][3];

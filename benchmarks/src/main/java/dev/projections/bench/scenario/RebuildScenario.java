@@ -14,7 +14,7 @@ import dev.projections.bench.engine.PlainSqlDrain;
 import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.SetBasedOrderSearchProjection;
 import dev.projections.config.Settings;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import dev.projections.store.RebuildStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -229,7 +229,7 @@ public final class RebuildScenario implements Scenario {
                 try (PreparedStatement insert = connection.prepareStatement(BULK_MARK)) {
                     var now = context.clock().instant().atOffset(ZoneOffset.UTC);
                     insert.setString(1, OrderSearchProjection.NAME);
-                    insert.setInt(2, PendingStore.REBUILD);
+                    insert.setInt(2, PendingQueue.REBUILD);
                     insert.setObject(3, now);
                     insert.setObject(4, now);
                     return insert.executeUpdate();

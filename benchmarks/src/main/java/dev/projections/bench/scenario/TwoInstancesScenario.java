@@ -64,7 +64,7 @@ public final class TwoInstancesScenario implements Scenario {
 
     private static void prepare(BenchContext context, int marks) throws Exception {
         context.workload().clearQueueAndReadModel();
-        context.workload().markFirst(marks, context.store(), context.clock());
+        context.workload().markFirst(marks, context.store().queue(), context.clock());
     }
 
     private static EngineInstance start(BenchContext context, int workers) {

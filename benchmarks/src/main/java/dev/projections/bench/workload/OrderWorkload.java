@@ -2,7 +2,7 @@ package dev.projections.bench.workload;
 
 import dev.projections.MarkKey;
 import dev.projections.bench.db.BenchDatabase;
-import dev.projections.store.PendingStore;
+import dev.projections.store.PendingQueue;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -106,12 +106,12 @@ public final class OrderWorkload {
      * Marks every order LIVE, as committed business transactions would: the store's own upsert, keys in key order,
      * {@value #MARK_PAGE} per transaction. Statistics are refreshed afterwards, so the claim plans see the queue.
      */
-    public void markAll(PendingStore store, Clock clock) throws Exception {
-        markFirst(orders, store, clock);
+    public void markAll(PendingQueue queue, Clock clock) throws Exception {
+        markFirst(orders, queue, clock);
     }
 
     /** The same for orders 1..{@code count} only. */
-    public void markFirst(int count, PendingStore store, Clock clock) throws Exception {
+    public void markFirst(int count, PendingQueue queue, Clock clock) throws Exception {
         List<MarkKey> keys = new ArrayList<>(count);
         for (long id = 1; id <= count; id++) {
             keys.add(new MarkKey(OrderSearchProjection.NAME, "", Long.toString(id)));
@@ -120,7 +120,7 @@ public final class OrderWorkload {
         try (Connection connection = database.connect()) {
             connection.setAutoCommit(false);
             for (int from = 0; from < keys.size(); from += MARK_PAGE) {
-                store.upsert(connection, keys.subList(from, Math.min(keys.size(), from + MARK_PAGE)), PendingStore.LIVE,
+                queue.upsert(connection, keys.subList(from, Math.min(keys.size(), from + MARK_PAGE)), PendingQueue.LIVE,
                         clock.instant());
                 connection.commit();
             }

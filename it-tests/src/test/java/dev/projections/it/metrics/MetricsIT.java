@@ -65,11 +65,11 @@ class MetricsIT {
         String prefix = "metrics-" + UUID.randomUUID() + "-";
         List<MarkKey> keys = List.of(key(prefix + 1), key(prefix + 2), key(prefix + 3));
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().upsert(connection, keys, 0, resources.clock().instant());
+            resources.store().queue().upsert(connection, keys, 0, resources.clock().instant());
         }
         MarkKey rebuilt = key(prefix + 4);
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().upsert(connection, List.of(rebuilt), 1, resources.clock().instant());
+            resources.store().queue().upsert(connection, List.of(rebuilt), 1, resources.clock().instant());
         }
         gated.failNext(prefix + 2, 1);
         gated.failNext(prefix + 4, 1);

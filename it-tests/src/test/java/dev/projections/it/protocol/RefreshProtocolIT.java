@@ -196,7 +196,7 @@ class RefreshProtocolIT {
         MarkKey gatedKey = mark(id, "");
         MarkKey otherKey = new MarkKey("customer-stats", "", "0");
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().upsert(connection, List.of(otherKey), 0, resources.clock().instant());
+            resources.store().queue().upsert(connection, List.of(otherKey), 0, resources.clock().instant());
         }
         List<ClaimedMark> claimedBeforeThePause = engine.steps().claim(List.of(gatedKey));
         // a second engine on the same database, as another instance would run it
@@ -268,7 +268,7 @@ class RefreshProtocolIT {
     private MarkKey mark(String id, String tenant) throws Exception {
         MarkKey key = key(id, tenant);
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().upsert(connection, List.of(key), 0, resources.clock().instant());
+            resources.store().queue().upsert(connection, List.of(key), 0, resources.clock().instant());
         }
         return key;
     }

@@ -14,7 +14,6 @@ import dev.projections.ee.Rebuildable;
 import dev.projections.ee.SqlCalls;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
-import dev.projections.inspect.MarkLists;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -61,7 +60,6 @@ public class ConsoleAdmin {
     SessionContext context;
 
     private final AuditLog audit = new AuditLog();
-    private final MarkLists lists = new MarkLists();
 
     /** Makes one failing mark due now, keeping its attempts. */
     public void retry(String projection, String tenant, String id) {
@@ -198,8 +196,8 @@ public class ConsoleAdmin {
         if (registry.isKnown(projection)) {
             throw new ActionRefused("projection " + projection + " is deployed here: its marks are not purged", null);
         }
-        int purged = sql("purge the marks of " + projection, c -> lists.purgeOrphaned(c, projection,
-                resources.clock().instant(), resources.settings().sweepInterval().multipliedBy(3)));
+        int purged = sql("purge the marks of " + projection, c -> resources.store().actions().purgeOrphaned(c,
+                projection, resources.clock().instant(), resources.settings().sweepInterval().multipliedBy(3)));
         record("purge", projection, null, null, purged + " marks");
         return purged;
     }

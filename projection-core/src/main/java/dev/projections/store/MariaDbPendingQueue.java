@@ -1,5 +1,7 @@
 package dev.projections.store;
 
+import static dev.projections.store.Statements.bindKey;
+
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,13 +12,13 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The pending table on MariaDB 10.6+ and MySQL 8.0+ ({@code SKIP LOCKED} arrived in MariaDB 10.6). The engine's
- * transactions run at READ COMMITTED ({@link Dialect#beginEngineTransaction}, docs/design.md D28); business
- * transactions may run at the server's default, REPEATABLE READ.
+ * The pending queue on MariaDB 10.6+ and MySQL 8.0+ ({@code SKIP LOCKED} arrived in MariaDB 10.6): its upsert and its
+ * claim. The engine's transactions run at READ COMMITTED ({@link Dialect#beginEngineTransaction}, docs/design.md
+ * D28); business transactions may run at the server's default, REPEATABLE READ.
  */
-final class MariaDbPendingStore extends SqlPendingStore {
+final class MariaDbPendingQueue extends PendingQueue {
 
-    MariaDbPendingStore() {
+    MariaDbPendingQueue() {
         super(Dialect.MARIADB);
     }
 
@@ -104,61 +106,5 @@ final class MariaDbPendingStore extends SqlPendingStore {
             select.setObject(i++, dialect.timestamp(now));
         }
         return select;
-    }
-
-    private static final String HEARTBEAT = """
-            INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)
-            ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)
-            """;
-
-    private static final String SET_PAUSED = """
-            INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
-            VALUES (?, ?, ?, ?, ?, NULL)
-            ON DUPLICATE KEY UPDATE paused = VALUES(paused), paused_by = VALUES(paused_by),
-                   paused_at = VALUES(paused_at), suspended_reason = VALUES(suspended_reason), probed_at = NULL
-            """;
-
-    @Override
-    String heartbeatSql() {
-        return HEARTBEAT;
-    }
-
-    @Override
-    String setPausedSql() {
-        return SET_PAUSED;
-    }
-
-    /* makes sure the row exists, unpaused if it is new: the conditional update below then decides */
-    private static final String ENSURE_CONTROL_ROW = """
-            INSERT INTO projection_control (projection, paused) VALUES (?, FALSE)
-            ON DUPLICATE KEY UPDATE projection = projection
-            """;
-
-    /* only a running projection: an operator's pause is never turned into a suspension */
-    private static final String SUSPEND_RUNNING = """
-            UPDATE projection_control SET paused = TRUE, paused_by = ?, paused_at = ?, suspended_reason = ?,
-                   probed_at = NULL
-             WHERE projection = ? AND NOT paused
-            """;
-
-    /*
-     * Two statements, not one INSERT … ON DUPLICATE KEY UPDATE with conditional assignments: that statement's count
-     * cannot tell "inserted" from "found paused, left alone" (1 for both while the driver reports found rows, its
-     * default), and the answer says whether this instance suspended the projection.
-     */
-    @Override
-    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
-            throws SQLException {
-        try (PreparedStatement ensure = connection.prepareStatement(ENSURE_CONTROL_ROW)) {
-            ensure.setString(1, projection);
-            ensure.executeUpdate();
-        }
-        try (PreparedStatement update = connection.prepareStatement(SUSPEND_RUNNING)) {
-            update.setString(1, user);
-            update.setObject(2, dialect.timestamp(now));
-            update.setString(3, truncate(reason, 1000));
-            update.setString(4, projection);
-            return update.executeUpdate() == 1;
-        }
     }
 }

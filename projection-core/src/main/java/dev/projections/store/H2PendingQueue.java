@@ -7,12 +7,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 
-/** The pending table on H2, the demo's embedded default. */
-final class H2PendingStore extends SqlPendingStore {
+/** The pending queue on H2, the demo's embedded default: its upsert. */
+final class H2PendingQueue extends PendingQueue {
 
     private static final int MAX_TRIES = 5;
 
-    H2PendingStore() {
+    H2PendingQueue() {
         super(Dialect.H2);
     }
 
@@ -66,43 +66,5 @@ final class H2PendingStore extends SqlPendingStore {
                 }
             }
         }
-    }
-
-    private static final String HEARTBEAT = """
-            MERGE INTO projection_instance (instance_id, projection, last_seen) KEY (instance_id, projection)
-            VALUES (?, ?, ?)
-            """;
-
-    private static final String SET_PAUSED = """
-            MERGE INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
-            KEY (projection) VALUES (?, ?, ?, ?, ?, NULL)
-            """;
-
-    /* WHEN MATCHED AND NOT paused: an operator's pause is never turned into a suspension */
-    private static final String SUSPEND_IF_RUNNING = """
-            MERGE INTO projection_control t
-            USING (SELECT CAST(? AS VARCHAR(100)) AS projection, CAST(? AS VARCHAR(200)) AS by_user,
-                          CAST(? AS TIMESTAMP WITH TIME ZONE) AS at_time, CAST(? AS VARCHAR(1000)) AS reason) s
-               ON t.projection = s.projection
-             WHEN MATCHED AND NOT t.paused THEN UPDATE SET paused = TRUE, paused_by = s.by_user,
-                  paused_at = s.at_time, suspended_reason = s.reason, probed_at = NULL
-             WHEN NOT MATCHED THEN INSERT (projection, paused, paused_by, paused_at, suspended_reason)
-                  VALUES (s.projection, TRUE, s.by_user, s.at_time, s.reason)
-            """;
-
-    @Override
-    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
-            throws SQLException {
-        return suspendIfRunning(connection, SUSPEND_IF_RUNNING, dialect, projection, reason, user, now);
-    }
-
-    @Override
-    String heartbeatSql() {
-        return HEARTBEAT;
-    }
-
-    @Override
-    String setPausedSql() {
-        return SET_PAUSED;
     }
 }

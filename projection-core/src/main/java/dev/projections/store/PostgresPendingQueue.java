@@ -10,10 +10,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** The pending table on PostgreSQL. */
-final class PostgresPendingStore extends SqlPendingStore {
+/**
+ * The pending queue on PostgreSQL: its upsert, its claim and ack by row address, and claims that commit without
+ * waiting for the disk.
+ */
+final class PostgresPendingQueue extends PendingQueue {
 
-    PostgresPendingStore() {
+    PostgresPendingQueue() {
         super(Dialect.POSTGRESQL);
     }
 
@@ -168,34 +171,6 @@ final class PostgresPendingStore extends SqlPendingStore {
         return held;
     }
 
-    private static final String HEARTBEAT = """
-            INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)
-            ON CONFLICT (instance_id, projection) DO UPDATE SET last_seen = EXCLUDED.last_seen
-            """;
-
-
-    /* the update's WHERE leaves a paused row alone: an operator's pause is never turned into a suspension */
-    private static final String SUSPEND_IF_RUNNING = """
-            INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
-            VALUES (?, TRUE, ?, ?, ?, NULL)
-            ON CONFLICT (projection) DO UPDATE SET paused = TRUE, paused_by = EXCLUDED.paused_by,
-                   paused_at = EXCLUDED.paused_at, suspended_reason = EXCLUDED.suspended_reason, probed_at = NULL
-             WHERE NOT projection_control.paused
-            """;
-
-    @Override
-    public boolean suspendIfRunning(Connection connection, String projection, String reason, String user, Instant now)
-            throws SQLException {
-        return suspendIfRunning(connection, SUSPEND_IF_RUNNING, dialect, projection, reason, user, now);
-    }
-
-    private static final String SET_PAUSED = """
-            INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
-            VALUES (?, ?, ?, ?, ?, NULL)
-            ON CONFLICT (projection) DO UPDATE SET paused = EXCLUDED.paused, paused_by = EXCLUDED.paused_by,
-                   paused_at = EXCLUDED.paused_at, suspended_reason = EXCLUDED.suspended_reason, probed_at = NULL
-            """;
-
     /*
      * Claims with several projections: "projection IN (…) ORDER BY priority, available_at" cannot read the claim
      * index (projection, priority, available_at) in order across projections, so PostgreSQL sorted every due,
@@ -265,15 +240,5 @@ final class PostgresPendingStore extends SqlPendingStore {
             update.setArray(3, connection.createArrayOf("text", addresses.toArray()));
             update.executeUpdate();
         }
-    }
-
-    @Override
-    String heartbeatSql() {
-        return HEARTBEAT;
-    }
-
-    @Override
-    String setPausedSql() {
-        return SET_PAUSED;
     }
 }

@@ -1,8 +1,9 @@
 package dev.projections.store;
 
-import dev.projections.FailedRefresh;
+import static dev.projections.store.Statements.bindKey;
+import static dev.projections.store.Statements.truncate;
+
 import dev.projections.MarkKey;
-import dev.projections.ParkedSelection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,24 +16,51 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The statements PostgreSQL, H2 and MariaDB share; a dialect adds its upsert. Kept to SQL that all of them accept
- * (row-value {@code IN}, {@code FOR UPDATE SKIP LOCKED}); what differs (row limits, timestamps) comes from the
- * {@link Dialect}.
+ * {@code projection_pending} as the engine uses it (docs/contract.md §3, §4): marks upserted, claimed under a lease,
+ * acked, failed, parked, given back, released and renewed. Each method runs on the caller's connection, in the
+ * caller's transaction; instants are parameters taken from the engine's clock (never {@code now()} in SQL), so tests
+ * control time. Statements that lock several rows take them in key order.
+ * <p>
+ * The statements here are those PostgreSQL, H2 and MariaDB share, kept to SQL that all of them accept (row-value
+ * {@code IN}, {@code FOR UPDATE SKIP LOCKED}); what differs in a statement's text (row limits, timestamps) comes
+ * from the {@link Dialect}, and a dialect whose statements differ as a whole (the upsert, PostgreSQL's claim and ack
+ * by row address, MariaDB's claim per projection) overrides them in its subclass.
  */
-abstract class SqlPendingStore implements PendingStore {
+public abstract class PendingQueue {
+
+    /** The priority of a mark made by a business change: claimed before any rebuild mark. */
+    public static final int LIVE = 0;
+
+    /** The priority of a mark made by a rebuild. */
+    public static final int REBUILD = 1;
+
+    /**
+     * The {@code available_at} of a parked mark: past any clock, so the claim, due and oldest-due queries leave it
+     * out by the predicate they already have, on the indexes they already use (docs/design.md D26).
+     */
+    public static final Instant PARKED_UNTIL = Instant.parse("9999-12-31T00:00:00Z");
 
     final Dialect dialect;
 
-    SqlPendingStore(Dialect dialect) {
+    PendingQueue(Dialect dialect) {
         this.dialect = dialect;
     }
 
-    @Override
-    public Dialect dialect() {
-        return dialect;
-    }
+    /**
+     * The upsert rule of docs/contract.md §3, for keys sorted in key order: a new key is inserted due now; an existing
+     * key gets a new generation, {@code mark_count + 1}, the lower priority, and becomes due now unless it is backing
+     * off. Claim columns and {@code first_marked_at} are never touched.
+     */
+    public abstract void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now)
+            throws SQLException;
 
-    static final int MAX_ERROR_LENGTH = 500;
+    /**
+     * Lets the current transaction commit without waiting for its log to reach the disk, where the database allows
+     * it. Only for claims: a claim lost in a database crash leaves its marks unclaimed, which is where they were, and
+     * the refresh transaction that follows a claim commits durably, flushing the claim's log with its own.
+     */
+    public void commitWithoutWaitingForDisk(Connection connection) throws SQLException {
+    }
 
     /*
      * Why SKIP LOCKED: the claim is a queue pop run by every worker of every instance at once. With a plain
@@ -96,24 +124,6 @@ abstract class SqlPendingStore implements PendingStore {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
-    private static final String COUNT_PARKED =
-            "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND parked_at IS NOT NULL";
-
-    private static final String PARKED_MARKS = """
-            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at, generation FROM projection_pending
-             WHERE projection = ? AND parked_at IS NOT NULL""";
-
-    private static final String RESUME_PARKED = """
-            UPDATE projection_pending SET available_at = ?, parked_at = NULL, parked_generation = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL
-            """;
-
-    /* the generation read with the selection: a change committed during the skip keeps its mark */
-    private static final String SKIP_PARKED = """
-            DELETE FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL AND generation = ?
-            """;
-
     /* a failed probe or back-pressure: given back, no attempt counted, due again later */
     private static final String GIVE_BACK_UNTRIED = """
             UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, available_at = ?
@@ -137,70 +147,6 @@ abstract class SqlPendingStore implements PendingStore {
                                 WHERE c.projection = projection_pending.projection AND c.paused)%s
             """;
 
-    private static final String COUNT_FAILING =
-            "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND attempts > 0";
-
-    private static final String FAILURES = """
-            SELECT tenant_id, entity_id, attempts, last_error, last_failed_at, available_at
-              FROM projection_pending
-             WHERE projection = ? AND attempts > 0
-             ORDER BY available_at, tenant_id, entity_id%s
-            """;
-
-    private static final String FAILING_KEYS = "SELECT tenant_id, entity_id FROM projection_pending"
-            + " WHERE projection = ? AND attempts > 0 AND parked_at IS NULL";
-
-    /* a parked mark retried by its key is resumed */
-    private static final String MAKE_DUE = """
-            UPDATE projection_pending SET available_at = ?, parked_at = NULL, parked_generation = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0
-            """;
-
-    /* "retry failed": a mark parked since the keys were read stays parked */
-    private static final String MAKE_FAILING_DUE = """
-            UPDATE projection_pending SET available_at = ?
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND attempts > 0 AND parked_at IS NULL
-            """;
-
-    private static final String LONGEST_DUE = """
-            SELECT first_marked_at FROM projection_pending WHERE projection = ? AND available_at <= ?
-             ORDER BY available_at%s
-            """;
-
-    private static final String COUNTS = """
-            SELECT projection, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END),
-                   MIN(CASE WHEN available_at <= ? THEN first_marked_at END),
-                   SUM(CASE WHEN available_at <= ? THEN 1 ELSE 0 END),
-                   SUM(CASE WHEN priority = 1 AND attempts > 0 THEN 1 ELSE 0 END),
-                   SUM(CASE WHEN parked_at IS NOT NULL THEN 1 ELSE 0 END)
-              FROM projection_pending GROUP BY projection
-            """;
-
-    private static final String LAST_ERROR = """
-            SELECT last_error FROM projection_pending WHERE projection = ? AND attempts > 0
-             ORDER BY last_failed_at DESC%s
-            """;
-
-    private static final String PAUSED = "SELECT projection FROM projection_control WHERE paused";
-
-    private static final String SUSPENSIONS = """
-            SELECT projection, suspended_reason, paused_by, paused_at FROM projection_control
-             WHERE paused AND suspended_reason IS NOT NULL
-            """;
-
-    /* one instance per probe interval: whoever moves probed_at first */
-    private static final String TAKE_PROBE_TURN = """
-            UPDATE projection_control SET probed_at = ?
-             WHERE projection = ? AND paused AND suspended_reason IS NOT NULL
-               AND (probed_at IS NULL OR probed_at <= ?)
-            """;
-
-    /* only a suspension: an operator's pause set meanwhile stays */
-    private static final String LIFT_SUSPENSION = """
-            UPDATE projection_control SET paused = FALSE, suspended_reason = NULL, probed_at = NULL
-             WHERE projection = ? AND paused AND suspended_reason IS NOT NULL
-            """;
-
     /* a suspended projection's due marks, claimable but for the suspension: a handful, for one probe */
     private static final String PROBE_CANDIDATES = """
             SELECT projection, tenant_id, entity_id, generation, attempts, priority FROM projection_pending
@@ -210,9 +156,10 @@ abstract class SqlPendingStore implements PendingStore {
              ORDER BY available_at%s
             """;
 
-    private static final String COUNT_PENDING = "SELECT COUNT(*) FROM projection_pending WHERE projection = ?";
-
-    @Override
+    /**
+     * Claims up to {@code limit} due marks of {@code projections} without a valid lease, live before rebuild,
+     * oldest first, skipping rows other transactions hold locked.
+     */
     public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
                                       Duration lease, String token, int limit) throws SQLException {
         if (projections.isEmpty() || limit < 1) {
@@ -242,7 +189,7 @@ abstract class SqlPendingStore implements PendingStore {
         return select;
     }
 
-    @Override
+    /** Claims those of {@code keys} that are due, unleased and of {@code projections}. */
     public List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                        Instant now, Duration lease, String token) throws SQLException {
         if (keys.isEmpty() || projections.isEmpty()) {
@@ -347,7 +294,11 @@ abstract class SqlPendingStore implements PendingStore {
         return locked;
     }
 
-    @Override
+    /**
+     * The ack, last statement of the refresh transaction: deletes the mark if its generation and token are
+     * the claimed ones; otherwise re-marks and releases it if the token is still mine, or upserts it at LIVE
+     * priority.
+     */
     public AckOutcome ack(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement(DELETE_IF_UNCHANGED)) {
             int i = bindKey(delete, 1, mark.key());
@@ -358,6 +309,20 @@ abstract class SqlPendingStore implements PendingStore {
             }
         }
         return missedAck(connection, mark, now);
+    }
+
+    /**
+     * The acks of one refresh transaction's marks, given in key order, with an outcome each in that order: the same
+     * rules as {@link #ack}, locking the marks' rows in key order. A dialect may do it in fewer statements than one
+     * per mark.
+     */
+    public List<AckOutcome> ackAll(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
+            throws SQLException {
+        List<AckOutcome> outcomes = new ArrayList<>(sortedMarks.size());
+        for (ClaimedMark mark : sortedMarks) {
+            outcomes.add(ack(connection, mark, now));
+        }
+        return outcomes;
     }
 
     /**
@@ -389,14 +354,21 @@ abstract class SqlPendingStore implements PendingStore {
         upsert(connection, List.of(key), LIVE, now);
     }
 
-    @Override
+    /**
+     * Records a failure and releases the claim, due again at {@code retryAt}, only while the claim is still mine;
+     * false when it was not, and then the key is marked again at LIVE priority (its refresh may have written a
+     * read model after a newer refresh did).
+     */
     public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
             throws SQLException {
         return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, dialect.timestamp(retryAt), dialect.timestamp(now), truncate(error),
                 dialect.timestamp(now));
     }
 
-    @Override
+    /**
+     * Records a failure as {@link #recordFailure} does and parks the mark: never claimed again until resumed.
+     * False, and the key marked again LIVE, when the claim was no longer mine.
+     */
     public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
         return updateWhileClaimed(connection, PARK, mark, now, dialect.timestamp(PARKED_UNTIL), dialect.timestamp(now), truncate(error), dialect.timestamp(now),
                 dialect.timestamp(now));
@@ -424,80 +396,10 @@ abstract class SqlPendingStore implements PendingStore {
         return false;
     }
 
-    @Override
-    public long parked(Connection connection, String projection) throws SQLException {
-        return countOf(connection, COUNT_PARKED, projection);
-    }
-
-    @Override
-    public int resumeParked(Connection connection, ParkedSelection selection, Instant now) throws SQLException {
-        int resumed = 0;
-        try (PreparedStatement update = connection.prepareStatement(RESUME_PARKED)) {
-            for (Parked mark : parkedMarks(connection, selection)) {
-                update.setObject(1, dialect.timestamp(now));
-                bindKey(update, 2, new MarkKey(selection.projection(), mark.failure().tenant(), mark.failure().id()));
-                resumed += update.executeUpdate();
-            }
-        }
-        return resumed;
-    }
-
-    @Override
-    public List<FailedRefresh> skipParked(Connection connection, ParkedSelection selection) throws SQLException {
-        List<FailedRefresh> skipped = new ArrayList<>();
-        try (PreparedStatement delete = connection.prepareStatement(SKIP_PARKED)) {
-            for (Parked mark : parkedMarks(connection, selection)) {
-                int i = bindKey(delete, 1, new MarkKey(selection.projection(), mark.failure().tenant(), mark.failure().id()));
-                delete.setString(i, mark.generation());
-                if (delete.executeUpdate() == 1) {
-                    skipped.add(mark.failure());
-                }
-            }
-        }
-        return skipped;
-    }
-
     /**
-     * The selected parked marks in the engine's key order: the statements that follow change them one at a time in
-     * that order, as every statement locking several pending rows must (docs/contract.md §3).
+     * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
+     * alone (nothing was written for it). Returns how many were released.
      */
-    private record Parked(FailedRefresh failure, String generation) {
-    }
-
-    private List<Parked> parkedMarks(Connection connection, ParkedSelection selection)
-            throws SQLException {
-        StringBuilder sql = new StringBuilder(PARKED_MARKS);
-        List<String> parameters = new ArrayList<>(List.of(selection.projection()));
-        if (selection.tenant() != null) {
-            sql.append(" AND tenant_id = ?");
-            parameters.add(selection.tenant());
-        }
-        if (selection.entityId() != null) {
-            sql.append(" AND entity_id = ?");
-            parameters.add(selection.entityId());
-        }
-        if (selection.errorPrefix() != null) {
-            sql.append(" AND last_error LIKE ? ESCAPE '!'");
-            parameters.add(LikePattern.startingWith(selection.errorPrefix()));
-        }
-        List<Parked> marks = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
-            for (int i = 0; i < parameters.size(); i++) {
-                select.setString(i + 1, parameters.get(i));
-            }
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    marks.add(new Parked(new FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), dialect.instant(rows, 5), null), rows.getString(6)));
-                }
-            }
-        }
-        marks.sort(Comparator.comparing((Parked m) -> new MarkKey(selection.projection(), m.failure().tenant(),
-                m.failure().id())));
-        return marks;
-    }
-
-    @Override
     public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
         int released = 0;
         try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
@@ -517,7 +419,11 @@ abstract class SqlPendingStore implements PendingStore {
      * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
      * after a batch of releases would lock keys out of key order (docs/contract.md §3 lock order).
      */
-    @Override
+    /**
+     * Releases claims whose refresh was attempted and not finished (its batch failed), one key at a time in key
+     * order; a key whose claim is no longer mine is marked again at LIVE priority instead (the attempt may have
+     * written a read model after a newer refresh did). Returns how many were released.
+     */
     public int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
         int released = 0;
         try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
@@ -534,7 +440,10 @@ abstract class SqlPendingStore implements PendingStore {
         return released;
     }
 
-    @Override
+    /**
+     * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing
+     * else; for a claim whose commit may have happened although the claimer saw it fail. Returns how many.
+     */
     public int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException {
         List<MarkKey> sorted = new ArrayList<>(keys);
         sorted.sort(null);
@@ -549,7 +458,11 @@ abstract class SqlPendingStore implements PendingStore {
         return released;
     }
 
-    @Override
+    /**
+     * Gives claims that are still mine a fresh lease until {@code now + lease}, for marks a worker keeps after its
+     * batch used up their lease; returns them with their new lease. A key whose claim is gone is marked again at
+     * LIVE priority and left out.
+     */
     public List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
             throws SQLException {
         Instant leaseUntil = now.plus(lease);
@@ -570,7 +483,7 @@ abstract class SqlPendingStore implements PendingStore {
         return renewed;
     }
 
-    @Override
+    /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
     public boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
         if (projections.isEmpty()) {
             return false;
@@ -588,104 +501,20 @@ abstract class SqlPendingStore implements PendingStore {
         }
     }
 
-    /** The dialect's upsert of a {@code projection_instance} row: instance, projection, last seen. */
-    abstract String heartbeatSql();
-
-    /** The dialect's upsert of a {@code projection_control} row: projection, paused, by, at. */
-    abstract String setPausedSql();
-
-    @Override
-    public void heartbeat(Connection connection, String instanceId, Collection<String> projections, Instant now)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(heartbeatSql())) {
-            for (String projection : new java.util.TreeSet<>(projections)) {
-                statement.setString(1, instanceId);
-                statement.setString(2, projection);
-                statement.setObject(3, dialect.timestamp(now));
-                statement.addBatch();
-            }
-            statement.executeBatch();
-        }
-    }
-
-    @Override
-    public void setPaused(Connection connection, String projection, boolean paused, String user, Instant now)
-            throws SQLException {
-        writeControl(connection, projection, paused, user, now, null);
-    }
-
-    @Override
-    public void suspend(Connection connection, String projection, String reason, String user, Instant now)
-            throws SQLException {
-        writeControl(connection, projection, true, user, now, truncate(reason, 1000));
-    }
-
-    private void writeControl(Connection connection, String projection, boolean paused, String user, Instant now,
-                              String suspendedReason) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(setPausedSql())) {
-            statement.setString(1, projection);
-            statement.setBoolean(2, paused);
-            statement.setString(3, user);
-            statement.setObject(4, dialect.timestamp(now));
-            statement.setString(5, suspendedReason);
-            statement.executeUpdate();
-        }
-    }
-
     /**
-     * {@link #suspendIfRunning} in one statement, {@code sql}: an upsert of the projection's control row as suspended
-     * (projection, by, at, reason) that leaves a paused row alone and counts 1 only when it suspended.
+     * Gives back a claim without counting an attempt, due again at {@code until}: a failed probe's (so the next probe
+     * tries another mark first), or one whose refresh met back-pressure rather than a fault; false, and the key
+     * marked again LIVE, when the claim was no longer mine.
      */
-    static boolean suspendIfRunning(Connection connection, String sql, Dialect dialect, String projection, String reason,
-                                    String user, Instant now) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setString(1, projection);
-            statement.setString(2, user);
-            statement.setObject(3, dialect.timestamp(now));
-            statement.setString(4, truncate(reason, 1000));
-            return statement.executeUpdate() == 1;
-        }
-    }
-
-    @Override
     public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
             throws SQLException {
         return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, dialect.timestamp(until));
     }
 
-    @Override
-    public java.util.Map<String, Suspension> suspensions(Connection connection) throws SQLException {
-        java.util.Map<String, Suspension> suspended = new java.util.TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement(SUSPENSIONS);
-             ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                suspended.put(rows.getString(1), new Suspension(rows.getString(2), rows.getString(3),
-                        dialect.instant(rows, 4)));
-            }
-        }
-        return suspended;
-    }
-
-    @Override
-    public boolean takeProbeTurn(Connection connection, String projection, Instant now, Duration interval)
-            throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(TAKE_PROBE_TURN)) {
-            update.setObject(1, dialect.timestamp(now));
-            update.setString(2, projection);
-            update.setObject(3, dialect.timestamp(now.minus(interval)));
-            return update.executeUpdate() == 1;
-        }
-    }
-
-    @Override
-    public boolean liftSuspension(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(LIFT_SUSPENSION)) {
-            update.setString(1, projection);
-            return update.executeUpdate() == 1;
-        }
-    }
-
-    @Override
+    /**
+     * Claims one due mark of suspended {@code projection} for a probe, the suspension notwithstanding; {@code null}
+     * when none is due and free.
+     */
     public ClaimedMark claimProbe(Connection connection, String projection, Instant now, Duration lease, String token)
             throws SQLException {
         List<ClaimedMark> candidates = new ArrayList<>();
@@ -722,160 +551,9 @@ abstract class SqlPendingStore implements PendingStore {
         return probe;
     }
 
-    @Override
-    public Instant databaseTime(Connection connection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.currentTimeQuery());
-             ResultSet rows = select.executeQuery()) {
-            rows.next();
-            return dialect.instant(rows, 1);
-        }
-    }
-
     /** The due check for {@code projections} projections (public to the plan tests). */
     String anyDueSql(int projections) {
         return ANY_DUE.formatted(placeholders(projections), dialect.firstRows(1));
-    }
-
-    /** The read of a projection's longest-due mark (public to the plan tests). */
-    String longestDueSql() {
-        return LONGEST_DUE.formatted(dialect.firstRows(1));
-    }
-
-    @Override
-    public long failing(Connection connection, String projection) throws SQLException {
-        return countOf(connection, COUNT_FAILING, projection);
-    }
-
-    @Override
-    public List<dev.projections.FailedRefresh> failures(Connection connection, String projection, int limit)
-            throws SQLException {
-        List<dev.projections.FailedRefresh> failures = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                FAILURES.formatted(dialect.firstRows(Math.max(1, limit))))) {
-            select.setString(1, projection);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    failures.add(new dev.projections.FailedRefresh(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), dialect.instant(rows, 5), dialect.instant(rows, 6)));
-                }
-            }
-        }
-        return failures;
-    }
-
-    @Override
-    public int retryFailed(Connection connection, String projection, Instant now) throws SQLException {
-        // one row at a time in the engine's key order (not the database's collation), as every statement that
-        // locks several pending rows must (docs/contract.md §3)
-        List<MarkKey> keys = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(FAILING_KEYS)) {
-            select.setString(1, projection);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    keys.add(new MarkKey(projection, rows.getString(1), rows.getString(2)));
-                }
-            }
-        }
-        keys.sort(null);
-        int retried = 0;
-        try (PreparedStatement update = connection.prepareStatement(MAKE_FAILING_DUE)) {
-            for (MarkKey key : keys) {
-                update.setObject(1, dialect.timestamp(now));
-                bindKey(update, 2, key);
-                retried += update.executeUpdate();
-            }
-        }
-        return retried;
-    }
-
-    @Override
-    public boolean retry(Connection connection, MarkKey key, Instant now) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(MAKE_DUE)) {
-            update.setObject(1, dialect.timestamp(now));
-            bindKey(update, 2, key);
-            return update.executeUpdate() == 1;
-        }
-    }
-
-    @Override
-    public Instant oldestDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
-        Instant oldest = null;
-        try (PreparedStatement select = connection.prepareStatement(longestDueSql())) {
-            for (String projection : projections) {
-                select.setString(1, projection);
-                select.setObject(2, dialect.timestamp(now));
-                try (ResultSet rows = select.executeQuery()) {
-                    Instant first = rows.next() ? dialect.instant(rows, 1) : null;
-                    if (first != null && (oldest == null || first.isBefore(oldest))) {
-                        oldest = first;
-                    }
-                }
-            }
-        }
-        return oldest;
-    }
-
-    @Override
-    public java.util.Map<String, ProjectionCounts> countsByProjection(Connection connection, Instant now)
-            throws SQLException {
-        java.util.Map<String, ProjectionCounts> counts = new java.util.HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(COUNTS)) {
-            select.setObject(1, dialect.timestamp(now));
-            select.setObject(2, dialect.timestamp(now));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    Instant oldest = dialect.instant(rows, 4);
-                    counts.put(rows.getString(1), new ProjectionCounts(rows.getLong(2), rows.getLong(3),
-                            oldest == null ? Duration.ZERO : Duration.between(oldest, now), rows.getLong(5),
-                            rows.getLong(6), rows.getLong(7)));
-                }
-            }
-        }
-        return counts;
-    }
-
-    @Override
-    public String lastError(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(LAST_ERROR.formatted(dialect.firstRows(1)))) {
-            select.setString(1, projection);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next() ? rows.getString(1) : null;
-            }
-        }
-    }
-
-    @Override
-    public java.util.Set<String> paused(Connection connection) throws SQLException {
-        java.util.Set<String> paused = new java.util.TreeSet<>();
-        try (PreparedStatement select = connection.prepareStatement(PAUSED); ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                paused.add(rows.getString(1));
-            }
-        }
-        return paused;
-    }
-
-    @Override
-    public long pending(Connection connection, String projection) throws SQLException {
-        return countOf(connection, COUNT_PENDING, projection);
-    }
-
-    /** The single count {@code sql} gives for {@code projection}. */
-    private static long countOf(Connection connection, String sql, String projection) throws SQLException {
-        try (PreparedStatement count = connection.prepareStatement(sql)) {
-            count.setString(1, projection);
-            try (ResultSet rows = count.executeQuery()) {
-                rows.next();
-                return rows.getLong(1);
-            }
-        }
-    }
-
-    static int bindKey(PreparedStatement statement, int index, MarkKey key) throws SQLException {
-        statement.setString(index, key.projection());
-        statement.setString(index + 1, key.tenantId());
-        statement.setString(index + 2, key.entityId());
-        return index + 3;
     }
 
     private static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
@@ -886,16 +564,5 @@ abstract class SqlPendingStore implements PendingStore {
 
     private static String placeholders(int n) {
         return String.join(", ", java.util.Collections.nCopies(n, "?"));
-    }
-
-    static String truncate(String error) {
-        return truncate(error, MAX_ERROR_LENGTH);
-    }
-
-    static String truncate(String text, int max) {
-        if (text == null) {
-            return null;
-        }
-        return text.length() <= max ? text : text.substring(0, max);
     }
 }

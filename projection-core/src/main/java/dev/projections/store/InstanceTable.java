@@ -1,0 +1,68 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.TreeSet;
+
+/**
+ * {@code projection_instance}: which instance deploys which projection, last seen when (docs/contract.md §11), so the
+ * console can tell marks nobody will refresh; and the database's clock, which the heartbeat compares with the
+ * engine's. The heartbeat's upsert differs per database and is chosen here.
+ */
+public final class InstanceTable {
+
+    private static final String POSTGRES_HEARTBEAT = """
+            INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)
+            ON CONFLICT (instance_id, projection) DO UPDATE SET last_seen = EXCLUDED.last_seen
+            """;
+
+    private static final String H2_HEARTBEAT = """
+            MERGE INTO projection_instance (instance_id, projection, last_seen) KEY (instance_id, projection)
+            VALUES (?, ?, ?)
+            """;
+
+    private static final String MARIADB_HEARTBEAT = """
+            INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)
+            ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)
+            """;
+
+    private final Dialect dialect;
+    private final String heartbeat;
+
+    InstanceTable(Dialect dialect) {
+        this.dialect = dialect;
+        this.heartbeat = switch (dialect) {
+            case POSTGRESQL -> POSTGRES_HEARTBEAT;
+            case H2 -> H2_HEARTBEAT;
+            case MARIADB -> MARIADB_HEARTBEAT;
+        };
+    }
+
+    /** Records that {@code instanceId} deploys {@code projections} at {@code now} ({@code projection_instance}). */
+    public void heartbeat(Connection connection, String instanceId, Collection<String> projections, Instant now)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(heartbeat)) {
+            for (String projection : new TreeSet<>(projections)) {
+                statement.setString(1, instanceId);
+                statement.setString(2, projection);
+                statement.setObject(3, dialect.timestamp(now));
+                statement.addBatch();
+            }
+            statement.executeBatch();
+        }
+    }
+
+    /** The database's own clock, to compare with the engine's. */
+    public Instant databaseTime(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.currentTimeQuery());
+             ResultSet rows = select.executeQuery()) {
+            rows.next();
+            return dialect.instant(rows, 1);
+        }
+    }
+
+}
