@@ -8,6 +8,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -19,7 +23,10 @@ import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** {@code GET /projections/health}: up while the sweep runs, 503 once it is older than three intervals. */
+/**
+ * {@code GET /projections/health}: up while the sweep runs, 503 once it is older than three intervals, up with no
+ * sweep for an engine whose sweep is off.
+ */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class HealthEndpointIT {
@@ -61,11 +68,34 @@ class HealthEndpointIT {
     }
 
     @Test
-    void healthIsDownOnceTheLastSweepIsOlderThanThreeIntervals() throws Exception {
+    void healthIsDownOnceTheLastSweepIsOlderThanThreeIntervalsAndUpAgainWhenItRuns() throws Exception {
+        deployer.deploy("sweeping");
+        try {
+            Await.until("200 while sweeping", () -> get().statusCode() == 200);
+            // the sweep's heartbeat waits for this lock (up to its 30 s timeout): no sweep ends, none starts
+            try (Connection blocker = TestDatabase.get().connect(); Statement statement = blocker.createStatement()) {
+                blocker.setAutoCommit(false);
+                statement.execute("LOCK TABLE projection_instance IN ACCESS EXCLUSIVE MODE");
+                Await.until("503 from a stale sweep", Duration.ofSeconds(25), () -> get().statusCode() == 503);
+                assertThat(get().body()).contains("\"status\":\"DOWN\"")
+                        .contains("the last sweep is older than 3 x projection.sweep-interval");
+                blocker.rollback();
+            }
+            Await.until("200 once the sweep runs again", () -> get().statusCode() == 200);
+        } finally {
+            deployer.undeploy("sweeping");
+        }
+    }
+
+    @Test
+    void anEngineWhoseSweepIsOffIsNotHeldToASweep() throws Exception {
         deployer.deploy("not-sweeping");
         try {
-            Await.until("503 from a stale sweep", () -> get().statusCode() == 503);
-            assertThat(get().body()).contains("\"status\":\"DOWN\"").contains("no sweep has run since start-up");
+            Await.until("200 with no sweep expected", () -> get().statusCode() == 200);
+            Thread.sleep(4000); // past 3 x the 1 s interval: a sweep that should have run would be stale now
+            HttpResponse<String> health = get();
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+            assertThat(health.body()).contains("\"status\":\"UP\"");
         } finally {
             deployer.undeploy("not-sweeping");
         }
