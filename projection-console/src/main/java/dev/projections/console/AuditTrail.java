@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** The audit log, newest first, 50 at a time ("older" continues below the last id shown). */
-@Named
+@Named("projectionsAudit")
 @ViewScoped
 public class AuditTrail implements Serializable {
 

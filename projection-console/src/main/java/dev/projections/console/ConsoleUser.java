@@ -12,7 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
  * Who is logged in. {@link #isAdmin()} only decides which buttons are rendered; the actions themselves are
  * checked by the {@code ConsoleAdmin} EJB, whatever a page showed.
  */
-@Named
+@Named("projectionsUser")
 @RequestScoped
 public class ConsoleUser {
 

@@ -22,7 +22,7 @@ import java.util.Locale;
  * The pending and failing lists (docs/contract.md §12): one projection at a time, filtered by tenant and state, in due order,
  * paged by keyset (next/previous from the first or last row shown, never an offset), with a capped count.
  */
-@Named
+@Named("projectionsMarks")
 @ViewScoped
 public class MarkList implements Serializable {
 

@@ -11,7 +11,7 @@ import java.util.List;
  * Find a mark by entity id across projections and tenants (docs/contract.md §12): a GET page
  * ({@code find.xhtml?id=42}), so a search can be bookmarked or shared, reached from the box on every page.
  */
-@Named
+@Named("projectionsSearch")
 @RequestScoped
 public class MarkSearch {
 

@@ -19,7 +19,7 @@ import java.util.Locale;
  * few seconds; the actions on a projection, rebuilds behind a confirmation step; the progress of the rebuilds
  * started here; marks of projections no instance deploys, with purge.
  */
-@Named
+@Named("projectionsOverview")
 @ViewScoped
 public class Overview implements Serializable {
 

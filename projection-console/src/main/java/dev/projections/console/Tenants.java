@@ -8,7 +8,7 @@ import jakarta.inject.Named;
 import java.util.List;
 
 /** The per-tenant table: pending and failing marks by projection and tenant. */
-@Named
+@Named("projectionsTenants")
 @RequestScoped
 public class Tenants {
 

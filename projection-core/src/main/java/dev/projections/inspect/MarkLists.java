@@ -171,8 +171,9 @@ public final class MarkLists {
      * The most frequent errors among {@code filter}'s failing marks (docs/contract.md §12), most frequent first, at most
      * {@code limit} groups: errors are grouped by {@link ErrorGroup#headOf their head}, so "failure of k17" and
      * "failure of k18" are one group, and the group's head is the prefix its marks' list and bulk actions select by.
-     * Reads the last errors of at most {@code scanCap} failing marks (the failing index's order), so its cost does
-     * not grow with the table; {@link ErrorGroups#complete()} says whether they were all read.
+     * Reads the last errors of at most {@code scanCap} failing marks, so its cost does not grow with the failing marks;
+     * on PostgreSQL they are read from the partial failing index, elsewhere (no partial indexes) the projection's range
+     * of the queue is filtered until that many are found. {@link ErrorGroups#complete()} says whether all were read.
      */
     public ErrorGroups topErrors(Connection connection, MarkFilter filter, Instant now, int limit, int scanCap)
             throws SQLException {

@@ -36,6 +36,9 @@ public class SchemaMigration {
     @Inject
     EngineResources resources;
 
+    @Inject
+    JtaTransactions transactions;
+
     @PostConstruct
     void migrate() {
         Settings settings = resources.settings();
@@ -44,8 +47,30 @@ public class SchemaMigration {
         }
         if (settings.schema() == Settings.SchemaMode.VALIDATE) {
             validate();
-            return;
+        } else {
+            update();
         }
+        checkEngineIsolation();
+    }
+
+    /**
+     * One engine transaction at deployment, as every later one begins (docs/design.md D28): on MariaDB/MySQL a
+     * datasource whose transactions begin before the engine can choose READ COMMITTED (XA) and at another level
+     * fails the deployment here, naming the setting, rather than every sweep from then on.
+     */
+    private void checkEngineIsolation() {
+        try {
+            transactions.inNewTransaction(java.time.Duration.ofSeconds(30), connection -> null);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("projection datasource " + resources.settings().datasource() + ": "
+                    + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new IllegalStateException("projection datasource " + resources.settings().datasource()
+                    + " could not run a transaction: " + e.getMessage(), e);
+        }
+    }
+
+    private void update() {
         try (Connection connection = resources.dataSource().getConnection()) {
             Database database = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
