@@ -126,6 +126,9 @@ public final class SchemaCheck {
                 }
             }
         }
+        if (dialect == Dialect.MARIADB) {
+            missing.addAll(foldingColumns(connection, expected.columnsByTable.keySet()));
+        }
         boolean partialIndexesSupported = dialect == Dialect.POSTGRESQL;
         for (Map.Entry<String, String> index : expected.tableByIndex.entrySet()) {
             if (expected.partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
@@ -136,6 +139,31 @@ public final class SchemaCheck {
             }
         }
         return missing;
+    }
+
+    /**
+     * On MariaDB/MySQL, the text columns of the product's tables whose collation folds case or ignores trailing spaces:
+     * with one, ids "abc", "ABC" and "abc " are one key, and a refresh of one would ack another's mark
+     * (docs/pitfalls.md #50). A table created from the shipped DDL, or by Liquibase, has a binary no-pad collation.
+     */
+    private static List<String> foldingColumns(Connection connection, Set<String> tables) throws SQLException {
+        List<String> folding = new ArrayList<>();
+        try (java.sql.PreparedStatement select = connection.prepareStatement("""
+                SELECT TABLE_NAME, COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS
+                 WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME IS NOT NULL ORDER BY TABLE_NAME, ORDINAL_POSITION""");
+             java.sql.ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                String table = rows.getString(1).toLowerCase(Locale.ROOT);
+                String collation = rows.getString(3).toLowerCase(Locale.ROOT);
+                boolean exact = collation.endsWith("_nopad_bin") || collation.endsWith("_0900_bin")
+                        || collation.equals("binary");
+                if (tables.contains(table) && !exact) {
+                    folding.add("column " + table + "." + rows.getString(2).toLowerCase(Locale.ROOT) + " in a binary "
+                            + "no-pad collation (utf8mb4_nopad_bin; MySQL: utf8mb4_0900_bin), not " + collation);
+                }
+            }
+        }
+        return folding;
     }
 
     /** Fails, listing what is missing and the DDL to create it, unless the schema is complete. */

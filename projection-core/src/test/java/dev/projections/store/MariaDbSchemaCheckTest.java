@@ -29,6 +29,20 @@ class MariaDbSchemaCheckTest {
     }
 
     @Test
+    void aKeyColumnWhoseCollationFoldsCaseOrTrailingSpacesIsNamed() throws Exception {
+        String url = LiquibaseSchema.freshMariaDb("schema_collation");
+        try (Connection connection = LiquibaseSchema.mariaDb().connect(url)) {
+            try (Statement statement = connection.createStatement()) {
+                // as a table created by hand with the server's default collation would be
+                statement.execute("ALTER TABLE projection_audit MODIFY entity_id VARCHAR(200)"
+                        + " CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci");
+            }
+            assertThat(check.missing(connection)).containsExactly("column projection_audit.entity_id in a binary "
+                    + "no-pad collation (utf8mb4_nopad_bin; MySQL: utf8mb4_0900_bin), not utf8mb4_general_ci");
+        }
+    }
+
+    @Test
     void anEmptyDatabaseLacksEveryTable() throws Exception {
         String url = LiquibaseSchema.mariaDb().freshDatabase("schema_empty");
         try (Connection connection = LiquibaseSchema.mariaDb().connect(url)) {
