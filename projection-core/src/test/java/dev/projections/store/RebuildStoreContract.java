@@ -49,6 +49,37 @@ abstract class RebuildStoreContract {
     }
 
     @Test
+    void whileOneStepperHoldsTheOldestRunAnotherLeasesTheNextWithoutWaitingForIt() throws Exception {
+        String older;
+        String newer;
+        try (Connection connection = connect()) {
+            older = runs.start(connection, ORDERS, "a", T0);
+            newer = runs.start(connection, ORDERS, "b", T0.plusSeconds(1));
+        }
+        java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection first = connect(); Connection second = connect()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            assertThat(runs.lease(first, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "first")
+                    .orElseThrow().runId()).as("the oldest runnable run").isEqualTo(older);
+
+            // the first stepper's lease is not committed: its row stays locked until the second has its answer
+            java.util.concurrent.Future<java.util.Optional<RebuildRun>> leased = thread.submit(() ->
+                    runs.lease(second, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "second"));
+            assertThat(leased.get(20, java.util.concurrent.TimeUnit.SECONDS).orElseThrow().runId())
+                    .as("the next run, without waiting for the locked one").isEqualTo(newer);
+            second.commit();
+            first.commit();
+        } finally {
+            thread.shutdownNow();
+        }
+        try (Connection connection = connect()) {
+            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(3), Duration.ofSeconds(30), "third"))
+                    .as("both leased until their lease ends").isEmpty();
+        }
+    }
+
+    @Test
     void anExhaustedRunWithNothingLeftFinishes() throws Exception {
         try (Connection connection = connect()) {
             String runId = exhaustedRun(connection, "a");
