@@ -137,6 +137,8 @@ public class MarkList implements Serializable {
     private MarkPage page;
     private ErrorGroups errors;
     private String retryCount = "";
+    /** The count the bulk buttons named when the page was drawn: an action on a list that changed since is refused. */
+    private long countValue = -1;
     private List<Line> lines = List.of();
     private String count = "";
     private int pageNumber = 1;
@@ -181,7 +183,9 @@ public class MarkList implements Serializable {
     private void restart() {
         pageNumber = 1;
         show(reads.page(applied, null, true, PAGE_SIZE));
-        count = reads.count(applied).display();
+        dev.projections.inspect.CappedCount counted = reads.count(applied);
+        count = counted.display();
+        countValue = counted.value();
         errors = showsFailures() ? reads.topErrors(applied) : null;
         retryCount = isOffersRetryAll() ? reads.count(applied.withState(MarkState.NOT_PARKED)).display() : "";
     }
@@ -255,12 +259,34 @@ public class MarkList implements Serializable {
 
     /** Resumes every parked mark of the list on screen: the projection's, or its tenant's when one is chosen. */
     public void resumeAllParked() {
-        onParked(shownParked(), true);
+        if (listUnchanged()) {
+            onParked(shownParked(), true);
+        }
     }
 
     /** Skips every parked mark of the list on screen; the page named the count and asked for confirmation. */
     public void skipAllParked() {
-        onParked(shownParked(), false);
+        if (listUnchanged()) {
+            onParked(shownParked(), false);
+        }
+    }
+
+    /**
+     * Whether the list still holds as many marks as its bulk buttons named: an operator confirmed "skip these 3", so
+     * a fourth parked meanwhile must not be skipped unseen. When it changed, the list is drawn again with its count.
+     */
+    private boolean listUnchanged() {
+        if (applied == null) {
+            return false;
+        }
+        long now = reads.count(applied).value();
+        if (now != countValue) {
+            Messages.error("The list changed since it was shown (" + Format.number(countValue) + " marks, now "
+                    + Format.number(now) + "): nothing was done. Check the list and try again.");
+            restart();
+            return false;
+        }
+        return true;
     }
 
     /** The parked marks of the list on screen: its projection, and its tenant and error prefix when chosen. */

@@ -244,10 +244,20 @@ class ConsoleActionsIT {
             WebElement resumeAll = shown(driver, By.id("marks:resume-all"));
             assertThat(ids(driver)).containsExactlyInAnyOrderElementsOf(timeouts);
             assertThat(resumeAll.getAttribute("value")).isEqualTo("Resume these 2 parked marks");
+
+            // one more of the group parked while the operator looked: "these 2" no longer holds, nothing is done
+            String late = parkAnOrder(tenant, "groups-4", "search timed out after 32 s");
+            resumeAll.click();
+            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    .until(d -> d.findElement(By.id("marks:messages")).getText().contains("The list changed"));
+            assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
+                    + " AND tenant_id = ? AND parked_at IS NOT NULL", tenant)).as("none resumed").isEqualTo(4);
+            resumeAll = shown(driver, By.id("marks:resume-all"));
+            assertThat(resumeAll.getAttribute("value")).isEqualTo("Resume these 3 parked marks");
             resumeAll.click();
             Await.until("the group's marks refreshed", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
-                    + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id IN (?, ?)", tenant,
-                    timeouts.get(0), timeouts.get(1)) == 0);
+                    + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id IN (?, ?, ?)", tenant,
+                    timeouts.get(0), timeouts.get(1), late) == 0);
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
                     + " AND tenant_id = ? AND entity_id = ? AND parked_at IS NOT NULL", tenant, mapping))
                     .as("the other group's mark stays parked").isEqualTo(1);
