@@ -107,7 +107,8 @@ final class BatchRefresher {
         } finally {
             try {
                 if (batch.isPressed()) {
-                    releaseUnderPressure(batch.releaseUnstarted());
+                    List<ClaimedMark> unstarted = batch.releaseUnstarted();
+                    underPressure("give back", () -> release(unstarted), unstarted.size());
                 } else {
                     release(batch.releaseUnstarted());
                 }
@@ -176,9 +177,14 @@ final class BatchRefresher {
                 continue;
             }
             Ended ended = refreshOne(toGo.pollFirst(), batch);
+            if (ended == Ended.GIVEN_BACK && !batch.isPressed()) {
+                continue; // a key that meets it again and again: its own doing, the others go on
+            }
             if (ended == Ended.GIVEN_BACK) {
-                // the server is short of connections or threads: the rest would only wait for them too
-                giveBackUntried(new ArrayList<>(toGo), null);
+                // the server is short of connections or threads: the rest would only wait for them too; given back
+                // due as they were (no drainer starts for a retry delay anyway)
+                List<ClaimedMark> rest = new ArrayList<>(toGo);
+                underPressure("give back", () -> abandon(rest), rest.size());
                 return;
             }
             oneFailed |= ended == Ended.FAILED;
@@ -203,10 +209,12 @@ final class BatchRefresher {
                 return queue.ackAll(connection, marks, clock.instant());
             });
         } catch (Exception | LinkageError | AssertionError e) {
-            if (backPressure.isBackPressure(e)) {
+            if (backPressure.isBackPressure(e) && !pressedOften(marks)) {
                 pressed(batch, marks, e);
                 return Ended.GIVEN_BACK;
             }
+            // a group that met back-pressure half the limit of times goes one by one: the key that meets it is
+            // found and counted alone, and its neighbours are not held (nor, at the limit, counted as failed)
             LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
             return Ended.FAILED;
@@ -322,24 +330,44 @@ final class BatchRefresher {
         }
     }
 
+    private boolean pressedOften(List<ClaimedMark> marks) {
+        return marks.stream().anyMatch(mark -> pressedTimes.getOrDefault(mark.key(), 0) >= MAX_GIVE_BACKS / 2);
+    }
+
+    /** Runs a write on claims under back-pressure; when it gets no connection either, the claims lapse: false. */
+    private boolean underPressure(String what, Runnable action, int marks) {
+        try {
+            action.run();
+            return true;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not {0} {1} claim(s) under back-pressure; they are due again when their "
+                    + "lease ends: {2}", new Object[] {what, marks, FailureText.of(e)});
+            return false;
+        }
+    }
+
     /** Back-pressure met by {@code marks}: given back, and nothing more of the batch is started. */
     private void pressed(ClaimedBatch batch, List<ClaimedMark> marks, Throwable cause) {
-        batch.pressed();
+        // one key that met it half the limit of times in a row is more likely its own fault (a listed type, a dead
+        // executor of its own) than the pool's: the batch goes on with the others
+        boolean keysOwn = marks.size() == 1 && pressedTimes.getOrDefault(marks.get(0).key(), 0) >= MAX_GIVE_BACKS / 2;
+        if (!keysOwn) {
+            batch.pressed();
+        }
         LOG.log(Level.WARNING, "refresh of {0} mark(s) of {1} met back-pressure (no connection or thread in time); "
                 + "given back without an attempt, the drainer stops for now: {2}",
                 new Object[] {marks.size(), marks.get(0).key().projection(), FailureText.of(cause)});
-        giveBackUntried(marks, cause);
+        giveBackUntried(batch, marks, cause);
     }
 
     /**
-     * Gives back claims without an attempt (back-pressure; {@code cause} null for the marks that waited behind the one
-     * that met it), one key at a time in key order; a key whose claim is no longer mine is marked again. Each key's
+     * Gives back claims without an attempt (back-pressure), one key at a time in key order; a key whose claim is no longer mine is marked again. Each key's
      * consecutive give-backs back off like failures (retry delay doubled up to
      * its cap); a key given back {@value #MAX_GIVE_BACKS} times in a row is recorded as failed instead, so a fault that
      * only looks like back-pressure still reaches the failing list, parking and suspension. When the give-back itself
      * gets no connection, the claims are left to lapse: due again at the end of their lease, attempts unchanged.
      */
-    private void giveBackUntried(List<ClaimedMark> marks, Throwable cause) {
+    private void giveBackUntried(ClaimedBatch batch, List<ClaimedMark> marks, Throwable cause) {
         if (marks.isEmpty()) {
             return;
         }
@@ -353,8 +381,7 @@ final class BatchRefresher {
             Database.call("give back", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
                 Instant now = clock.instant();
                 for (ClaimedMark mark : inKeyOrder) {
-                    // only a mark whose own refresh met the pressure counts; the rest of its group just waits
-                    int times = cause == null ? 1 : pressedTimes.merge(mark.key(), 1, Integer::sum);
+                    int times = pressedTimes.getOrDefault(mark.key(), 0) + 1;
                     if (times >= MAX_GIVE_BACKS) {
                         counted.add(mark);
                     } else {
@@ -368,10 +395,24 @@ final class BatchRefresher {
                     + "their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
             return;
         }
+        // counted once the give-back committed
+        for (ClaimedMark mark : inKeyOrder) {
+            if (!counted.contains(mark)) {
+                pressedTimes.merge(mark.key(), 1, Integer::sum);
+            }
+        }
         for (ClaimedMark mark : counted) {
+            Throwable failure = new IllegalStateException("back-pressure " + MAX_GIVE_BACKS
+                    + " times in a row, counted as a failure: " + FailureText.of(rootOf(cause)), cause);
+            if (!underPressure("record the failure of", () -> recordFailure(mark, failure), 1)) {
+                continue; // counted again when the lease lapses and it meets the pressure once more
+            }
             pressedTimes.remove(mark.key());
-            recordFailure(mark, new IllegalStateException("back-pressure " + MAX_GIVE_BACKS
-                    + " times in a row, counted as a failure: " + FailureText.of(rootOf(cause)), cause));
+            // a failure like any other from here: it feeds the suspension window and the meters
+            if (guard.failed(mark.key(), FailureText.of(failure))) {
+                batch.suspended(mark.key().projection());
+            }
+            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.ZERO);
         }
     }
 
@@ -381,16 +422,6 @@ final class BatchRefresher {
             root = root.getCause();
         }
         return root;
-    }
-
-    /** Unstarted claims of a batch that met back-pressure: given back if a connection can be had, else left to lapse. */
-    private void releaseUnderPressure(List<ClaimedMark> marks) {
-        try {
-            release(marks);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not give back {0} unstarted claim(s) under back-pressure; they are due "
-                    + "again when their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
-        }
     }
 
     /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */

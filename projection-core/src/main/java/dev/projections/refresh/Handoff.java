@@ -53,7 +53,7 @@ public final class Handoff {
         public Slot finish(boolean moreWork, boolean stopping) {
             synchronized (Handoff.this) {
                 end();
-                if (stopping || (!moreWork && waiting.isEmpty())) {
+                if (stopping || pressed() || (!moreWork && waiting.isEmpty())) {
                     return null;
                 }
                 return reserve();
@@ -82,6 +82,7 @@ public final class Handoff {
     private final Set<Slot> slots = new LinkedHashSet<>();
     private int peakInFlight;
     private boolean sweepRequested;
+    private long pressedUntil;
 
     public Handoff(int capacity, int workers) {
         if (capacity < 1 || workers < 1) {
@@ -105,7 +106,19 @@ public final class Handoff {
 
     /** Reserves a slot for a drainer without keys (the sweep starting one); {@code null} when all are taken. */
     public synchronized Slot tryReserve() {
-        return slots.size() >= workers ? null : reserve();
+        return slots.size() >= workers || pressed() ? null : reserve();
+    }
+
+    /**
+     * A drainer met back-pressure (no pooled connection or thread in time): for {@code pause} no drainer starts, not
+     * for a commit, a successor or the sweep, since each would only wait for the same pool; keys keep collecting.
+     */
+    public synchronized void pressedFor(java.time.Duration pause) {
+        pressedUntil = System.nanoTime() + pause.toNanos();
+    }
+
+    private boolean pressed() {
+        return pressedUntil != 0 && System.nanoTime() - pressedUntil < 0;
     }
 
     private Slot reserve() {

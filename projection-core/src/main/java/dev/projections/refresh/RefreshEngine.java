@@ -123,8 +123,9 @@ public final class RefreshEngine {
             ClaimedBatch batch = new ClaimedBatch(claimed);
             refresher.process(batch, () -> System.nanoTime() > turnEnds);
             if (batch.isPressed()) {
-                // no connection or thread to be had: claiming more would only wait for them too; the marks given
-                // back are due again after the retry delay, and the sweep starts a drainer then
+                // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
+                // for a retry delay, when the marks given back are due again
+                handoff.pressedFor(settings.retryDelay());
                 return false;
             }
         }

@@ -125,7 +125,7 @@ class BackPressureTest {
     void aKeyThatMeetsBackPressureTenTimesInARowIsRecordedAsFailed() throws Exception {
         ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
         EngineHarness harness = new EngineHarness("back-pressure-counted", Map.of("projection.retry-delay", "1s",
-                "projection.max-retry-delay", "2s"), projection);
+                "projection.max-retry-delay", "2s", "projection.suspend-after-failing-keys", "1"), projection);
         RefreshEngine engine = harness.newEngine();
         MarkKey key = harness.mark("failing", "k");
         projection.failures.put("k", new IllegalStateException(new SQLTransientConnectionException("pool empty")));
@@ -139,6 +139,31 @@ class BackPressureTest {
 
         assertThat(harness.row(key).attempts()).isEqualTo(1);
         assertThat(harness.row(key).lastError()).contains("back-pressure 10 times in a row").contains("pool empty");
+        assertThat(suspensions(harness)).as("a failure like any other: it feeds the suspension window")
+                .containsKey("failing");
+    }
+
+    @Test
+    void aGroupThatMeetsBackPressureAgainAndAgainGoesOneByOneSoOnlyTheKeyThatMeetsItIsCounted() throws Exception {
+        ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
+        EngineHarness harness = new EngineHarness("back-pressure-group", Map.of("projection.retry-delay", "1s",
+                "projection.max-retry-delay", "2s", "projection.batch-size", "10"), projection);
+        RefreshEngine engine = harness.newEngine();
+        List<MarkKey> keys = List.of(harness.mark("failing", "k1"), harness.mark("failing", "k2"),
+                harness.mark("failing", "k3"));
+        // one id's refresh meets a listed back-pressure type every time; refreshAll of the group meets it too
+        projection.failures.put("k2", new IllegalStateException(new java.util.concurrent.RejectedExecutionException()));
+
+        for (int round = 1; round <= 2 * BatchRefresher.MAX_GIVE_BACKS && harness.row(keys.get(1)).attempts() == 0;
+             round++) {
+            engine.steps().refresh(engine.steps().claim(keys));
+            harness.clock.advance(Duration.ofSeconds(2));
+        }
+
+        assertThat(harness.row(keys.get(1)).attempts()).as("the key that meets it, counted as failed").isEqualTo(1);
+        assertThat(harness.row(keys.get(1)).lastError()).contains("back-pressure 10 times in a row");
+        assertThat(harness.row(keys.get(0))).as("its neighbours refreshed, never counted, not held").isNull();
+        assertThat(harness.row(keys.get(2))).isNull();
     }
 
     @Test

@@ -61,6 +61,21 @@ class HandoffTest {
     }
 
     @Test
+    void afterBackPressureNoDrainerStartsForThePauseNotForACommitASuccessorOrTheSweep() {
+        Handoff handoff = new Handoff(100, 2);
+        Handoff.Slot slot = handoff.tryReserve();
+        slot.run();
+        handoff.pressedFor(java.time.Duration.ofHours(1));
+        assertThat(slot.finish(true, false)).as("no successor").isNull();
+        assertThat(handoff.offer(List.of(key(1)))).as("a commit starts none").isNull();
+        assertThat(handoff.waiting()).as("its keys wait").isEqualTo(1);
+        assertThat(handoff.tryReserve()).as("nor the sweep").isNull();
+
+        handoff.pressedFor(java.time.Duration.ZERO);
+        assertThat(handoff.tryReserve()).as("once the pause is over").isNotNull();
+    }
+
+    @Test
     void onOverflowKeysAreDroppedAndASweepIsRequestedOnce() {
         Handoff handoff = new Handoff(2, 1);
         handoff.offer(List.of(key(1), key(2), key(3)));
