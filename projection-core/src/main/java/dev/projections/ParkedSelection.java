@@ -3,8 +3,20 @@ package dev.projections;
 /**
  * Which parked marks of one projection an operator action touches: all of them, one tenant's, one mark, or those
  * whose last error starts with a text. Tenant {@code null} means every tenant ({@code ""} is the empty tenant).
+ * {@code parkedBy}, when set, leaves out marks parked after that instant: a bulk action confirmed on a list
+ * touches no mark parked after the list was drawn.
  */
-public record ParkedSelection(String projection, String tenant, String entityId, String errorPrefix) {
+public record ParkedSelection(String projection, String tenant, String entityId, String errorPrefix,
+                              java.time.Instant parkedBy) {
+
+    public ParkedSelection(String projection, String tenant, String entityId, String errorPrefix) {
+        this(projection, tenant, entityId, errorPrefix, null);
+    }
+
+    /** This selection without the marks parked after {@code instant}. */
+    public ParkedSelection parkedBy(java.time.Instant instant) {
+        return new ParkedSelection(projection, tenant, entityId, errorPrefix, instant);
+    }
 
     public ParkedSelection {
         if (projection == null || projection.isBlank()) {

@@ -139,6 +139,8 @@ public class MarkList implements Serializable {
     private String retryCount = "";
     /** The count the bulk buttons named when the page was drawn: an action on a list that changed since is refused. */
     private long countValue = -1;
+    /** When the list was drawn: its bulk actions touch no mark parked after it. */
+    private Instant drawnAt;
     private List<Line> lines = List.of();
     private String count = "";
     private int pageNumber = 1;
@@ -186,6 +188,7 @@ public class MarkList implements Serializable {
         dev.projections.inspect.CappedCount counted = reads.count(applied);
         count = counted.display();
         countValue = counted.value();
+        drawnAt = Instant.now();
         errors = showsFailures() ? reads.topErrors(applied) : null;
         retryCount = isOffersRetryAll() ? reads.count(applied.withState(MarkState.NOT_PARKED)).display() : "";
     }
@@ -294,7 +297,7 @@ public class MarkList implements Serializable {
         if (applied == null) {
             return null;
         }
-        return new ParkedSelection(applied.projection(), applied.tenant(), null, applied.errorPrefix());
+        return new ParkedSelection(applied.projection(), applied.tenant(), null, applied.errorPrefix()).parkedBy(drawnAt);
     }
 
     private void onParked(ParkedSelection selection, boolean resume) {

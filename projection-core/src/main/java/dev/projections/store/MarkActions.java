@@ -111,7 +111,7 @@ public final class MarkActions {
     private List<Parked> parkedMarks(Connection connection, ParkedSelection selection)
             throws SQLException {
         StringBuilder sql = new StringBuilder(PARKED_MARKS);
-        List<String> parameters = new ArrayList<>(List.of(selection.projection()));
+        List<Object> parameters = new ArrayList<>(List.of(selection.projection()));
         if (selection.tenant() != null) {
             sql.append(" AND tenant_id = ?");
             parameters.add(selection.tenant());
@@ -124,10 +124,14 @@ public final class MarkActions {
             sql.append(" AND last_error LIKE ? ESCAPE '!'");
             parameters.add(LikePattern.startingWith(selection.errorPrefix()));
         }
+        if (selection.parkedBy() != null) {
+            sql.append(" AND parked_at <= ?");
+            parameters.add(dialect.timestamp(selection.parkedBy()));
+        }
         List<Parked> marks = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
             for (int i = 0; i < parameters.size(); i++) {
-                select.setString(i + 1, parameters.get(i));
+                select.setObject(i + 1, parameters.get(i));
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {

@@ -882,6 +882,20 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aSelectionParkedByAnInstantLeavesOutTheMarksParkedAfterIt() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        park(claimOne(ORDER_1, at(1), tokenA), "Overflow", at(2));
+        park(claimOne(ORDER_2, at(1), tokenA), "Overflow", at(5));
+
+        assertThat(resume(dev.projections.ParkedSelection.all(ORDERS).parkedBy(at(3)), at(6)))
+                .as("the one parked by then").isEqualTo(1);
+        assertThat(row(ORDER_1).availableAt()).isEqualTo(at(6));
+        assertThat(row(ORDER_2).availableAt()).isEqualTo(PendingQueue.PARKED_UNTIL);
+        assertThat(skip(dev.projections.ParkedSelection.all(ORDERS).parkedBy(at(4)))).isEmpty();
+        assertThat(skip(dev.projections.ParkedSelection.all(ORDERS).parkedBy(at(5)))).hasSize(1);
+    }
+
+    @Test
     void aLongErrorIsCutTo500Characters() throws Exception {
         mark(at(0), ORDER_1);
         String error = "java.lang.RuntimeException: " + "x".repeat(2000);
