@@ -72,6 +72,15 @@ public class Overview implements Serializable {
             return status.failing() > 0;
         }
 
+        /** Failing marks "Retry failing" makes due: parked ones stay parked. */
+        public String getRetryable() {
+            return Format.number(status.failing() - status.parked());
+        }
+
+        public boolean isHasRetryable() {
+            return status.failing() > status.parked();
+        }
+
         public String getOldestDueAge() {
             return status.dueNow() == 0 ? "–" : Format.age(status.oldestDueAge());
         }
