@@ -20,13 +20,15 @@ import java.util.regex.Pattern;
 /**
  * {@code projection.schema=validate}: checks through JDBC metadata, without writing, that every table, column
  * and index of the product's schema exists. The expected schema is the DDL the build generated from the
- * Liquibase changelog for the database's dialect ({@value #DDL}, {@value #MARIADB_DDL}), so there is one source of
+ * Liquibase changelog for the database ({@value #DDL}, {@value #MARIADB_DDL}, {@value #MYSQL_DDL}), so there is one source of
  * truth; when something is missing the error carries that DDL for a DBA to apply.
  */
 public final class SchemaCheck {
 
     public static final String DDL = "dev/projections/liquibase/postgresql.sql";
     public static final String MARIADB_DDL = "dev/projections/liquibase/mariadb.sql";
+    /** MariaDB's DDL but for the name of the binary no-pad collation, which MySQL 8 calls utf8mb4_0900_bin. */
+    public static final String MYSQL_DDL = "dev/projections/liquibase/mysql.sql";
 
     /* MariaDB's DDL carries table options after the column list */
     private static final Pattern TABLE = Pattern.compile("CREATE TABLE (\\w+) \\((.*)\\)[^)]*;");
@@ -37,10 +39,12 @@ public final class SchemaCheck {
 
     private final Expected postgres;
     private final Expected mariadb;
+    private final Expected mysql;
 
-    SchemaCheck(String postgresDdl, String mariadbDdl) {
+    SchemaCheck(String postgresDdl, String mariadbDdl, String mysqlDdl) {
         this.postgres = new Expected(postgresDdl);
         this.mariadb = new Expected(mariadbDdl);
+        this.mysql = new Expected(mysqlDdl);
     }
 
     /** The tables, columns and indexes one DDL script creates. */
@@ -86,7 +90,7 @@ public final class SchemaCheck {
 
     /** The check of the DDL shipped with the changelog. */
     public static SchemaCheck ofShippedDdl(ClassLoader loader) {
-        return new SchemaCheck(read(loader, DDL), read(loader, MARIADB_DDL));
+        return new SchemaCheck(read(loader, DDL), read(loader, MARIADB_DDL), read(loader, MYSQL_DDL));
     }
 
     private static String read(ClassLoader loader, String resource) {
@@ -100,15 +104,18 @@ public final class SchemaCheck {
         }
     }
 
-    private Expected expected(Dialect dialect) {
-        return dialect == Dialect.MARIADB ? mariadb : postgres;
+    private Expected expected(Connection connection) throws SQLException {
+        return switch (Dialect.of(connection)) {
+            case MARIADB -> "MySQL".equals(connection.getMetaData().getDatabaseProductName()) ? mysql : mariadb;
+            case POSTGRESQL, H2 -> postgres;
+        };
     }
 
     /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
     public List<String> missing(Connection connection) throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
         Dialect dialect = Dialect.of(connection);
-        Expected expected = expected(dialect);
+        Expected expected = expected(connection);
         // the connection's own schema only: a table of the same name in another schema proves nothing. MariaDB's
         // driver calls its databases catalogs and has no schemas.
         String catalog = dialect == Dialect.MARIADB ? connection.getCatalog() : null;
@@ -172,7 +179,7 @@ public final class SchemaCheck {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("projection.schema=validate: the database lacks " + String.join(", ", missing)
                     + ". Apply the product's DDL (or run with projection.schema=update):\n"
-                    + expected(Dialect.of(connection)).ddl);
+                    + expected(connection).ddl);
         }
     }
 

@@ -48,4 +48,26 @@ class SchemaCheckTest {
             assertThat(check.missing(connection)).containsExactly("column projection_pending.parked_at");
         }
     }
+
+    /*
+     * MySQL 8 is validated against its own DDL: MariaDB's names utf8mb4_nopad_bin, which MySQL lacks. The two must not
+     * drift apart in anything else.
+     */
+    @Test
+    void theMySqlDdlIsMariaDbsWithMySqlsBinaryNoPadCollation() throws Exception {
+        ClassLoader loader = getClass().getClassLoader();
+        String mariadb = statements(loader, SchemaCheck.MARIADB_DDL);
+        String mysql = statements(loader, SchemaCheck.MYSQL_DDL);
+        assertThat(mysql).contains("COLLATE=utf8mb4_0900_bin").doesNotContain("nopad");
+        assertThat(mysql).isEqualTo(mariadb.replace("utf8mb4_nopad_bin", "utf8mb4_0900_bin"));
+    }
+
+    /** The DDL without Liquibase's header comments, which name the offline target. */
+    private static String statements(ClassLoader loader, String resource) throws Exception {
+        try (java.io.InputStream in = loader.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.startsWith("--")).collect(java.util.stream.Collectors.joining("\n"));
+        }
+    }
 }

@@ -12,6 +12,7 @@ import dev.projections.it.support.GatedProjection;
 import dev.projections.it.support.IdentityProbe;
 import dev.projections.it.support.RecordingTenantScope;
 import dev.projections.it.support.Rows;
+import dev.projections.it.support.Series;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -40,7 +41,7 @@ class RebuildIT {
     @Deployment
     static EnterpriseArchive deployment() {
         return Deployments.ear(Map.of("projection.sweep-interval", "1s"),
-                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), RebuildIT.class);
+                List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class, Series.class), RebuildIT.class);
     }
 
     @PersistenceContext(unitName = "demo")
@@ -136,15 +137,15 @@ class RebuildIT {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.execute("""
                     INSERT INTO customer (id, tenant_id, name)
-                    SELECT %d + g, '', 'rebuild-customer-' || g FROM generate_series(0, 999) g""".formatted(FIRST));
+                    SELECT %d + g, '', CONCAT('rebuild-customer-', g) FROM %s""".formatted(FIRST, Series.upTo(999)));
             statement.execute("""
                     INSERT INTO orders (id, tenant_id, customer_id, status, version)
-                    SELECT %d + g, '', %d + (g %% 1000), 'NEW', 0 FROM generate_series(0, %d) g"""
-                    .formatted(FIRST, FIRST, SEEDED - 1));
+                    SELECT %d + g, '', %d + (g %% 1000), 'NEW', 0 FROM %s"""
+                    .formatted(FIRST, FIRST, Series.upTo(SEEDED - 1)));
             statement.execute("""
                     INSERT INTO order_line (id, order_id, sku, quantity, price)
-                    SELECT %d + g, %d + g, 'sku', 1 + g %% 5, 2.50 FROM generate_series(0, %d) g"""
-                    .formatted(FIRST, FIRST, SEEDED - 1));
+                    SELECT %d + g, %d + g, 'sku', 1 + g %% 5, 2.50 FROM %s"""
+                    .formatted(FIRST, FIRST, Series.upTo(SEEDED - 1)));
         }
     }
 }
