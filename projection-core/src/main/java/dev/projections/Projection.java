@@ -1,6 +1,7 @@
 package dev.projections;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A read model kept in step with the write model. Implementations are CDI beans of the application
@@ -30,6 +31,49 @@ public interface Projection {
     default List<String> ids(String after, int limit) {
         throw new UnsupportedOperationException(
                 "projection " + name() + " does not implement ids(after, limit), so it cannot be rebuilt");
+    }
+
+    /**
+     * For a scoped or partitioned rebuild: like {@link #ids(String, int)}, but only ids within {@code scope} — at or
+     * after {@code scope.from()}, at or before {@code scope.to()} (a partition's upper bound arrives here too),
+     * changed at or after {@code scope.changedSince()}, selected by {@code scope.filter()} — each applied when set.
+     * The default serves the unbounded scope from {@code ids(after, limit)} and refuses every other: implement it,
+     * and list the kinds in {@link #rebuildScopes()}, to offer scoped or partitioned runs.
+     */
+    default List<String> ids(String after, int limit, RebuildScope scope) {
+        if (scope.isEverything()) {
+            return ids(after, limit);
+        }
+        throw new UnsupportedOperationException("projection " + name() + " does not implement ids(after, limit, scope), "
+                + "so it cannot rebuild " + scope);
+    }
+
+    /**
+     * The kinds of {@link RebuildScope} that {@link #ids(String, int, RebuildScope)} applies; empty (the default):
+     * only whole rebuilds. {@link RebuildScope.Kind#ID_RANGE} is also what partitions need.
+     */
+    default Set<RebuildScope.Kind> rebuildScopes() {
+        return Set.of();
+    }
+
+    /**
+     * The names of the filters {@code ids(after, limit, scope)} understands ({@code region} for
+     * {@code region=EU}), offered by the console; the default: none.
+     */
+    default Set<String> rebuildFilters() {
+        return Set.of();
+    }
+
+    /**
+     * For a run split into up to {@code n} partitions stepped in parallel: at most {@code n - 1} ids within
+     * {@code scope}, strictly ascending in the ids' order, that cut its ids into ranges of similar size. Partition
+     * {@code k} marks the ids after bound {@code k - 1} up to bound {@code k} inclusive (the first from the scope's
+     * start, the last to its end), so together they cover the scope once, ids added during the run included. The
+     * default, no bounds, makes one partition. Called inside the run's tenant scope; needs
+     * {@link RebuildScope.Kind#ID_RANGE} in {@link #rebuildScopes()}.
+     */
+    default List<String> partitionBounds(RebuildScope scope, int n) {
+        return List.of();
     }
 
     /** Deletes the whole read model, for "clear and rebuild". */

@@ -34,6 +34,12 @@ public final class RebuildStepper {
     private final TenantScope tenantScope;
     private final int pageSize;
     private final Duration lease;
+    private final java.util.concurrent.atomic.AtomicBoolean purgeRequested = new java.util.concurrent.atomic.AtomicBoolean(true);
+
+    /** Rebuild marks of a cancelled run deleted per transaction. */
+    static final int PURGE_CHUNK = 5_000;
+    /** How long one call deletes before it lets its drainer claim again. */
+    static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
     public RebuildStepper(RebuildStore rebuilds, PendingQueue pending, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, int pageSize, Duration lease) {
@@ -67,7 +73,8 @@ public final class RebuildStepper {
                 pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, clock.instant());
                 String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
                 if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
-                    throw new IllegalStateException("the lease of rebuild run " + run.runId() + " was lost");
+                    throw new IllegalStateException("the lease of partition " + run.partition() + " of rebuild run "
+                            + run.runId() + " was lost, or the run was cancelled");
                 }
                 return null;
             });
@@ -90,7 +97,8 @@ public final class RebuildStepper {
     /** The next page; anything wrong with it is the projection's and fails the run. */
     private List<String> idsAfter(Projection projection, RebuildRun run) {
         try {
-            List<String> ids = projection.ids(run.cursor(), pageSize);
+            List<String> ids = run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
+                    : projection.ids(run.cursor(), pageSize, run.scope());
             for (String id : ids) {
                 checked(id, run);
             }
@@ -115,10 +123,40 @@ public final class RebuildStepper {
         }
     }
 
-    /** Marks runs whose cursor is exhausted and whose rebuild marks are all refreshed as finished. */
+    /**
+     * Marks runs whose ids are all marked and whose rebuild marks are all refreshed as finished, and deletes the
+     * rebuild marks of cancelled runs.
+     */
     public void finishExhausted() {
         Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.finishExhausted(connection, clock.instant())));
+        purgeCancelled();
+    }
+
+    /** After a cancel on this instance: its drainers delete the run's marks before they claim more. */
+    public void requestPurge() {
+        purgeRequested.set(true);
+    }
+
+    public boolean purgeRequested() {
+        return purgeRequested.get();
+    }
+
+    /**
+     * Deletes cancelled runs' rebuild marks, {@value #PURGE_CHUNK} per transaction, for at most {@link #PURGE_TURN};
+     * what is left, the next call (a drainer's, the sweep's) deletes.
+     */
+    public void purgeCancelled() {
+        long ends = System.nanoTime() + PURGE_TURN.toNanos();
+        purgeRequested.set(false);
+        while (System.nanoTime() < ends) {
+            int deleted = Database.call("rebuild cancel", () -> transactions.inNewTransaction(lease.dividedBy(2),
+                    connection -> rebuilds.purgeCancelled(connection, pending, null, PURGE_CHUNK)));
+            if (deleted < 0) {
+                return;
+            }
+        }
+        purgeRequested.set(true);
     }
 
     public boolean hasWork() {

@@ -98,6 +98,10 @@ public final class RefreshEngine {
             if (System.nanoTime() > turnEnds) {
                 return true;
             }
+            if (rebuilds != null && rebuilds.purgeRequested()) {
+                // a run was cancelled here: its rebuild marks go before the drainers spend refreshes on them
+                rebuilds.purgeCancelled();
+            }
             List<MarkKey> handed = handoff.take(settings.batchSize());
             // due marks too on every pass: under steady commits retries, re-marks and other instances' orphans
             // would otherwise wait until the hand-off runs dry

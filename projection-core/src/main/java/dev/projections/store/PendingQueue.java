@@ -55,6 +55,26 @@ public abstract class PendingQueue {
             throws SQLException;
 
     /**
+     * Deletes up to {@code limit} rebuild-priority marks of {@code projection} and {@code tenant} (a cancelled run's);
+     * returns how many. A mark a live change made again is at LIVE priority and stays: under READ COMMITTED the delete
+     * re-checks the priority of a row a concurrent upsert changed, as an ack re-checks its generation.
+     */
+    public int deleteRebuildMarks(Connection connection, String projection, String tenant, int limit)
+            throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("""
+                DELETE FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1
+                   AND entity_id IN (SELECT entity_id FROM projection_pending
+                                      WHERE projection = ? AND tenant_id = ? AND priority = 1%s)""".formatted(
+                dialect.firstRows(limit)))) {
+            delete.setString(1, projection);
+            delete.setString(2, tenant);
+            delete.setString(3, projection);
+            delete.setString(4, tenant);
+            return delete.executeUpdate();
+        }
+    }
+
+    /**
      * Lets the current transaction commit without waiting for its log to reach the disk, where the database allows
      * it. Only for claims: a claim lost in a database crash leaves its marks unclaimed, which is where they were, and
      * the refresh transaction that follows a claim commits durably, flushing the claim's log with its own.

@@ -80,6 +80,11 @@ public final class LiquibaseSchema {
 
     /** Runs the changelog on {@code connection}'s current schema, then closes the connection. */
     public static void update(Connection connection) throws Exception {
+        update(connection, null);
+    }
+
+    /** Runs the first {@code count} change sets ({@code null}: all), as a database of an older release has them. */
+    public static void update(Connection connection, Integer count) throws Exception {
         System.setProperty("liquibase.analytics.enabled", "false");
         System.setProperty("liquibase.showBanner", "false");
         LIQUIBASE_LOG.setLevel(Level.WARNING);
@@ -90,11 +95,15 @@ public final class LiquibaseSchema {
             Map<String, Object> scope = Map.of(
                     Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(),
                     Scope.Attr.ui.name(), new LoggerUIService());
-            Scope.child(scope, () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                    .execute());
+            Scope.child(scope, () -> {
+                CommandScope command = count == null ? new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                        : new CommandScope(liquibase.command.core.UpdateCountCommandStep.COMMAND_NAME)
+                                .addArgumentValue(liquibase.command.core.UpdateCountCommandStep.COUNT_ARG, count);
+                command.addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                        .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                        .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                        .execute();
+            });
         } finally {
             database.close();
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -33,6 +34,7 @@ abstract class RebuildStoreContract {
     @BeforeEach
     void emptyTables() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_rebuild_partition");
             statement.executeUpdate("DELETE FROM projection_rebuild");
             statement.executeUpdate("DELETE FROM projection_pending");
         }
@@ -127,6 +129,192 @@ abstract class RebuildStoreContract {
             assertThat(progress.remaining()).isEqualTo(1);
             assertThat(progress.failing()).isZero();
         }
+    }
+
+    @Test
+    void aRunsPartitionsCoverItsScopeOnceAndAreLeasedEachByItsOwnStepper() throws Exception {
+        RebuildScope scope = RebuildScope.idRange("100", null);
+        try (Connection connection = connect()) {
+            String runId = runs.start(connection, ORDERS, "a", scope, List.of("400", "700"), "alice", T0);
+            List<RebuildRun> leased = new java.util.ArrayList<>();
+            for (String token : List.of("s1", "s2", "s3")) {
+                leased.add(runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), token).orElseThrow());
+            }
+            assertThat(runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s4")).as("all three held").isEmpty();
+            assertThat(leased).extracting(RebuildRun::partition).containsExactly(0, 1, 2);
+            assertThat(leased).extracting(RebuildRun::cursor).as("each starts after the bound before it")
+                    .containsExactly(null, "400", "700");
+            assertThat(leased).extracting(run -> run.scope().to()).as("and ends at its own, the last at the scope's end")
+                    .containsExactly("400", "700", null);
+            assertThat(leased).extracting(run -> run.scope().from()).containsOnly("100");
+
+            RebuildProgress progress = runs.progress(connection, runId, T0).orElseThrow();
+            assertThat(progress.partitions()).isEqualTo(3);
+            assertThat(progress.partitionsDone()).isZero();
+            assertThat(progress.scope()).isEqualTo(scope);
+            assertThat(progress.startedBy()).isEqualTo("alice");
+            assertThat(runs.partitions(connection, runId)).extracting(RebuildPartition::held).containsOnly(true);
+        }
+    }
+
+    @Test
+    void aRunsIdsAreAllMarkedOnlyWhenItsLastPartitionIsExhaustedWhicheverOrderTheyEndIn() throws Exception {
+        try (Connection connection = connect()) {
+            String runId = runs.start(connection, ORDERS, "a", RebuildScope.everything(), List.of("5"), null, T0);
+            RebuildRun first = runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s1").orElseThrow();
+            RebuildRun second = runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s2").orElseThrow();
+
+            assertThat(runs.advance(connection, second, "9", 4, true)).isTrue();
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).as("partition 0 still lists ids").isZero();
+            assertThat(runs.hasWork(connection, List.of(ORDERS), T0.plusSeconds(61))).as("partition 0 once its lease lapsed").isTrue();
+
+            assertThat(runs.advance(connection, first, "5", 5, true)).isTrue();
+            RebuildProgress beforeFinish = runs.progress(connection, runId, T0.plusSeconds(2)).orElseThrow();
+            assertThat(beforeFinish.marked()).as("the sum of its partitions").isEqualTo(9);
+            assertThat(beforeFinish.partitionsDone()).isEqualTo(2);
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(2))).isEqualTo(1);
+            assertThat(runs.progress(connection, runId, T0.plusSeconds(2)).orElseThrow().state())
+                    .isEqualTo(RebuildProgress.FINISHED);
+        }
+    }
+
+    @Test
+    void aPartitionWhoseStepperDiedIsTakenOverFromItsLastCursorOnceTheLeaseLapses() throws Exception {
+        try (Connection connection = connect()) {
+            String runId = runs.start(connection, ORDERS, "a", RebuildScope.everything(), List.of("5"), null, T0);
+            RebuildRun first = runs.lease(connection, List.of(ORDERS), T0, Duration.ofSeconds(30), "s1").orElseThrow();
+            assertThat(runs.advance(connection, first, "3", 3, false)).isTrue();
+            RebuildRun again = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s1b")
+                    .orElseThrow();
+            assertThat(again.partition()).as("the oldest free partition").isZero();
+            // s1b dies here: no advance. Partition 1 is leased meanwhile and ends normally.
+            RebuildRun other = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s2")
+                    .orElseThrow();
+            assertThat(runs.advance(connection, other, "8", 3, true)).isTrue();
+            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(20), Duration.ofSeconds(30), "s3"))
+                    .as("partition 0's lease still runs").isEmpty();
+
+            RebuildRun takenOver = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(31), Duration.ofSeconds(30), "s3")
+                    .orElseThrow();
+            assertThat(takenOver.partition()).isZero();
+            assertThat(takenOver.cursor()).as("resumes from the last committed step").isEqualTo("3");
+            assertThat(runs.advance(connection, again, "4", 1, false)).as("the dead owner's late step is refused").isFalse();
+            assertThat(runs.advance(connection, takenOver, "5", 2, true)).isTrue();
+            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(32)).orElseThrow();
+            assertThat(progress.takeovers()).isEqualTo(1);
+            assertThat(progress.marked()).isEqualTo(8);
+            assertThat(progress.partitionsDone()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aCancelledRunLosesItsRebuildMarksButNotThoseALiveChangeMadeAgainAndOnlyThenFreesItsTenant() throws Exception {
+        try (Connection connection = connect()) {
+            String runId = runs.start(connection, ORDERS, "a", T0);
+            List<MarkKey> keys = java.util.stream.IntStream.range(0, 7)
+                    .mapToObj(i -> new MarkKey(ORDERS, "a", "id-" + i)).toList();
+            pending.queue().upsert(connection, keys, PendingQueue.REBUILD, T0);
+            pending.queue().upsert(connection, List.of(keys.get(3)), PendingQueue.LIVE, T0.plusSeconds(1));
+            pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "b", "other-tenant")), PendingQueue.REBUILD, T0);
+
+            assertThat(runs.cancel(connection, runId, "alice", T0.plusSeconds(2))).isTrue();
+            assertThat(runs.cancel(connection, runId, "bob", T0.plusSeconds(3))).as("once").isFalse();
+            assertThatThrownBy(() -> runs.start(connection, ORDERS, "a", T0.plusSeconds(3)))
+                    .as("not before its marks are gone").isInstanceOf(RebuildAlreadyRunningException.class);
+
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).isEqualTo(4);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).as("the last 2 of 6").isEqualTo(2);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).as("nothing left").isEqualTo(-1);
+
+            assertThat(entityIds(connection)).containsExactlyInAnyOrder("id-3", "other-tenant");
+            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(4)).orElseThrow();
+            assertThat(progress.state()).isEqualTo(RebuildProgress.CANCELLED);
+            assertThat(progress.cancelledBy()).isEqualTo("alice");
+            assertThat(progress.remaining()).as("an ended run counts nothing of later runs").isZero();
+            assertThat(runs.start(connection, ORDERS, "a", T0.plusSeconds(5))).isNotBlank();
+        }
+    }
+
+    @Test
+    void aStepThatCommitsBeforeTheCancelHasItsMarksDeletedAndOneAfterItRollsBack() throws Exception {
+        String runId;
+        try (Connection connection = connect()) {
+            runId = runs.start(connection, ORDERS, "a", RebuildScope.everything(), List.of("m"), null, T0);
+        }
+        java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection early = connect(); Connection late = connect(); Connection operator = connect()) {
+            for (Connection c : List.of(early, late, operator)) {
+                c.setAutoCommit(false);
+                pending.dialect().beginEngineTransaction(c);
+            }
+            RebuildRun one = runs.lease(early, List.of(ORDERS), T0, Duration.ofMinutes(1), "early").orElseThrow();
+            early.commit();
+            RebuildRun two = runs.lease(late, List.of(ORDERS), T0, Duration.ofMinutes(1), "late").orElseThrow();
+            late.commit();
+
+            // the early step has advanced, not committed: it holds the run's row, and the cancel waits for it
+            pending.queue().upsert(early, List.of(new MarkKey(ORDERS, "a", "e1"), new MarkKey(ORDERS, "a", "e2")),
+                    PendingQueue.REBUILD, T0);
+            assertThat(runs.advance(early, one, "e2", 2, false)).isTrue();
+            java.util.concurrent.Future<Boolean> cancelled = thread.submit(() -> {
+                boolean done = runs.cancel(operator, runId, "alice", T0.plusSeconds(1));
+                operator.commit();
+                return done;
+            });
+            assertThatThrownBy(() -> cancelled.get(500, java.util.concurrent.TimeUnit.MILLISECONDS))
+                    .as("the cancel waits for the step that holds the run").isInstanceOf(java.util.concurrent.TimeoutException.class);
+            early.commit();
+            assertThat(cancelled.get(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            // the late step comes after the cancel: it finds the run no longer running, and rolls back
+            pending.queue().upsert(late, List.of(new MarkKey(ORDERS, "a", "z1")), PendingQueue.REBUILD, T0);
+            assertThat(runs.advance(late, two, "z1", 1, false)).isFalse();
+            late.rollback();
+
+            assertThat(runs.purgeCancelled(operator, pending.queue(), runId, 100)).as("the early step's marks").isEqualTo(2);
+            operator.commit();
+        } finally {
+            thread.shutdownNow();
+        }
+        try (Connection connection = connect()) {
+            assertThat(entityIds(connection)).isEmpty();
+            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(120), Duration.ofMinutes(1), "next"))
+                    .as("a cancelled run's partitions are never leased again").isEmpty();
+        }
+    }
+
+    @Test
+    void theHistoryListsRunsNewestFirstWithTheirScopeAndEnd() throws Exception {
+        try (Connection connection = connect()) {
+            String old = runs.start(connection, ORDERS, "a", T0);
+            runs.cancel(connection, old, "alice", T0.plusSeconds(1));
+            runs.purgeCancelled(connection, pending.queue(), old, 100);
+            String scoped = runs.start(connection, ORDERS, "a", RebuildScope.filter("region", "EU"), List.of(), "bob",
+                    T0.plusSeconds(2));
+            String other = runs.start(connection, "customer-stats", "", RebuildScope.changedSince(T0), List.of(), null,
+                    T0.plusSeconds(3));
+
+            assertThat(runs.history(connection, null, 10, T0.plusSeconds(4))).extracting(RebuildProgress::runId)
+                    .containsExactly(other, scoped, old);
+            List<RebuildProgress> orders = runs.history(connection, ORDERS, 10, T0.plusSeconds(4));
+            assertThat(orders).extracting(RebuildProgress::runId).containsExactly(scoped, old);
+            assertThat(orders.get(0).scope().filter()).isEqualTo("region=EU");
+            assertThat(orders.get(1).state()).isEqualTo(RebuildProgress.CANCELLED);
+            assertThat(runs.history(connection, null, 1, T0.plusSeconds(4))).hasSize(1);
+            assertThat(runs.progress(connection, other, T0.plusSeconds(4)).orElseThrow().scope().changedSince())
+                    .isEqualTo(T0);
+        }
+    }
+
+    private static List<String> entityIds(Connection connection) throws SQLException {
+        List<String> ids = new java.util.ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("SELECT entity_id FROM projection_pending")) {
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+        }
+        return ids;
     }
 
     /** A run of {@code tenant} whose single step marked everything its ids gave. */
