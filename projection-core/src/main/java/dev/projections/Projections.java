@@ -89,6 +89,24 @@ public interface Projections {
     /** The same for {@code tenant} ({@code ""} for none). */
     String rebuild(String projection, String tenant);
 
+    /**
+     * A rebuild of {@code tenant}'s ids within {@code scope}, split into {@code partitions} (1..64) stepped in parallel
+     * by the drainers of every instance (docs/contract.md §7). An {@link UnsupportedOperationException} names what
+     * the projection does not support (see {@link Projection#rebuildScopes()}); an {@link IllegalArgumentException}
+     * names a bad argument.
+     */
+    String rebuild(String projection, String tenant, RebuildScope scope, int partitions);
+
+    /**
+     * Cancels a running run: its partitions stop, its rebuild marks are deleted (marks of live changes stay). An
+     * {@link IllegalStateException} when it is no longer running, an {@link IllegalArgumentException} for an
+     * unknown run id.
+     */
+    void cancelRebuild(String runId);
+
+    /** The newest {@code limit} (1..1000) runs of {@code projection}, or of every projection when {@code null}. */
+    List<RebuildProgress> rebuildHistory(String projection, int limit);
+
     /** One run per tenant of the {@link TenantDirectory}; returns their run ids. */
     List<String> rebuildAllTenants(String projection);
 

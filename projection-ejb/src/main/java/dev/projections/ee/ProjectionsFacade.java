@@ -5,6 +5,7 @@ import dev.projections.FailedRefresh;
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Collection;
@@ -120,6 +121,21 @@ public class ProjectionsFacade implements Projections {
     @Override
     public String rebuild(String projection, String tenant) {
         return rebuilds.rebuild(projection, tenant);
+    }
+
+    @Override
+    public String rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
+        return rebuilds.rebuild(projection, tenant, scope, partitions);
+    }
+
+    @Override
+    public void cancelRebuild(String runId) {
+        rebuilds.cancel(runId);
+    }
+
+    @Override
+    public List<RebuildProgress> rebuildHistory(String projection, int limit) {
+        return rebuilds.history(projection, limit);
     }
 
     @Override

@@ -2,11 +2,15 @@ package dev.projections.ee;
 
 import dev.projections.Projection;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
+import dev.projections.TenantScope;
+import dev.projections.refresh.RebuildPlan;
 import dev.projections.store.RebuildStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.security.Principal;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,6 +33,15 @@ public class RebuildRuns {
     @Inject
     Instance<TenantDirectory> tenantDirectory;
 
+    @Inject
+    Instance<TenantScope> tenantScope;
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    Principal callerPrincipal;
+
     private final RebuildStore rebuildStore = new RebuildStore();
 
     /** For the caller's tenant. */
@@ -38,6 +51,10 @@ public class RebuildRuns {
     }
 
     String rebuild(String projection, String tenant) {
+        return rebuild(projection, tenant, RebuildScope.everything(), 1);
+    }
+
+    String rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
         Projection bean = registry.byName(ArgumentChecks.projection(projection, registry));
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
@@ -47,10 +64,53 @@ public class RebuildRuns {
             throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
                     + "Projection.ids(after, limit) to list its ids in order");
         }
-        String runId = read("start a rebuild of " + projection,
-                c -> rebuildStore.start(c, projection, checkedTenant, resources.clock().instant()));
+        RebuildPlan.check(bean, scope, partitions);
+        if ((!scope.isEverything() || partitions > 1) && !Rebuildable.implementsScopedIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " lists rebuild scopes but does not "
+                    + "implement Projection.ids(after, limit, scope), so it cannot rebuild " + scope);
+        }
+        List<String> bounds;
+        try (TenantScope.Entered ignored = checkedTenant.isEmpty() || !tenantScope.isResolvable() ? () -> { }
+                : tenantScope.get().enter(checkedTenant)) {
+            bounds = RebuildPlan.bounds(bean, scope, partitions);
+        }
+        String runId = read("start a rebuild of " + projection, c -> rebuildStore.start(c, projection, checkedTenant,
+                scope, bounds, caller(), resources.clock().instant()));
         drainer.start();
         return runId;
+    }
+
+    /** Cancels a running run; its rebuild marks are deleted after the caller's transaction commits. */
+    void cancel(String runId) {
+        if (runId == null) {
+            throw new IllegalArgumentException("runId must not be null");
+        }
+        boolean cancelled = read("cancel rebuild run " + runId,
+                c -> rebuildStore.cancel(c, runId, caller(), resources.clock().instant()));
+        if (!cancelled) {
+            RebuildProgress run = progress(runId);
+            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is " + run.state()
+                    + ", not running: there is nothing to cancel");
+        }
+        runtime.rebuilds().requestPurge();
+        drainer.start();
+    }
+
+    List<RebuildProgress> history(String projection, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("limit must be 1..1000, was " + limit);
+        }
+        return read("read the rebuild history", c -> rebuildStore.history(c, projection, limit,
+                resources.clock().instant()));
+    }
+
+    private String caller() {
+        try {
+            String name = callerPrincipal.getName();
+            return name == null || name.isBlank() ? "anonymous" : name;
+        } catch (RuntimeException noSecurityContext) {
+            return "anonymous";
+        }
     }
 
     List<String> rebuildAllTenants(String projection) {

@@ -13,6 +13,11 @@ public final class Rebuildable {
         return overrides(bean, "ids", String.class, int.class);
     }
 
+    /** Whether it lists the ids of a scope, for scoped and partitioned runs. */
+    public static boolean implementsScopedIds(Projection bean) {
+        return overrides(bean, "ids", String.class, int.class, dev.projections.RebuildScope.class);
+    }
+
     /** Whether it can delete its whole read model, for "clear and rebuild". */
     public static boolean implementsClear(Projection bean) {
         return overrides(bean, "clear");

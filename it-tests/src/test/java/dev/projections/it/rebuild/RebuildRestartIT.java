@@ -23,7 +23,10 @@ import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** A rebuild run outlives its instance: undeployed mid-run, it resumes from its cursor and marks every id once. */
+/**
+ * A rebuild run outlives its instance: undeployed mid-run, each of its two partitions resumes from its cursor, and
+ * every id is marked once.
+ */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
 class RebuildRestartIT {
@@ -52,11 +55,18 @@ class RebuildRestartIT {
         seedOrders();
         long orders = count("SELECT COUNT(*) FROM orders WHERE tenant_id = '" + TENANT + "'");
         String runId = UUID.randomUUID().toString();
+        // a run of two partitions, cut in the middle of the orders' ids, as rebuild(…, 2) would have started it
+        String bound = String.valueOf(FIRST + SEEDED / 2);
         execute("""
                 INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
-                                                running_projection, running_tenant)
-                VALUES ('%s', 'order-search', '%s', 'RUNNING', 0, FALSE, '%s', 'order-search', '%s')"""
+                                                running_projection, running_tenant, partitions, partitions_left)
+                VALUES ('%s', 'order-search', '%s', 'RUNNING', 0, FALSE, '%s', 'order-search', '%s', 2, 2)"""
                 .formatted(runId, TENANT, LocalDateTime.now(ZoneOffset.UTC).format(UTC_LITERAL), TENANT));
+        execute("""
+                INSERT INTO projection_rebuild_partition (run_id, partition_no, range_after, range_up_to, cursor_id,
+                                                          exhausted, marked, takeovers)
+                VALUES ('%s', 0, NULL, '%s', NULL, FALSE, 0, 0), ('%s', 1, '%s', NULL, '%s', FALSE, 0, 0)"""
+                .formatted(runId, bound, runId, bound, bound));
 
         deployer.deploy("engine");
         Await.until("the run to be under way", () -> count("SELECT marked FROM projection_rebuild WHERE run_id = '" + runId + "'") >= 1_000);
@@ -71,7 +81,7 @@ class RebuildRestartIT {
             Await.until("the run to finish after the redeploy", Duration.ofMinutes(5), () -> count(
                     "SELECT COUNT(*) FROM projection_rebuild WHERE run_id = '" + runId + "' AND state = 'FINISHED'") == 1);
             assertThat(count("SELECT marked FROM projection_rebuild WHERE run_id = '" + runId + "'"))
-                    .as("each id marked once: resumed from the cursor, not from the start").isEqualTo(orders);
+                    .as("each id marked once: resumed from the cursors, not from the start, and no partition overlaps").isEqualTo(orders);
             assertThat(count("""
                     SELECT COUNT(*) FROM orders o LEFT JOIN order_search s ON s.order_id = o.id
                      WHERE o.id >= %d AND (s.order_id IS NULL OR s.status <> o.status)""".formatted(FIRST))).isZero();

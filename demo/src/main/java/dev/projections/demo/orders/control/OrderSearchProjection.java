@@ -1,12 +1,17 @@
 package dev.projections.demo.orders.control;
 
 import dev.projections.Projection;
+import dev.projections.RebuildScope;
 import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code order_search}: one row per order with its customer's name, line count and total. Tenant-scoped: a refresh
@@ -60,5 +65,77 @@ public class OrderSearchProjection implements Projection {
                 .setParameter("tenant", DemoTenancy.current())
                 .setMaxResults(limit)
                 .getResultList().stream().map(String::valueOf).toList();
+    }
+
+    /* scoped runs: by id range (numeric, inclusive), by status (status=NEW), and so in partitions by id range */
+    @Override
+    public Set<RebuildScope.Kind> rebuildScopes() {
+        return EnumSet.of(RebuildScope.Kind.ID_RANGE, RebuildScope.Kind.FILTER);
+    }
+
+    @Override
+    public Set<String> rebuildFilters() {
+        return Set.of("status");
+    }
+
+    @Override
+    public List<String> ids(String after, int limit, RebuildScope scope) {
+        return scoped("SELECT o.id FROM CustomerOrder o WHERE o.id > :after", scope, Long.class)
+                .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setMaxResults(limit)
+                .getResultList().stream().map(String::valueOf).toList();
+    }
+
+    /** Cuts the scope's id span, lowest to highest, into n equal ranges of ids. */
+    @Override
+    public List<String> partitionBounds(RebuildScope scope, int n) {
+        Object[] span = scoped("SELECT MIN(o.id), MAX(o.id) FROM CustomerOrder o WHERE 1 = 1", scope, Object[].class)
+                .getSingleResult();
+        if (span[0] == null) {
+            return List.of();
+        }
+        long low = (Long) span[0];
+        long high = (Long) span[1];
+        TreeSet<Long> bounds = new TreeSet<>();
+        for (int k = 1; k < n; k++) {
+            long bound = low + (long) ((double) (high - low) * k / n);
+            if (bound >= low && bound < high) {
+                bounds.add(bound);
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        bounds.forEach(bound -> ids.add(String.valueOf(bound)));
+        return ids;
+    }
+
+    private <T> jakarta.persistence.TypedQuery<T> scoped(String select, RebuildScope scope, Class<T> type) {
+        StringBuilder jpql = new StringBuilder(select).append(" AND o.tenantId = :tenant");
+        if (scope.from() != null) {
+            jpql.append(" AND o.id >= :from");
+        }
+        if (scope.to() != null) {
+            jpql.append(" AND o.id <= :to");
+        }
+        if (scope.filter() != null) {
+            if (!"status".equals(scope.filterName())) {
+                throw new IllegalArgumentException("order-search has no filter " + scope.filterName() + "; it has: status");
+            }
+            jpql.append(" AND o.status = :status");
+        }
+        if (select.contains("o.id >")) {
+            jpql.append(" ORDER BY o.id");
+        }
+        jakarta.persistence.TypedQuery<T> query = em.createQuery(jpql.toString(), type)
+                .setParameter("tenant", DemoTenancy.current());
+        if (scope.from() != null) {
+            query.setParameter("from", Long.parseLong(scope.from()));
+        }
+        if (scope.to() != null) {
+            query.setParameter("to", Long.parseLong(scope.to()));
+        }
+        if (scope.filter() != null) {
+            query.setParameter("status", scope.filterValue());
+        }
+        return query;
     }
 }
