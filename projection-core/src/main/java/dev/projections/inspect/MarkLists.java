@@ -17,7 +17,8 @@ import java.util.List;
  * continues after (or before) the sort key of the row it starts from, so page 1,000 costs what page 1 costs.
  * Within a projection the sort is (due time, tenant, id), which is {@code projection_pending_due_idx} (or the
  * partial {@code projection_pending_failing_idx} for failing marks); with a tenant fixed it is (due time, id) on
- * {@code projection_pending_tenant_due_idx}. Counts stop at a cap.
+ * {@code projection_pending_tenant_due_idx}. On MariaDB and MySQL a page names its index and spells its keyset
+ * condition out, so that it starts reading at its cursor (docs/pitfalls.md #57). Counts stop at a cap.
  */
 public final class MarkLists {
 
@@ -45,16 +46,34 @@ public final class MarkLists {
     /** The SQL of a page query on {@code dialect}: public for the test that reads its plan. */
     public String pageSql(Dialect dialect, MarkFilter filter, boolean forward, boolean fromCursor, int limit) {
         boolean tenantFixed = filter.tenant() != null;
-        String keyColumns = tenantFixed ? "available_at, entity_id" : "available_at, tenant_id, entity_id";
-        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM projection_pending")
-                .append(where(filter));
+        List<String> keyColumns = tenantFixed ? List.of("available_at", "entity_id")
+                : List.of("available_at", "tenant_id", "entity_id");
+        String index = tenantFixed ? "projection_pending_tenant_due_idx" : "projection_pending_due_idx";
+        StringBuilder sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM ")
+                .append(dialect.tableReadBy("projection_pending", index)).append(where(filter));
         if (fromCursor) {
-            sql.append(" AND (").append(keyColumns).append(forward ? ") > (" : ") < (")
-                    .append(tenantFixed ? "?, ?" : "?, ?, ?").append(')');
+            sql.append(" AND ").append(dialect.keysetCondition(keyColumns, forward));
         }
         String direction = forward ? "" : " DESC";
-        sql.append(" ORDER BY ").append(String.join(direction + ", ", keyColumns.split(", "))).append(direction);
+        sql.append(" ORDER BY ").append(String.join(direction + ", ", keyColumns)).append(direction);
         return sql.append(dialect.firstRows(limit)).toString();
+    }
+
+    /**
+     * Binds the parameters of {@link #pageSql}: the filter's at {@code now}, then the sort key of {@code cursor}
+     * (none for a first page) as the dialect spells the keyset condition. Package-private for the plan tests.
+     */
+    static void bindPage(PreparedStatement statement, Dialect dialect, MarkFilter filter, Instant now,
+                         PageCursor cursor) throws SQLException {
+        int index = bindFilter(statement, dialect, filter, now);
+        if (cursor != null) {
+            List<Object> key = filter.tenant() != null
+                    ? List.of(dialect.timestamp(cursor.availableAt()), cursor.id())
+                    : List.of(dialect.timestamp(cursor.availableAt()), cursor.tenant(), cursor.id());
+            for (Object value : dialect.keysetValues(key)) {
+                statement.setObject(index++, value);
+            }
+        }
     }
 
     private static String where(MarkFilter filter) {
@@ -97,14 +116,7 @@ public final class MarkLists {
         Dialect dialect = Dialect.of(connection);
         try (PreparedStatement select = connection.prepareStatement(
                 pageSql(dialect, filter, forward, cursor != null, size + 1))) {
-            int index = bindFilter(select, dialect, filter, now);
-            if (cursor != null) {
-                select.setObject(index++, dialect.timestamp(cursor.availableAt()));
-                if (filter.tenant() == null) {
-                    select.setString(index++, cursor.tenant());
-                }
-                select.setString(index, cursor.id());
-            }
+            bindPage(select, dialect, filter, now, cursor);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     rows.add(row(dialect, result));

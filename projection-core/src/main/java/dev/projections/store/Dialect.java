@@ -8,6 +8,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * What differs between the databases the product's tables live on, each difference in one place. Statements that
@@ -80,6 +83,53 @@ public enum Dialect {
      */
     boolean locksOnlyReturnedRows() {
         return this != H2;
+    }
+
+    /**
+     * {@code table} in a FROM clause, to be read by {@code index}, whose order is the query's and whose leading columns
+     * its conditions bound. MariaDB and MySQL are told so ({@code FORCE INDEX}): otherwise, for a keyset page, they
+     * read the index from the start of its equality prefix, and the cursor filters instead of bounding the range
+     * (docs/pitfalls.md #57). PostgreSQL and H2 find the range by themselves.
+     */
+    public String tableReadBy(String table, String index) {
+        return this == MARIADB ? table + " FORCE INDEX (" + index + ")" : table;
+    }
+
+    /**
+     * The keyset condition of a page: the row's sort key ({@code columns}, in index order) comes after the cursor's
+     * ({@code after}) or before it. Bind it with {@link #keysetValues}, which gives one value per {@code ?}.
+     * PostgreSQL reads a row-value comparison {@code (a, b, c) > (?, ?, ?)} as one index range starting at the cursor;
+     * MariaDB's range optimizer (and, by its manual, MySQL's) does not use it at all, so a page would read every row
+     * from the start of the equality prefix up to its cursor (docs/pitfalls.md #57). There it is spelled out,
+     * {@code a > ? OR a = ? AND (b > ? OR b = ? AND c > ?)}, which becomes ranges that start at the cursor — on the
+     * index the query is {@link #tableReadBy read by}.
+     */
+    public String keysetCondition(List<String> columns, boolean after) {
+        String op = after ? " > ?" : " < ?";
+        if (this != MARIADB) {
+            return "(" + String.join(", ", columns) + ")" + (after ? " > (" : " < (")
+                    + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
+        }
+        String condition = columns.get(columns.size() - 1) + op;
+        for (int i = columns.size() - 2; i >= 0; i--) {
+            String rest = condition.contains(" OR ") ? "(" + condition + ")" : condition;
+            condition = columns.get(i) + op + " OR " + columns.get(i) + " = ? AND " + rest;
+        }
+        return "(" + condition + ")";
+    }
+
+    /** The bind values of {@link #keysetCondition} for a cursor whose sort key is {@code cursor}, in order. */
+    public List<Object> keysetValues(List<Object> cursor) {
+        if (this != MARIADB) {
+            return cursor;
+        }
+        List<Object> values = new ArrayList<>();
+        for (int i = 0; i < cursor.size() - 1; i++) {
+            values.add(cursor.get(i)); // a > ?
+            values.add(cursor.get(i)); // a = ?
+        }
+        values.add(cursor.get(cursor.size() - 1));
+        return values;
     }
 
     /** Whether {@code e} (or a cause) says a unique key was violated: 23505 in the standard, error 1062 on MariaDB. */

@@ -10,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,21 +112,8 @@ class PostgresMarkListsTest extends MarkListsContract {
             throws SQLException {
         String sql = lists.pageSql(dev.projections.store.Dialect.POSTGRESQL, filter, forward, fromCursor, 51);
         try (PreparedStatement explain = connection.prepareStatement("EXPLAIN " + sql)) {
-            int index = 1;
-            explain.setString(index++, filter.projection());
-            if (filter.tenant() != null) {
-                explain.setString(index++, filter.tenant());
-            }
-            for (int i = 0; i < filter.state().parameters(); i++) {
-                explain.setObject(index++, T0.plusSeconds(2500).atOffset(ZoneOffset.UTC));
-            }
-            if (fromCursor) {
-                explain.setObject(index++, T0.plusSeconds(2000).atOffset(ZoneOffset.UTC));
-                if (filter.tenant() == null) {
-                    explain.setString(index++, "t3");
-                }
-                explain.setString(index, "0100000");
-            }
+            MarkLists.bindPage(explain, dev.projections.store.Dialect.POSTGRESQL, filter, T0.plusSeconds(2500),
+                    fromCursor ? new PageCursor(T0.plusSeconds(2000), "t3", "0100000") : null);
             StringBuilder plan = new StringBuilder();
             try (ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
