@@ -2,6 +2,7 @@ package dev.projections.console;
 
 import dev.projections.ProjectionStatus;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.OrphanedMarks;
@@ -12,6 +13,8 @@ import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Locale;
 
 /**
@@ -127,45 +130,6 @@ public class Overview implements Serializable {
         }
     }
 
-    /** A rebuild started from this page, for its progress line. */
-    public static final class Run implements Serializable {
-        private final RebuildProgress progress;
-        private final Instant now;
-
-        Run(RebuildProgress progress, Instant now) {
-            this.progress = progress;
-            this.now = now;
-        }
-
-        public String getProjection() {
-            return progress.projection();
-        }
-
-        public String getTenant() {
-            return progress.tenant().isEmpty() ? "(none)" : progress.tenant();
-        }
-
-        public String getState() {
-            return stateOf(progress);
-        }
-
-        public String getMarked() {
-            return Format.number(progress.marked());
-        }
-
-        public String getRemaining() {
-            return Format.number(progress.remaining());
-        }
-
-        public String getStarted() {
-            return Format.relative(progress.startedAt(), now);
-        }
-
-        public String getTitle() {
-            return title(progress);
-        }
-    }
-
     /** What the confirmation panel asks about. */
     public enum Pending { REBUILD, CLEAR_AND_REBUILD, PURGE }
 
@@ -179,9 +143,17 @@ public class Overview implements Serializable {
     private List<OrphanedMarks> orphans;
     private Instant checkedAt;
     private final List<String> runIds = new ArrayList<>();
-    private List<Run> runs = List.of();
+    private List<RebuildLine> runs = List.of();
 
     private Pending pending;
+    private Set<RebuildScope.Kind> offeredScopes = Set.of();
+    private List<String> offeredFilters = List.of();
+    private String scopeFrom;
+    private String scopeTo;
+    private String scopeSince;
+    private String scopeFilterName;
+    private String scopeFilterValue;
+    private int partitions = 1;
     private String pendingProjection;
     private String rebuildTenant = TenantChoice.ALL;
 
@@ -199,7 +171,7 @@ public class Overview implements Serializable {
         return orphans;
     }
 
-    public List<Run> getRuns() {
+    public List<RebuildLine> getRuns() {
         return runs;
     }
 
@@ -223,7 +195,7 @@ public class Overview implements Serializable {
         rows = reads.overview().stream().map(status -> new Row(status, reads.rebuildable(status.projection()),
                 admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)).toList();
         orphans = reads.orphaned();
-        runs = runIds.stream().map(id -> new Run(reads.rebuildProgress(id), now)).toList();
+        runs = runIds.stream().map(id -> new RebuildLine(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;
     }
 
@@ -259,6 +231,29 @@ public class Overview implements Serializable {
         pending = what;
         pendingProjection = projection;
         rebuildTenant = getTenantChoices().get(0);
+        scopeFrom = null;
+        scopeTo = null;
+        scopeSince = null;
+        scopeFilterName = null;
+        scopeFilterValue = null;
+        partitions = 1;
+        offeredScopes = what == Pending.REBUILD ? reads.rebuildScopes(projection) : Set.of();
+        offeredFilters = what == Pending.REBUILD ? List.copyOf(new TreeSet<>(reads.rebuildFilters(projection))) : List.of();
+    }
+
+    /** The scope the Rebuild… panel's fields describe; a clear error naming the field that cannot be read. */
+    RebuildScope scope() {
+        Instant since = null;
+        if (scopeSince != null && !scopeSince.isBlank()) {
+            since = ScopeInput.instant(scopeSince);
+        }
+        String filter = scopeFilterName == null || scopeFilterName.isBlank() ? null
+                : scopeFilterName + "=" + (scopeFilterValue == null ? "" : scopeFilterValue.trim());
+        return new RebuildScope(trimmed(scopeFrom), trimmed(scopeTo), since, filter);
+    }
+
+    private static String trimmed(String value) {
+        return value == null ? null : value.trim();
     }
 
     public void cancel() {
@@ -273,8 +268,15 @@ public class Overview implements Serializable {
         }
         String projection = pendingProjection;
         switch (pending) {
-            case REBUILD -> Messages.run(() -> TenantChoice.isAll(rebuildTenant) ? admin.rebuildAllTenants(projection)
-                    : List.of(admin.rebuild(projection, TenantChoice.tenant(rebuildTenant))), this::started);
+            case REBUILD -> Messages.run(() -> {
+                RebuildScope scope = scope();
+                if (!scope.isEverything() || partitions != 1) {
+                    return admin.rebuild(projection, TenantChoice.isAll(rebuildTenant) ? null
+                            : TenantChoice.tenant(rebuildTenant), scope, partitions);
+                }
+                return TenantChoice.isAll(rebuildTenant) ? admin.rebuildAllTenants(projection)
+                        : List.of(admin.rebuild(projection, TenantChoice.tenant(rebuildTenant)));
+            }, this::started);
             case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection,
                     TenantChoice.isAll(rebuildTenant) ? null : TenantChoice.tenant(rebuildTenant)), this::started);
             case PURGE -> Messages.run(() -> admin.purge(projection),
@@ -329,6 +331,71 @@ public class Overview implements Serializable {
         this.rebuildTenant = rebuildTenant;
     }
 
+    /** The Rebuild… panel offers a scope only where the projection lists the kind. */
+    public boolean isOffersIdRange() {
+        return pending == Pending.REBUILD && offeredScopes.contains(RebuildScope.Kind.ID_RANGE);
+    }
+
+    public boolean isOffersChangedSince() {
+        return pending == Pending.REBUILD && offeredScopes.contains(RebuildScope.Kind.CHANGED_SINCE);
+    }
+
+    public boolean isOffersFilter() {
+        return pending == Pending.REBUILD && offeredScopes.contains(RebuildScope.Kind.FILTER) && !offeredFilters.isEmpty();
+    }
+
+    public List<String> getFilterNames() {
+        return offeredFilters;
+    }
+
+    public String getScopeFrom() {
+        return scopeFrom;
+    }
+
+    public void setScopeFrom(String scopeFrom) {
+        this.scopeFrom = scopeFrom;
+    }
+
+    public String getScopeTo() {
+        return scopeTo;
+    }
+
+    public void setScopeTo(String scopeTo) {
+        this.scopeTo = scopeTo;
+    }
+
+    public String getScopeSince() {
+        return scopeSince;
+    }
+
+    public void setScopeSince(String scopeSince) {
+        this.scopeSince = scopeSince;
+    }
+
+    public String getScopeFilterName() {
+        return scopeFilterName;
+    }
+
+    public void setScopeFilterName(String scopeFilterName) {
+        this.scopeFilterName = scopeFilterName;
+    }
+
+    public String getScopeFilterValue() {
+        return scopeFilterValue;
+    }
+
+    public void setScopeFilterValue(String scopeFilterValue) {
+        this.scopeFilterValue = scopeFilterValue;
+    }
+
+    public int getPartitions() {
+        return partitions;
+    }
+
+    public void setPartitions(int partitions) {
+        this.partitions = partitions;
+    }
+
     static String describe(RebuildProgress run, Instant now) {
         if (run == null) {
             return "–";
@@ -340,16 +407,11 @@ public class Overview implements Serializable {
         return stateOf(run) + " " + Format.relative(run.finishedAt(), now);
     }
 
-    /** "finished, 3 failing" rather than a run that looks done while marks of it still fail. */
     static String stateOf(RebuildProgress run) {
-        if (RebuildProgress.FINISHED_FAILING.equals(run.state())) {
-            return "finished, " + Format.number(run.failing()) + " failing";
-        }
-        return run.state().toLowerCase(Locale.ROOT);
+        return RebuildLine.stateOf(run);
     }
 
     static String title(RebuildProgress run) {
-        return run == null ? "" : "run " + run.runId() + ", started " + Format.exact(run.startedAt())
-                + (run.finishedAt() == null ? "" : ", finished " + Format.exact(run.finishedAt()));
+        return run == null ? "" : new RebuildLine(run, Instant.now()).getTitle();
     }
 }

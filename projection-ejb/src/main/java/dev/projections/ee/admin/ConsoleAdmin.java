@@ -4,6 +4,7 @@ import dev.projections.FailedRefresh;
 import dev.projections.ParkedSelection;
 import dev.projections.Projection;
 import dev.projections.Projections;
+import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.ee.ArgumentChecks;
@@ -107,6 +108,37 @@ public class ConsoleAdmin {
         String runId = act(() -> projections.rebuild(projection, tenant));
         record("rebuild", projection, tenant, null, "run " + runId);
         return runId;
+    }
+
+    /**
+     * Starts a rebuild of {@code scope} in {@code partitions}, for one tenant ({@code ""} for none) or, with
+     * {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
+     */
+    public List<String> rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
+        List<String> tenants = tenant != null ? List.of(tenant) : act(() -> {
+            if (!tenantDirectory.isResolvable()) {
+                throw new IllegalStateException("a rebuild of every tenant needs a TenantDirectory bean listing them");
+            }
+            return tenantDirectory.get().tenants();
+        });
+        List<String> runs = new ArrayList<>();
+        for (String each : tenants) {
+            runs.add(act(() -> projections.rebuild(projection, each, scope, partitions)));
+        }
+        record(tenant == null ? "rebuild-all-tenants" : "rebuild", projection, tenant, null,
+                scope + (partitions > 1 ? " in " + partitions + " partitions" : "") + ", runs " + runs);
+        return runs;
+    }
+
+    /** Cancels a running rebuild run; its rebuild marks are deleted after this commits, live ones stay. */
+    public void cancelRebuild(String runId) {
+        dev.projections.RebuildProgress run = act(() -> projections.rebuildProgress(runId));
+        act(() -> {
+            projections.cancelRebuild(runId);
+            return null;
+        });
+        record("cancel-rebuild", run.projection(), run.tenant(), null, "run " + runId + " (" + run.scope() + "), "
+                + run.marked() + " marked");
     }
 
     /** Starts a rebuild for every tenant of the application's {@code TenantDirectory}. */

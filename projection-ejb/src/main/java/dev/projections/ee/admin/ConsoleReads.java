@@ -3,6 +3,7 @@ package dev.projections.ee.admin;
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
@@ -19,6 +20,8 @@ import dev.projections.inspect.MarkRow;
 import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.PageCursor;
 import dev.projections.inspect.TenantCounts;
+import dev.projections.store.RebuildPartition;
+import dev.projections.store.RebuildStore;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.Stateless;
@@ -52,6 +55,8 @@ public class ConsoleReads {
 
     @Inject
     Projections projections;
+
+    private final RebuildStore rebuildStore = new RebuildStore();
 
     @Inject
     EngineResources resources;
@@ -92,9 +97,35 @@ public class ConsoleReads {
         return registry.isKnown(projection) && Rebuildable.implementsIds(registry.byName(projection));
     }
 
-    /** The progress of a rebuild run the console started. */
+    /** The progress of a rebuild run. */
     public RebuildProgress rebuildProgress(String runId) {
         return projections.rebuildProgress(runId);
+    }
+
+    /** The newest rebuild runs, of one projection or ({@code null}) of all. */
+    public List<RebuildProgress> rebuildHistory(String projection, int limit) {
+        return projections.rebuildHistory(projection, limit);
+    }
+
+    /** A run's partitions: ranges, cursors, leases. */
+    public List<RebuildPartition> rebuildPartitions(String runId) {
+        return sql("read the partitions of rebuild run " + runId, c -> rebuildStore.partitions(c, runId));
+    }
+
+    /**
+     * The scope kinds a scoped rebuild of {@code projection} may use, as the Rebuild… panel offers them; empty when it
+     * offers whole rebuilds only (or lists kinds but does not implement the scoped {@code ids}).
+     */
+    public Set<RebuildScope.Kind> rebuildScopes(String projection) {
+        if (!registry.isKnown(projection) || !Rebuildable.implementsScopedIds(registry.byName(projection))) {
+            return Set.of();
+        }
+        return registry.byName(projection).rebuildScopes();
+    }
+
+    /** The filter names {@code projection}'s scoped rebuild understands. */
+    public Set<String> rebuildFilters(String projection) {
+        return rebuildScopes(projection).isEmpty() ? Set.of() : registry.byName(projection).rebuildFilters();
     }
 
     public MarkPage page(MarkFilter filter, PageCursor cursor, boolean forward, int size) {

@@ -1,0 +1,31 @@
+package dev.projections.console;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+
+/** What an operator types for "changed since": an instant, a UTC date and time, or a UTC date. */
+final class ScopeInput {
+
+    private ScopeInput() {
+    }
+
+    /** {@code 2026-12-01T10:00:00Z}, {@code 2026-12-01 10:00} or {@code 2026-12-01} (UTC). */
+    static Instant instant(String text) {
+        String value = text.trim();
+        try {
+            if (value.endsWith("Z") || value.matches(".*[+-]\\d\\d:\\d\\d$")) {
+                return java.time.OffsetDateTime.parse(value).toInstant();
+            }
+            if (value.length() == 10) {
+                return LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);
+            }
+            return LocalDateTime.parse(value.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("\"Changed since\" must be a UTC date and time such as 2026-12-01 10:00, "
+                    + "was \"" + value + "\"", e);
+        }
+    }
+}
