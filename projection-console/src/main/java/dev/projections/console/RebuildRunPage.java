@@ -19,10 +19,12 @@ public class RebuildRunPage implements Serializable {
     /** One partition's line (getters for EL). */
     public static final class Part implements Serializable {
         private final RebuildPartition partition;
+        private final boolean running;
         private final Instant now;
 
-        Part(RebuildPartition partition, Instant now) {
+        Part(RebuildPartition partition, boolean running, Instant now) {
             this.partition = partition;
+            this.running = running;
             this.now = now;
         }
 
@@ -49,6 +51,9 @@ public class RebuildRunPage implements Serializable {
         public String getState() {
             if (partition.exhausted()) {
                 return "all ids marked";
+            }
+            if (!running) {
+                return "stopped";
             }
             return partition.held() && partition.leaseUntil() != null && partition.leaseUntil().isAfter(now)
                     ? "stepping (lease " + Format.relative(partition.leaseUntil(), now) + ")" : "waiting for a drainer";
@@ -86,14 +91,15 @@ public class RebuildRunPage implements Serializable {
             Messages.error("No run given: open a run from the rebuild history.");
             return;
         }
-        try {
-            Instant now = Instant.now();
-            RebuildProgress progress = reads.rebuildProgress(runId);
-            run = new RebuildLine(progress, now);
-            partitions = reads.rebuildPartitions(runId).stream().map(p -> new Part(p, now)).toList();
-        } catch (RuntimeException e) {
-            Messages.error(e.getMessage() == null ? e.toString() : e.getMessage());
+        Instant now = Instant.now();
+        java.util.Optional<RebuildProgress> progress = reads.findRebuild(runId);
+        if (progress.isEmpty()) {
+            Messages.error("There is no rebuild run \"" + runId + "\".");
+            return;
         }
+        run = new RebuildLine(progress.get(), now);
+        boolean running = run.isRunning();
+        partitions = reads.rebuildPartitions(runId).stream().map(p -> new Part(p, running, now)).toList();
     }
 
     public RebuildLine getRun() {

@@ -34,7 +34,7 @@ public final class RebuildPlan {
         List<String> refused = new ArrayList<>();
         for (RebuildScope.Kind kind : scope.kinds()) {
             if (kind == RebuildScope.Kind.FILTER) {
-                if (!projection.rebuildFilters().contains(scope.filterName())) {
+                if (!supported.contains(kind) || !projection.rebuildFilters().contains(scope.filterName())) {
                     refused.add("filter \"" + scope.filterName() + "\" (its filters: " + projection.rebuildFilters() + ")");
                 }
             } else if (!supported.contains(kind)) {
@@ -53,6 +53,23 @@ public final class RebuildPlan {
     }
 
     /**
+     * Reads the first id of a scoped run before it starts (call it inside the run's tenant scope), so that a value the
+     * projection cannot use (a range bound that is not one of its ids' form, a filter value it refuses) is said to the
+     * caller, not found by the run's first step.
+     */
+    public static void probe(Projection projection, RebuildScope scope) {
+        if (scope.isEverything()) {
+            return;
+        }
+        try {
+            projection.ids(null, 1, scope);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("projection " + projection.name() + " cannot list the ids of " + scope
+                    + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
+        }
+    }
+
+    /**
      * The bounds cutting {@code scope} into at most {@code partitions} partitions, from the projection (call it inside
      * the run's tenant scope); none for one partition.
      */
@@ -60,7 +77,13 @@ public final class RebuildPlan {
         if (partitions == 1) {
             return List.of();
         }
-        List<String> bounds = projection.partitionBounds(scope, partitions);
+        List<String> bounds;
+        try {
+            bounds = projection.partitionBounds(scope, partitions);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("partitionBounds() of " + projection.name() + " failed for " + scope + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()), e);
+        }
         if (bounds == null) {
             throw new IllegalStateException("partitionBounds() of " + projection.name() + " returned null");
         }

@@ -111,7 +111,12 @@ public final class RebuildStepper {
                         + run.cursor() + ": a page must hold only ids strictly after the cursor");
             }
             return ids;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (RuntimeException e) {
+            if (Transient.is(e)) {
+                throw e; // a timeout or a lost connection: the step rolls back and is retried from the cursor
+            }
+            throw new BadIdsException(e);
+        } catch (LinkageError e) {
             throw new BadIdsException(e);
         }
     }
@@ -151,9 +156,12 @@ public final class RebuildStepper {
         purgeRequested.set(false);
         while (System.nanoTime() < ends) {
             int deleted = Database.call("rebuild cancel", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                    connection -> rebuilds.purgeCancelled(connection, pending, null, PURGE_CHUNK)));
+                    connection -> rebuilds.purgeCancelled(connection, pending, null, clock.instant(), PURGE_CHUNK)));
             if (deleted < 0) {
                 return;
+            }
+            if (deleted < PURGE_CHUNK) {
+                break; // released, or left with marks a claim or a commit holds now: the next pass looks again
             }
         }
         purgeRequested.set(true);

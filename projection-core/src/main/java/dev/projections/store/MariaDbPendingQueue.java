@@ -107,16 +107,4 @@ final class MariaDbPendingQueue extends PendingQueue {
         }
         return select;
     }
-
-    /* MariaDB takes no LIMIT in an IN subquery, but one on a DELETE */
-    @Override
-    public int deleteRebuildMarks(Connection connection, String projection, String tenant, int limit)
-            throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1 LIMIT " + limit)) {
-            delete.setString(1, projection);
-            delete.setString(2, tenant);
-            return delete.executeUpdate();
-        }
-    }
 }

@@ -55,22 +55,66 @@ public abstract class PendingQueue {
             throws SQLException;
 
     /**
-     * Deletes up to {@code limit} rebuild-priority marks of {@code projection} and {@code tenant} (a cancelled run's);
-     * returns how many. A mark a live change made again is at LIVE priority and stays: under READ COMMITTED the delete
-     * re-checks the priority of a row a concurrent upsert changed, as an ack re-checks its generation.
+     * Deletes up to {@code limit} marks of a cancelled run (docs/contract.md §7): rebuild-priority marks of
+     * {@code projection} and {@code tenant} first marked since the run started ({@code since}), not failing, not
+     * parked, not claimed; returns how many. A mark a live change made again is at LIVE priority and stays; a failing or
+     * parked mark of an earlier run stays for the operator; a claimed one ends by its ack or its failure. Candidates are
+     * locked in key order without waiting (those a business commit or a claim holds are left for the next chunk), so
+     * the purge cannot deadlock with a commit's upsert, then deleted by key.
      */
-    public int deleteRebuildMarks(Connection connection, String projection, String tenant, int limit)
-            throws SQLException {
+    public int deleteCancelledRunMarks(Connection connection, String projection, String tenant, Instant since,
+                                       Instant now, int limit) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("""
+                SELECT entity_id FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
+                   AND first_marked_at >= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+                 ORDER BY entity_id""" + dialect.firstRows(limit) + lockClause())) {
+            select.setString(1, projection);
+            select.setString(2, tenant);
+            select.setObject(3, dialect.timestamp(since));
+            select.setObject(4, dialect.timestamp(now));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        int deleted = 0;
         try (PreparedStatement delete = connection.prepareStatement("""
-                DELETE FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1
-                   AND entity_id IN (SELECT entity_id FROM projection_pending
-                                      WHERE projection = ? AND tenant_id = ? AND priority = 1%s)""".formatted(
-                dialect.firstRows(limit)))) {
-            delete.setString(1, projection);
-            delete.setString(2, tenant);
-            delete.setString(3, projection);
-            delete.setString(4, tenant);
-            return delete.executeUpdate();
+                DELETE FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND priority = 1 AND attempts = 0
+                   AND parked_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ?)""")) {
+            for (String id : ids) {
+                delete.setString(1, projection);
+                delete.setString(2, tenant);
+                delete.setString(3, id);
+                delete.setObject(4, dialect.timestamp(now));
+                delete.addBatch();
+            }
+            for (int count : delete.executeBatch()) {
+                deleted += count == java.sql.Statement.SUCCESS_NO_INFO ? 1 : count;
+            }
+        }
+        return deleted;
+    }
+
+    /** Whether marks of a cancelled run are left to delete, claimed ones included (see {@link #deleteCancelledRunMarks}). */
+    public boolean hasCancelledRunMarks(Connection connection, String projection, String tenant, Instant since)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("""
+                SELECT 1 FROM projection_pending
+                 WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
+                   AND first_marked_at >= ?""" + dialect.firstRows(1))) {
+            select.setString(1, projection);
+            select.setString(2, tenant);
+            select.setObject(3, dialect.timestamp(since));
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
         }
     }
 

@@ -25,12 +25,20 @@ import java.util.UUID;
  */
 public final class RebuildStore {
 
+    /*
+     * owner_token and lease_until of the run row fence off instances of a release before partitions (change set 012)
+     * during a rolling upgrade: their lease query takes a run whose own lease lapsed, and this one never lapses.
+     */
     private static final String START = """
             INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
                                             running_projection, running_tenant, scope_from, scope_to,
-                                            scope_changed_since, scope_filter, partitions, partitions_left, started_by)
-            VALUES (?, ?, ?, 'RUNNING', 0, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                            scope_changed_since, scope_filter, partitions, partitions_left, started_by,
+                                            owner_token, lease_until)
+            VALUES (?, ?, ?, 'RUNNING', 0, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'partitioned', ?)
             """;
+
+    /** The legacy run lease of a partitioned run: never lapses (see {@link #START}). */
+    static final Instant LEGACY_FENCE = Instant.parse("9999-12-31T00:00:00Z");
 
     private static final String START_PARTITION = """
             INSERT INTO projection_rebuild_partition (run_id, partition_no, range_after, range_up_to, cursor_id,
@@ -59,6 +67,7 @@ public final class RebuildStore {
     private static final String LOCK_CANDIDATE = """
             SELECT cursor_id, range_up_to, owner_token FROM projection_rebuild_partition
              WHERE run_id = ? AND partition_no = ? AND exhausted = FALSE AND (lease_until IS NULL OR lease_until <= ?)
+               AND EXISTS (SELECT 1 FROM projection_rebuild r WHERE r.run_id = ? AND r.state = 'RUNNING')
                FOR UPDATE SKIP LOCKED
             """;
 
@@ -115,25 +124,37 @@ public final class RebuildStore {
             """;
 
     private static final String CANCELLED_WITH_MARKS = """
-            SELECT run_id, projection, tenant_id FROM projection_rebuild
+            SELECT run_id FROM projection_rebuild
              WHERE state = 'CANCELLED' AND running_projection IS NOT NULL%s ORDER BY finished_at%s
+            """;
+
+    /* one purger per run at a time; the others go on with other work */
+    private static final String LOCK_CANCELLED = """
+            SELECT projection, tenant_id, started_at FROM projection_rebuild
+             WHERE run_id = ? AND state = 'CANCELLED' AND running_projection IS NOT NULL
+               FOR UPDATE SKIP LOCKED
             """;
 
     private static final String RELEASE_CANCELLED =
             "UPDATE projection_rebuild SET running_projection = NULL, running_tenant = NULL WHERE run_id = ?";
 
     /*
-     * A run is finished when its cursor is exhausted and none of its rebuild marks waits but failing ones: those
-     * stay as failing marks (retry them) and must not keep the run, and every new run, blocked. The end state says
-     * which: FINISHED with nothing left, FINISHED_FAILING with failing marks left, never FINISHED with remaining > 0.
+     * A run is finished when its ids are all marked and none of its rebuild marks waits but failing ones: those stay as
+     * failing marks (retry them) and must not keep the run, and every new run, blocked. The end state says which:
+     * FINISHED with nothing left, FINISHED_FAILING with failing marks left, never FINISHED with remaining > 0.
      */
-    static final String FINISH_EXHAUSTED = """
-            UPDATE projection_rebuild
-               SET state = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
-             WHERE state = 'RUNNING' AND exhausted = TRUE
-               AND NOT EXISTS (SELECT 1 FROM projection_pending p
-                                WHERE p.projection = projection_rebuild.projection
-                                  AND p.tenant_id = projection_rebuild.tenant_id AND p.priority = 1%s)
+    private static final String EXHAUSTED_RUNS =
+            "SELECT run_id FROM projection_rebuild WHERE state = 'RUNNING' AND exhausted = TRUE";
+
+    private static final String LOCK_EXHAUSTED = """
+            SELECT projection, tenant_id FROM projection_rebuild
+             WHERE run_id = ? AND state = 'RUNNING' AND exhausted = TRUE
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String FINISH = """
+            UPDATE projection_rebuild SET state = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
+             WHERE run_id = ? AND state = 'RUNNING'
             """;
 
     private static final String ANY_WORK = """
@@ -198,7 +219,8 @@ public final class RebuildStore {
             insert.setString(i++, scope.filter());
             insert.setInt(i++, partitions);
             insert.setInt(i++, partitions);
-            insert.setString(i, startedBy == null ? null : Statements.truncate(startedBy, 200));
+            insert.setString(i++, startedBy == null ? null : Statements.truncate(startedBy, 200));
+            insert.setObject(i, dialect.timestamp(LEGACY_FENCE));
             insert.executeUpdate();
         } catch (SQLException e) {
             if (dialect.isDuplicateKey(e)) {
@@ -260,6 +282,7 @@ public final class RebuildStore {
                 lock.setString(1, runId);
                 lock.setInt(2, partition);
                 lock.setObject(3, dialect.timestamp(now));
+                lock.setString(4, runId);
                 try (ResultSet rows = lock.executeQuery()) {
                     if (rows.next()) {
                         RebuildRun run = leased(connection, runId, partition, rows.getString(1), rows.getString(2), token);
@@ -358,16 +381,16 @@ public final class RebuildStore {
     }
 
     /**
-     * Deletes up to {@code limit} rebuild marks of the oldest cancelled run that still has some — marks a live change
-     * made again are at LIVE priority and stay — and, when fewer were left, releases the run's projection and tenant
-     * for a new run. Only run {@code onlyRun} when given. Returns how many it deleted, or -1 when no such cancelled
-     * run has marks left.
+     * Deletes up to {@code limit} marks of the oldest cancelled run that still has some (see
+     * {@link PendingQueue#deleteCancelledRunMarks}), holding the run's row meanwhile, and releases the run's projection
+     * and tenant for a new run once none is left — claimed ones included, which end by their ack or failure. Only run
+     * {@code onlyRun} when given. Returns how many it deleted, or -1 when no cancelled run is left to purge (or another
+     * purger holds it).
      */
-    public int purgeCancelled(Connection connection, PendingQueue queue, String onlyRun, int limit) throws SQLException {
+    public int purgeCancelled(Connection connection, PendingQueue queue, String onlyRun, Instant now, int limit)
+            throws SQLException {
         Dialect dialect = Dialect.of(connection);
         String runId;
-        String projection;
-        String tenant;
         try (PreparedStatement select = connection.prepareStatement(CANCELLED_WITH_MARKS.formatted(
                 onlyRun == null ? "" : " AND run_id = ?", dialect.firstRows(1)))) {
             if (onlyRun != null) {
@@ -378,12 +401,24 @@ public final class RebuildStore {
                     return -1;
                 }
                 runId = rows.getString(1);
-                projection = rows.getString(2);
-                tenant = rows.getString(3);
             }
         }
-        int deleted = queue.deleteRebuildMarks(connection, projection, tenant, limit);
-        if (deleted < limit) {
+        String projection;
+        String tenant;
+        Instant started;
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_CANCELLED)) {
+            lock.setString(1, runId);
+            try (ResultSet rows = lock.executeQuery()) {
+                if (!rows.next()) {
+                    return -1;
+                }
+                projection = rows.getString(1);
+                tenant = rows.getString(2);
+                started = dialect.instant(rows, 3);
+            }
+        }
+        int deleted = queue.deleteCancelledRunMarks(connection, projection, tenant, started, now, limit);
+        if (deleted < limit && !queue.hasCancelledRunMarks(connection, projection, tenant, started)) {
             try (PreparedStatement update = connection.prepareStatement(RELEASE_CANCELLED)) {
                 update.setString(1, runId);
                 update.executeUpdate();
@@ -392,22 +427,66 @@ public final class RebuildStore {
         return deleted;
     }
 
-    /** Ends the exhausted runs that have nothing left to wait for; returns how many. */
+    /**
+     * Ends the exhausted runs that have nothing left to wait for; returns how many. Each run is locked, then its marks
+     * are read by statements of their own: a statement that read them while it waited for the run's row could, on
+     * MariaDB, still see the marks from before the step that exhausted the run committed them, and end it FINISHED
+     * with its last page pending.
+     */
     public int finishExhausted(Connection connection, Instant now) throws SQLException {
+        Dialect dialect = Dialect.of(connection);
+        List<String> exhausted = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(EXHAUSTED_RUNS);
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                exhausted.add(rows.getString(1));
+            }
+        }
         int finished = 0;
-        // the second only where failing marks are left: a mark acked between the two statements must not turn a
-        // clean finish into "finished, 0 failing"
-        for (String[] end : new String[][] {{RebuildProgress.FINISHED, ""},
-                {RebuildProgress.FINISHED_FAILING, " AND p.attempts = 0) AND EXISTS (SELECT 1 FROM projection_pending f"
-                        + " WHERE f.projection = projection_rebuild.projection AND f.tenant_id = projection_rebuild.tenant_id"
-                        + " AND f.priority = 1 AND f.attempts > 0"}}) {
-            try (PreparedStatement update = connection.prepareStatement(FINISH_EXHAUSTED.formatted(end[1]))) {
-                update.setString(1, end[0]);
-                update.setObject(2, Dialect.of(connection).timestamp(now));
+        for (String runId : exhausted) {
+            String projection;
+            String tenant;
+            try (PreparedStatement lock = connection.prepareStatement(LOCK_EXHAUSTED)) {
+                lock.setString(1, runId);
+                try (ResultSet rows = lock.executeQuery()) {
+                    if (!rows.next()) {
+                        continue; // ended meanwhile, or being ended by another instance
+                    }
+                    projection = rows.getString(1);
+                    tenant = rows.getString(2);
+                }
+            }
+            if (anyRebuildMark(connection, dialect, projection, tenant, "attempts = 0")) {
+                continue; // still being refreshed
+            }
+            // FINISHED_FAILING only where failing marks are left: "finished, N failing" never hides remaining marks
+            String end = anyRebuildMark(connection, dialect, projection, tenant, "attempts > 0")
+                    ? RebuildProgress.FINISHED_FAILING : RebuildProgress.FINISHED;
+            try (PreparedStatement update = connection.prepareStatement(FINISH)) {
+                update.setString(1, end);
+                update.setObject(2, dialect.timestamp(now));
+                update.setString(3, runId);
                 finished += update.executeUpdate();
             }
         }
         return finished;
+    }
+
+    /** Whether a rebuild mark of {@code projection} and {@code tenant} meeting {@code condition} is pending. */
+    static String rebuildMarkSql(Dialect dialect, String condition) {
+        return "SELECT 1 FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1 AND " + condition
+                + dialect.firstRows(1);
+    }
+
+    private static boolean anyRebuildMark(Connection connection, Dialect dialect, String projection, String tenant,
+                                          String condition) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(rebuildMarkSql(dialect, condition))) {
+            select.setString(1, projection);
+            select.setString(2, tenant);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
     }
 
     /** Whether a partition can be stepped, a run waits to be finished, or a cancelled run's marks to be deleted. */

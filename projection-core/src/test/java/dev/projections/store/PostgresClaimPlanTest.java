@@ -128,12 +128,17 @@ class PostgresClaimPlanTest {
     @Test
     void aRebuildsRemainingMarksAreReadFromThePartialRebuildIndex() throws Exception {
         try (Connection connection = connect()) {
-            String finish = plan(connection, "EXPLAIN " + RebuildStore.FINISH_EXHAUSTED.formatted(""), select -> {
-                select.setString(1, "FINISHED");
-                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
-            });
-            assertThat(finish).as(finish).contains("projection_pending_rebuild_idx")
-                    .doesNotContain("Seq Scan on projection_pending");
+            for (String condition : new String[] {"attempts = 0", "attempts > 0"}) {
+                String finish = plan(connection, "EXPLAIN " + RebuildStore.rebuildMarkSql(Dialect.POSTGRESQL, condition),
+                        select -> {
+                            // the costly case: nothing of it left, so no early row ends a scan
+                            select.setString(1, "finished-projection");
+                            select.setString(2, "");
+                        });
+                // the rebuild marks' partial index, or for failing ones the failing marks' partial index
+                assertThat(finish).as(finish).containsPattern("Index (Only )?Scan using projection_pending_(rebuild|failing)_idx")
+                        .doesNotContain("Seq Scan on projection_pending");
+            }
 
             String progress = plan(connection, "EXPLAIN " + RebuildStore.PROGRESS + " WHERE r.run_id = ?",
                     select -> select.setString(1, "run"));

@@ -222,9 +222,9 @@ abstract class RebuildStoreContract {
             assertThatThrownBy(() -> runs.start(connection, ORDERS, "a", T0.plusSeconds(3)))
                     .as("not before its marks are gone").isInstanceOf(RebuildAlreadyRunningException.class);
 
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).isEqualTo(4);
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).as("the last 2 of 6").isEqualTo(2);
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, 4)).as("nothing left").isEqualTo(-1);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).isEqualTo(4);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).as("the last 2 of 6").isEqualTo(2);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).as("nothing left").isEqualTo(-1);
 
             assertThat(entityIds(connection)).containsExactlyInAnyOrder("id-3", "other-tenant");
             RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(4)).orElseThrow();
@@ -271,7 +271,7 @@ abstract class RebuildStoreContract {
             assertThat(runs.advance(late, two, "z1", 1, false)).isFalse();
             late.rollback();
 
-            assertThat(runs.purgeCancelled(operator, pending.queue(), runId, 100)).as("the early step's marks").isEqualTo(2);
+            assertThat(runs.purgeCancelled(operator, pending.queue(), runId, T0.plusSeconds(2), 100)).as("the early step's marks").isEqualTo(2);
             operator.commit();
         } finally {
             thread.shutdownNow();
@@ -284,11 +284,141 @@ abstract class RebuildStoreContract {
     }
 
     @Test
+    void aCancelKeepsFailingAndParkedMarksOfEarlierRunsAndClaimedMarksUntilTheirAck() throws Exception {
+        try (Connection connection = connect()) {
+            // an earlier run left a failing mark; a mark first marked before this run belongs to nobody's cancel
+            MarkKey failing = new MarkKey(ORDERS, "a", "failing");
+            pending.queue().upsert(connection, List.of(failing), PendingQueue.REBUILD, T0);
+            ClaimedMark failed = pending.queue().claimKeys(connection, List.of(failing), List.of(ORDERS), T0,
+                    Duration.ofMinutes(2), "f").get(0);
+            pending.queue().recordFailure(connection, failed, "boom", T0, T0.plusSeconds(5));
+            pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "a", "older")), PendingQueue.REBUILD, T0);
+
+            String runId = runs.start(connection, ORDERS, "a", T0.plusSeconds(10));
+            MarkKey claimed = new MarkKey(ORDERS, "a", "claimed");
+            pending.queue().upsert(connection, List.of(claimed, new MarkKey(ORDERS, "a", "waiting")), PendingQueue.REBUILD,
+                    T0.plusSeconds(11));
+            ClaimedMark held = pending.queue().claimKeys(connection, List.of(claimed), List.of(ORDERS),
+                    T0.plusSeconds(12), Duration.ofMinutes(2), "worker").get(0);
+            assertThat(runs.cancel(connection, runId, "alice", T0.plusSeconds(13))).isTrue();
+
+            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(14), 100)).isEqualTo(1);
+            assertThat(entityIds(connection)).as("only the waiting mark of this run went")
+                    .containsExactlyInAnyOrder("failing", "older", "claimed");
+            assertThatThrownBy(() -> runs.start(connection, ORDERS, "a", T0.plusSeconds(15)))
+                    .as("reserved while its claimed mark is refreshed").isInstanceOf(RebuildAlreadyRunningException.class);
+
+            assertThat(pending.queue().ack(connection, held, T0.plusSeconds(15))).isEqualTo(AckOutcome.SUCCESS);
+            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(16), 100)).isZero();
+            assertThat(runs.start(connection, ORDERS, "a", T0.plusSeconds(17))).as("free once it was acked").isNotBlank();
+            assertThat(entityIds(connection)).containsExactlyInAnyOrder("failing", "older");
+        }
+    }
+
+    @Test
+    void aPurgeNeverWaitsForAMarkACommitHoldsAndKeepsTheTenantReservedUntilThatMarkIsSettled() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(pending.dialect() != Dialect.H2,
+                "H2 locks every row a limited locking read scans: its purge reads candidates unlocked and waits");
+        String runId;
+        try (Connection connection = connect()) {
+            runId = runs.start(connection, ORDERS, "a", T0);
+            pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "a", "501"), new MarkKey(ORDERS, "a", "6"),
+                    new MarkKey(ORDERS, "a", "7")), PendingQueue.REBUILD, T0);
+            runs.cancel(connection, runId, "alice", T0.plusSeconds(1));
+        }
+        java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection business = connect(); Connection purger = connect()) {
+            business.setAutoCommit(false);
+            purger.setAutoCommit(false);
+            pending.dialect().beginEngineTransaction(purger);
+            // a user's commit is under way: it changed "6" back to a live mark and holds it
+            pending.queue().upsert(business, List.of(new MarkKey(ORDERS, "a", "6")), PendingQueue.LIVE, T0.plusSeconds(2));
+
+            java.util.concurrent.Future<Integer> purged = thread.submit(() -> {
+                int deleted = runs.purgeCancelled(purger, pending.queue(), runId, T0.plusSeconds(3), 100);
+                purger.commit();
+                return deleted;
+            });
+            assertThat(purged.get(20, java.util.concurrent.TimeUnit.SECONDS)).as("501 and 7, without waiting for 6")
+                    .isEqualTo(2);
+            try (Connection other = connect()) {
+                assertThatThrownBy(() -> runs.start(other, ORDERS, "a", T0.plusSeconds(4)))
+                        .as("6 is not settled yet").isInstanceOf(RebuildAlreadyRunningException.class);
+            }
+            // the user's commit goes through: the purge held nothing it wanted
+            pending.queue().upsert(business, List.of(new MarkKey(ORDERS, "a", "501")), PendingQueue.LIVE, T0.plusSeconds(5));
+            business.commit();
+        } finally {
+            thread.shutdownNow();
+        }
+        try (Connection connection = connect()) {
+            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(6), 100)).isZero();
+            assertThat(entityIds(connection)).as("the live marks stay").containsExactlyInAnyOrder("6", "501");
+            assertThat(runs.start(connection, ORDERS, "a", T0.plusSeconds(7))).isNotBlank();
+        }
+    }
+
+    @Test
+    void aRunIsNotFinishedWhileItsLastPageIsPendingEvenWhileAnotherFinisherHoldsARun() throws Exception {
+        String held;
+        String last;
+        try (Connection connection = connect()) {
+            held = exhaustedRun(connection, "held");
+            last = runs.start(connection, ORDERS, "last", T0);
+        }
+        try (Connection other = connect(); Connection step = connect(); Connection finisher = connect()) {
+            other.setAutoCommit(false);
+            step.setAutoCommit(false);
+            finisher.setAutoCommit(false);
+            for (Connection c : List.of(other, step, finisher)) {
+                pending.dialect().beginEngineTransaction(c);
+            }
+            // another finisher is ending "held" right now
+            try (Statement lock = other.createStatement()) {
+                lock.executeQuery("SELECT run_id FROM projection_rebuild WHERE run_id = '" + held + "' FOR UPDATE").close();
+            }
+            RebuildRun run = runs.lease(step, List.of(ORDERS), T0, Duration.ofMinutes(1), "s").orElseThrow();
+            step.commit();
+            pending.queue().upsert(step, List.of(new MarkKey(ORDERS, "last", "z")), PendingQueue.REBUILD, T0);
+            assertThat(runs.advance(step, run, "z", 1, true)).isTrue();
+            step.commit();
+
+            assertThat(runs.finishExhausted(finisher, T0.plusSeconds(1))).as("neither: one is held, one has its page")
+                    .isZero();
+            finisher.commit();
+            other.rollback();
+            assertThat(runs.progress(finisher, last, T0.plusSeconds(1)).orElseThrow().state())
+                    .isEqualTo(RebuildProgress.RUNNING);
+        }
+    }
+
+    /** The lease query of the release before partitions, as an instance not yet upgraded runs it. */
+    static final String PRE_PARTITION_LEASE = """
+            SELECT run_id FROM projection_rebuild
+             WHERE state = 'RUNNING' AND exhausted = FALSE AND projection IN (?)
+               AND (lease_until IS NULL OR lease_until <= ?)
+            """;
+
+    @Test
+    void anInstanceOfThePreviousReleaseNeverLeasesAPartitionedRun() throws Exception {
+        try (Connection connection = connect()) {
+            runs.start(connection, ORDERS, "a", RebuildScope.idRange("1", "9"), List.of("5"), null, T0);
+            try (java.sql.PreparedStatement old = connection.prepareStatement(PRE_PARTITION_LEASE)) {
+                old.setString(1, ORDERS);
+                old.setObject(2, pending.dialect().timestamp(T0.plus(Duration.ofDays(3650))));
+                try (java.sql.ResultSet rows = old.executeQuery()) {
+                    assertThat(rows.next()).as("its run lease never lapses").isFalse();
+                }
+            }
+        }
+    }
+
+    @Test
     void theHistoryListsRunsNewestFirstWithTheirScopeAndEnd() throws Exception {
         try (Connection connection = connect()) {
             String old = runs.start(connection, ORDERS, "a", T0);
             runs.cancel(connection, old, "alice", T0.plusSeconds(1));
-            runs.purgeCancelled(connection, pending.queue(), old, 100);
+            runs.purgeCancelled(connection, pending.queue(), old, T0.plusSeconds(1), 100);
             String scoped = runs.start(connection, ORDERS, "a", RebuildScope.filter("region", "EU"), List.of(), "bob",
                     T0.plusSeconds(2));
             String other = runs.start(connection, "customer-stats", "", RebuildScope.changedSince(T0), List.of(), null,

@@ -25,7 +25,13 @@ public class AfterCommitDrainer {
     TransactionSynchronizationRegistry transactions;
 
     void start() {
+        afterCommit(() -> { });
+    }
+
+    /** Runs {@code first} after the caller's transaction commits (at once without one), then starts a drainer. */
+    void afterCommit(Runnable first) {
         if (!resources.settings().autoRefresh()) {
+            first.run();
             return;
         }
         if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
@@ -37,11 +43,13 @@ public class AfterCommitDrainer {
                 @Override
                 public void afterCompletion(int status) {
                     if (status == Status.STATUS_COMMITTED) {
+                        first.run();
                         starter.startIfSlotFree(DrainerOrigin.SWEEP);
                     }
                 }
             });
         } else {
+            first.run();
             starter.startIfSlotFree(DrainerOrigin.SWEEP);
         }
     }

@@ -72,6 +72,7 @@ public class RebuildRuns {
         List<String> bounds;
         try (TenantScope.Entered ignored = checkedTenant.isEmpty() || !tenantScope.isResolvable() ? () -> { }
                 : tenantScope.get().enter(checkedTenant)) {
+            RebuildPlan.probe(bean, scope);
             bounds = RebuildPlan.bounds(bean, scope, partitions);
         }
         String runId = read("start a rebuild of " + projection, c -> rebuildStore.start(c, projection, checkedTenant,
@@ -92,8 +93,8 @@ public class RebuildRuns {
             throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is " + run.state()
                     + ", not running: there is nothing to cancel");
         }
-        runtime.rebuilds().requestPurge();
-        drainer.start();
+        // after the commit: a purge that ran before it would find the run still RUNNING and stop asking
+        drainer.afterCommit(() -> runtime.rebuilds().requestPurge());
     }
 
     List<RebuildProgress> history(String projection, int limit) {

@@ -65,6 +65,8 @@ class AdminBoundaryIT {
                 () -> admin.retryFailed(PROJECTION),
                 () -> admin.rebuild(PROJECTION, ""),
                 () -> admin.rebuildAllTenants(PROJECTION),
+                () -> admin.rebuild(PROJECTION, "", dev.projections.RebuildScope.idRange("1", "2"), 2),
+                () -> admin.cancelRebuild("no-such-run"),
                 () -> admin.clearAndRebuild("customer-stats", null),
                 () -> admin.clearAndRebuildTenant("customer-stats", ""),
                 () -> admin.pause(PROJECTION),

@@ -27,6 +27,11 @@ public final class Browser implements AutoCloseable {
     private final WebDriver driver;
 
     public Browser() throws IOException {
+        this(false);
+    }
+
+    /** With {@code dark}, pages see {@code prefers-color-scheme: dark}, as in a browser set to a dark theme. */
+    public Browser(boolean dark) throws IOException {
         if (!CHROMIUM.canExecute() || !CHROMEDRIVER.canExecute()) {
             throw new IllegalStateException("the console tests need Chromium and its driver: "
                     + "apt-get install -y chromium chromium-driver (.ci/run does this)");
@@ -38,7 +43,12 @@ public final class Browser implements AutoCloseable {
                 "--no-first-run", "--window-size=1280,900",
                 "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build();
-        driver = new ChromeDriver(service, options);
+        ChromeDriver chrome = new ChromeDriver(service, options);
+        if (dark) {
+            chrome.executeCdpCommand("Emulation.setEmulatedMedia", java.util.Map.of("features",
+                    java.util.List.of(java.util.Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        }
+        driver = chrome;
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     }
 

@@ -102,6 +102,12 @@ public class ConsoleReads {
         return projections.rebuildProgress(runId);
     }
 
+    /** A run by its id, if there is one (a link may name a run that never was: not an error to log). */
+    public java.util.Optional<RebuildProgress> findRebuild(String runId) {
+        return runId == null ? java.util.Optional.empty() : sql("read rebuild run " + runId,
+                c -> rebuildStore.progress(c, runId, resources.clock().instant()));
+    }
+
     /** The newest rebuild runs, of one projection or ({@code null}) of all. */
     public List<RebuildProgress> rebuildHistory(String projection, int limit) {
         return projections.rebuildHistory(projection, limit);

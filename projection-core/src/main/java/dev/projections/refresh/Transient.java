@@ -1,0 +1,38 @@
+package dev.projections.refresh;
+
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.Set;
+
+/**
+ * Whether a failure says "not now" rather than "wrong": a timeout, a lost connection, a lock or pool wait that ran
+ * out. A rebuild step that meets one rolls back and is stepped again from its cursor (docs/contract.md §7); only
+ * a projection whose {@code ids} is wrong fails its run.
+ */
+final class Transient {
+
+    /* by name: the engine must not need the persistence or transaction APIs on its class path to tell them */
+    private static final Set<String> TYPES = Set.of("jakarta.persistence.QueryTimeoutException",
+            "jakarta.persistence.LockTimeoutException", "jakarta.persistence.PessimisticLockException",
+            "jakarta.transaction.RollbackException", "jakarta.ejb.ConcurrentAccessTimeoutException",
+            "java.util.concurrent.RejectedExecutionException");
+
+    private Transient() {
+    }
+
+    static boolean is(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLTransientException || t instanceof SQLRecoverableException
+                    || TYPES.contains(t.getClass().getName())) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().equals("57014")
+                    || sql.getSQLState().equals("40001") || sql.getSQLState().equals("40P01")
+                    || sql.getSQLState().equals("HYT00"))) {
+                return true; // connection exception, query cancelled, serialization failure, deadlock, timeout
+            }
+        }
+        return false;
+    }
+}
