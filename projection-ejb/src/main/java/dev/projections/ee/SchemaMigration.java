@@ -40,6 +40,7 @@ public class SchemaMigration {
     JtaTransactions transactions;
 
     @PostConstruct
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #57)
     void migrate() {
         Settings settings = resources.settings();
         if (!settings.enabled()) {
