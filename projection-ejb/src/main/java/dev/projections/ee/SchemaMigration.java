@@ -46,6 +46,7 @@ public class SchemaMigration {
         if (!settings.enabled()) {
             return;
         }
+        UnitProviderCheck.require(); // a unit on another provider than Hibernate would never be marked
         if (settings.schema() == Settings.SchemaMode.VALIDATE) {
             validate();
         } else {
