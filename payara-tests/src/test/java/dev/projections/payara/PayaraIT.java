@@ -379,7 +379,7 @@ class PayaraIT {
         return await(() -> {
             HttpResponse<String> response = http.get(path);
             return response.statusCode() == 200 ? response.body() : response.statusCode() + " " + response.body();
-        }, done, Duration.ofSeconds(30));
+        }, done, Duration.ofSeconds(60)); // generous: the machine may be busy with other builds
     }
 
     private void awaitNoMarks() throws Exception {
@@ -389,7 +389,7 @@ class PayaraIT {
                 rs.next();
                 return rs.getLong(1);
             }
-        }, count -> count == 0, Duration.ofSeconds(30));
+        }, count -> count == 0, Duration.ofSeconds(60));
     }
 
     private interface Probe<T> {
