@@ -2,7 +2,7 @@ package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.AuditEntry;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
 import java.io.Serializable;
@@ -59,7 +59,7 @@ public class AuditTrail implements Serializable {
         }
     }
 
-    @EJB
+    @Inject
     ConsoleReads reads;
 
     private List<AuditEntry> entries;

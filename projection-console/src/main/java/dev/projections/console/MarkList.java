@@ -9,7 +9,7 @@ import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
 import dev.projections.ParkedSelection;
 import dev.projections.inspect.MarkState;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
 import java.io.Serializable;
@@ -119,10 +119,10 @@ public class MarkList implements Serializable {
         }
     }
 
-    @EJB
+    @Inject
     ConsoleReads reads;
 
-    @EJB
+    @Inject
     ConsoleAdmin admin;
 
     private String projection;

@@ -1,7 +1,7 @@
 package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Named;
 import java.time.Instant;
@@ -15,7 +15,7 @@ import java.util.List;
 @RequestScoped
 public class MarkSearch {
 
-    @EJB
+    @Inject
     ConsoleReads reads;
 
     private String id = "";

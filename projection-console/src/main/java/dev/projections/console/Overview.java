@@ -6,7 +6,7 @@ import dev.projections.RebuildScope;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.OrphanedMarks;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
 import java.io.Serializable;
@@ -133,10 +133,10 @@ public class Overview implements Serializable {
     /** What the confirmation panel asks about. */
     public enum Pending { REBUILD, CLEAR_AND_REBUILD, PURGE }
 
-    @EJB
+    @Inject
     ConsoleReads reads;
 
-    @EJB
+    @Inject
     ConsoleAdmin admin;
 
     private List<Row> rows;

@@ -1,7 +1,7 @@
 package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Named;
 import java.time.Instant;
@@ -18,7 +18,7 @@ public class RebuildHistory {
     /** Runs listed: enough for weeks of rebuilds; older ones stay in the table. */
     static final int LINES = 200;
 
-    @EJB
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
     private String projection;

@@ -4,7 +4,7 @@ import dev.projections.RebuildProgress;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.store.RebuildPartition;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
 import java.io.Serializable;
@@ -64,10 +64,10 @@ public class RebuildRunPage implements Serializable {
         }
     }
 
-    @EJB
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
-    @EJB
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleAdmin admin;
 
     private String runId;

@@ -2,7 +2,7 @@ package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.TenantCounts;
-import jakarta.ejb.EJB;
+import jakarta.inject.Inject;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Named;
 import java.util.List;
@@ -41,7 +41,7 @@ public class Tenants {
         }
     }
 
-    @EJB
+    @Inject
     ConsoleReads reads;
 
     private List<Line> lines;

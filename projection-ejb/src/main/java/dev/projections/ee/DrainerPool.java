@@ -47,6 +47,7 @@ public class DrainerPool {
     private ThreadPoolExecutor pool;
 
     @PostConstruct
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void start() {
         int workers = resources.settings().workers();
         pool = new ThreadPoolExecutor(workers, workers, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -73,6 +74,7 @@ public class DrainerPool {
      * drainers end after their current refresh, unstarted claims are released by them.
      */
     @PreDestroy
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         pool.shutdown();
         try {

@@ -40,11 +40,13 @@ public class SchemaMigration {
     JtaTransactions transactions;
 
     @PostConstruct
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void migrate() {
         Settings settings = resources.settings();
         if (!settings.enabled()) {
             return;
         }
+        UnitProviderCheck.require(); // a unit on another provider than Hibernate would never be marked
         if (settings.schema() == Settings.SchemaMode.VALIDATE) {
             validate();
         } else {

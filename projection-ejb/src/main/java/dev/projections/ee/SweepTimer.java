@@ -67,6 +67,7 @@ public class SweepTimer {
     private final java.util.function.Supplier<dev.projections.EngineHealth> health = () -> projections.health();
 
     @PostConstruct
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void schedule() {
         Settings settings = resources.settings();
         if (!settings.enabled() || !settings.autoRefresh()) {
@@ -107,6 +108,7 @@ public class SweepTimer {
     }
 
     @PreDestroy
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
         runtime.engine().stop();

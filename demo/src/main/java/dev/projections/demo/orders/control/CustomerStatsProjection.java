@@ -5,7 +5,6 @@ import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
 /** {@code customer_stats}: per customer, the number of orders and the sum of quantity × price of their lines; tenant-scoped. */
@@ -14,7 +13,8 @@ public class CustomerStatsProjection implements Projection {
 
     public static final String NAME = "customer-stats";
 
-    @PersistenceContext(unitName = "demo")
+    @Inject
+    @DemoUnit // from an EJB of the unit's module, so Payara resolves it whoever calls (DemoEntityManager)
     EntityManager em;
 
     @Inject

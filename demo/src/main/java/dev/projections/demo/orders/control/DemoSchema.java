@@ -22,10 +22,12 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class DemoSchema {
 
-    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    /** The server's default datasource, like the demo's persistence unit: ProjectionDS on WildFly, jdbc/__default on Payara. */
+    @Resource(lookup = "java:comp/DefaultDataSource")
     DataSource dataSource;
 
     @PostConstruct
+    @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void migrate() {
         try (Connection connection = dataSource.getConnection()) {
             Database database = DatabaseFactory.getInstance()

@@ -6,7 +6,6 @@ import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.PersistenceContext;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -22,7 +21,8 @@ public class OrderSearchProjection implements Projection {
 
     public static final String NAME = "order-search";
 
-    @PersistenceContext(unitName = "demo")
+    @Inject
+    @DemoUnit // from an EJB of the unit's module, so Payara resolves it whoever calls (DemoEntityManager)
     EntityManager em;
 
     @Inject

@@ -1,0 +1,127 @@
+package dev.projections.ee;
+
+import java.io.InputStream;
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The marking is a Hibernate integration (docs/contract.md §10): a persistence unit run by another provider would
+ * commit its changes unmarked, and nothing would say so. At start-up this reads every {@code META-INF/persistence.xml}
+ * the engine's class loaders see (the EAR's {@code lib/}, and on Payara its ejb-jars too) and fails the deployment
+ * naming each unit whose provider is not Hibernate ORM — one that names another provider, or, on Payara, one that
+ * names none while Payara's default provider (EclipseLink, unless {@code com.sun.persistence.defaultProvider} says
+ * otherwise) is not Hibernate. On WildFly a unit without a provider is Hibernate's, as before.
+ */
+final class UnitProviderCheck {
+
+    static final Set<String> HIBERNATE = Set.of("org.hibernate.jpa.HibernatePersistenceProvider",
+            "org.hibernate.ejb.HibernatePersistence");
+    /** The system property by which GlassFish and Payara choose the provider of units that name none. */
+    static final String GLASSFISH_DEFAULT_PROVIDER = "com.sun.persistence.defaultProvider";
+    static final String ECLIPSELINK = "org.eclipse.persistence.jpa.PersistenceProvider";
+
+    private static final Logger LOG = Logger.getLogger(UnitProviderCheck.class.getName());
+
+    /** A unit as its descriptor declares it; {@code provider} is null when it names none. */
+    record Unit(String name, String provider, String descriptor) {
+    }
+
+    private UnitProviderCheck() {
+    }
+
+    static void require() {
+        List<String> problems = new ArrayList<>();
+        String serverDefault = serverDefaultProvider();
+        for (Unit unit : units()) {
+            String problem = problem(unit, serverDefault);
+            if (problem != null) {
+                problems.add(problem);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+    }
+
+    /**
+     * The provider a unit without {@code <provider>} gets, where it is not Hibernate: GlassFish and Payara (they set
+     * {@code com.sun.aas.installRoot}) use EclipseLink unless told otherwise. Null elsewhere: WildFly's is Hibernate.
+     */
+    static String serverDefaultProvider() {
+        if (System.getProperty("com.sun.aas.installRoot") == null) {
+            return null;
+        }
+        return System.getProperty(GLASSFISH_DEFAULT_PROVIDER, ECLIPSELINK);
+    }
+
+    /** Why {@code unit} cannot be marked, or null when it runs on Hibernate ORM (or on the server's default, unknown). */
+    static String problem(Unit unit, String serverDefault) {
+        String provider = unit.provider() != null ? unit.provider() : serverDefault;
+        if (provider == null || HIBERNATE.contains(provider)) {
+            return null;
+        }
+        String how = unit.provider() != null ? "names the provider " + provider
+                : "names no provider, so it runs on this server's default, " + provider;
+        return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + ": changes are marked by a"
+                + " Hibernate ORM integration only, so this unit's changes would never be marked. Set"
+                + " <provider>org.hibernate.jpa.HibernatePersistenceProvider</provider> in the unit and bundle Hibernate"
+                + " ORM in the EAR's lib/ (README \"Running on Payara\")";
+    }
+
+    static List<Unit> units() {
+        Map<String, URL> descriptors = new LinkedHashMap<>();
+        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
+                UnitProviderCheck.class.getClassLoader()}) {
+            if (loader == null) {
+                continue;
+            }
+            try {
+                Enumeration<URL> found = loader.getResources("META-INF/persistence.xml");
+                while (found.hasMoreElements()) {
+                    URL url = found.nextElement();
+                    descriptors.putIfAbsent(url.toString(), url);
+                }
+            } catch (java.io.IOException e) {
+                LOG.log(Level.FINE, "cannot list persistence.xml files", e);
+            }
+        }
+        List<Unit> units = new ArrayList<>();
+        for (URL url : descriptors.values()) {
+            try (InputStream in = url.openStream()) {
+                units.addAll(parse(in, url.toString()));
+            } catch (Exception e) {
+                // the container read it already and would have failed on a broken one: nothing to add here
+                LOG.log(Level.FINE, "cannot read " + url, e);
+            }
+        }
+        return units;
+    }
+
+    static List<Unit> parse(InputStream in, String descriptor) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        NodeList elements = factory.newDocumentBuilder().parse(in).getElementsByTagNameNS("*", "persistence-unit");
+        List<Unit> units = new ArrayList<>();
+        for (int i = 0; i < elements.getLength(); i++) {
+            Element unit = (Element) elements.item(i);
+            NodeList providers = unit.getElementsByTagNameNS("*", "provider");
+            String provider = providers.getLength() == 0 ? null : providers.item(0).getTextContent().trim();
+            units.add(new Unit(unit.getAttribute("name"), provider == null || provider.isEmpty() ? null : provider,
+                    descriptor));
+        }
+        return units;
+    }
+}

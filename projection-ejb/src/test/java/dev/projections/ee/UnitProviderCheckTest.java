@@ -1,0 +1,63 @@
+package dev.projections.ee;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class UnitProviderCheckTest {
+
+    private static final String PAYARA_DEFAULT = UnitProviderCheck.ECLIPSELINK;
+
+    private static List<UnitProviderCheck.Unit> parse(String xml) throws Exception {
+        return UnitProviderCheck.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "test.xml");
+    }
+
+    @Test
+    void readsEachUnitWithItsProvider() throws Exception {
+        List<UnitProviderCheck.Unit> units = parse("""
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="orders" transaction-type="JTA">
+                    <provider>
+                      org.hibernate.jpa.HibernatePersistenceProvider
+                    </provider>
+                  </persistence-unit>
+                  <persistence-unit name="reports"/>
+                </persistence>
+                """);
+        assertThat(units).containsExactly(
+                new UnitProviderCheck.Unit("orders", "org.hibernate.jpa.HibernatePersistenceProvider", "test.xml"),
+                new UnitProviderCheck.Unit("reports", null, "test.xml"));
+    }
+
+    @Test
+    void hibernateUnitsPassEverywhere() {
+        var unit = new UnitProviderCheck.Unit("orders", "org.hibernate.jpa.HibernatePersistenceProvider", "x");
+        assertThat(UnitProviderCheck.problem(unit, null)).isNull();
+        assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).isNull();
+    }
+
+    @Test
+    void aUnitWithoutProviderPassesWhereTheDefaultIsHibernateOrUnknown() {
+        var unit = new UnitProviderCheck.Unit("orders", null, "x");
+        assertThat(UnitProviderCheck.problem(unit, null)).isNull();
+        assertThat(UnitProviderCheck.problem(unit, "org.hibernate.jpa.HibernatePersistenceProvider")).isNull();
+    }
+
+    @Test
+    void aUnitWithoutProviderFailsWhereTheDefaultIsEclipseLink() {
+        var unit = new UnitProviderCheck.Unit("orders", null, "jar:demo.jar!/META-INF/persistence.xml");
+        assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT))
+                .contains("persistence unit orders (jar:demo.jar!/META-INF/persistence.xml)")
+                .contains("names no provider, so it runs on this server's default, " + PAYARA_DEFAULT)
+                .contains("<provider>org.hibernate.jpa.HibernatePersistenceProvider</provider>");
+    }
+
+    @Test
+    void aUnitNamingAnotherProviderFailsEverywhere() {
+        var unit = new UnitProviderCheck.Unit("reports", PAYARA_DEFAULT, "x");
+        assertThat(UnitProviderCheck.problem(unit, null)).contains("names the provider " + PAYARA_DEFAULT);
+    }
+}
