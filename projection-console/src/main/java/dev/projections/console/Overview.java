@@ -184,6 +184,10 @@ public class Overview implements Serializable {
         return getRows().stream().filter(Row::isSuspended).toList();
     }
 
+    public String getCheckedAtIso() {
+        return checkedAt == null ? "" : checkedAt.toString();
+    }
+
     public String getCheckedAt() {
         return Format.exact(checkedAt);
     }

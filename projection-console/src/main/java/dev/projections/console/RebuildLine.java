@@ -106,6 +106,15 @@ public final class RebuildLine implements Serializable {
         return Format.exact(run.startedAt());
     }
 
+    /** For {@code <time datetime>}: the browser shows it in its own zone. */
+    public String getStartedIso() {
+        return run.startedAt().toString();
+    }
+
+    public String getFinishedIso() {
+        return run.finishedAt() == null ? "" : run.finishedAt().toString();
+    }
+
     public String getFinished() {
         return Format.exact(run.finishedAt());
     }
