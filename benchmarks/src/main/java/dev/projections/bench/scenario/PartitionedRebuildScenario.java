@@ -7,6 +7,7 @@ import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
+import dev.projections.bench.engine.CpuMeter;
 import dev.projections.bench.engine.EngineInstance;
 import dev.projections.bench.engine.ParallelLoop;
 import dev.projections.bench.workload.OrderSearchProjection;
@@ -72,10 +73,13 @@ public final class PartitionedRebuildScenario implements Scenario {
         List<Series> marking = new ArrayList<>();
         List<Series> total = new ArrayList<>();
         List<Series> takeovers = new ArrayList<>();
+        // CPU per way: [JVM ms per 1,000 ids, PostgreSQL ms per 1,000 ids, CPUs the two kept busy, machine busy, iowait]
+        List<Series[]> cpu = new ArrayList<>();
         for (int w = 0; w < WAYS.size(); w++) {
             marking.add(new Series());
             total.add(new Series());
             takeovers.add(new Series());
+            cpu.add(new Series[] {new Series(), new Series(), new Series(), new Series(), new Series()});
         }
         if (context.options().warmUp()) {
             // else the first way measured would also pay for loading and compiling what the others find ready
@@ -92,6 +96,13 @@ public final class PartitionedRebuildScenario implements Scenario {
                 marking.get(w).add(BenchContext.perSecond(ids, took.exhausted()));
                 total.get(w).add(BenchContext.perSecond(ids, took.done()));
                 takeovers.get(w).add(checkRun(context, way, took.runId(), report, run));
+                CpuMeter.Usage used = took.cpu();
+                Series[] figures = cpu.get(w);
+                figures[0].add(CpuMeter.Usage.millisPer(used.jvmSeconds(), ids, 1_000));
+                figures[1].add(CpuMeter.Usage.millisPer(used.databaseSeconds(), ids, 1_000));
+                figures[2].add(used.benchCpusBusy());
+                figures[3].add(used.machineCpusBusy());
+                figures[4].add(used.machineCpusIowait());
                 context.checkDrained(report, "%d partition(s) on %d instance(s) (run %d)"
                         .formatted(way.partitions(), way.instances(), run));
             }
@@ -106,6 +117,16 @@ public final class PartitionedRebuildScenario implements Scenario {
                     total.get(w).render("%,.0f"), Series.ratio(total.get(w), total.get(0)));
         }
         report.table(table);
+        TextTable cpuTable = new TextTable(2, "partitions", "instances", "JVM CPU ms/1,000 ids",
+                "PostgreSQL CPU ms/1,000 ids", "CPUs busy: bench", "machine", "iowait");
+        for (int w = 0; w < WAYS.size(); w++) {
+            Way way = WAYS.get(w);
+            Series[] figures = cpu.get(w);
+            cpuTable.row(Integer.toString(way.partitions()), Integer.toString(way.instances()),
+                    figures[0].render("%,.0f"), figures[1].render("%,.0f"), figures[2].render("%.2f"),
+                    figures[3].render("%.2f"), figures[4].render("%.2f"));
+        }
+        report.table(cpuTable);
         for (int w = 0; w < WAYS.size(); w++) {
             report.figures(marking.get(w), total.get(w));
         }
@@ -119,11 +140,16 @@ public final class PartitionedRebuildScenario implements Scenario {
         report.note("Each run: marked = ids, each partition marked exactly its range's orders, read model exact;");
         report.note("÷ 1×1: the figure divided by that of 1 partition on 1 instance, run by run. Partition leases taken");
         report.note("over after lapsing (a step that never ended): " + lapsed + ".");
+        report.note("CPU, start → nothing pending: this JVM's and the database's backends' (/proc), per 1,000 ids;");
+        report.note("CPUs busy: on average over the run, the bench's two, the whole machine's (any work) and in iowait.");
         return report;
     }
 
-    /** A run, and nanoseconds from its start until every partition was exhausted and until nothing was pending. */
-    private record Timing(String runId, long exhausted, long done) {
+    /**
+     * A run, nanoseconds from its start until every partition was exhausted and until nothing was pending, and the
+     * CPU used until then.
+     */
+    private record Timing(String runId, long exhausted, long done, CpuMeter.Usage cpu) {
     }
 
     private static Timing rebuild(BenchContext context, Way way, RebuildScope scope, int workers) throws Exception {
@@ -137,6 +163,8 @@ public final class PartitionedRebuildScenario implements Scenario {
             SetBasedOrderSearchProjection projection = new SetBasedOrderSearchProjection();
             RebuildPlan.check(projection, scope, way.partitions());
             AtomicLong exhaustedAt = new AtomicLong();
+            CpuMeter meter = new CpuMeter(context.database());
+            CpuMeter.Sample before = meter.sample();
             long start = System.nanoTime();
             String runId = first.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
                     new RebuildStore().start(connection, OrderSearchProjection.NAME, "", scope,
@@ -155,8 +183,9 @@ public final class PartitionedRebuildScenario implements Scenario {
                 });
             });
             long done = System.nanoTime() - start;
+            CpuMeter.Usage cpu = meter.since(before);
             watcher.join(10_000);
-            return new Timing(runId, exhaustedAt.get() == 0 ? done : exhaustedAt.get() - start, done);
+            return new Timing(runId, exhaustedAt.get() == 0 ? done : exhaustedAt.get() - start, done, cpu);
         } finally {
             for (EngineInstance instance : instances) {
                 instance.close();
