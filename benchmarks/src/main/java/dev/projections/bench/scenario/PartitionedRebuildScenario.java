@@ -7,6 +7,7 @@ import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
+import dev.projections.bench.db.QueueVacuum;
 import dev.projections.bench.engine.CpuMeter;
 import dev.projections.bench.engine.EngineInstance;
 import dev.projections.bench.engine.ParallelLoop;
@@ -73,6 +74,7 @@ public final class PartitionedRebuildScenario implements Scenario {
         List<Series> marking = new ArrayList<>();
         List<Series> total = new ArrayList<>();
         List<Series> takeovers = new ArrayList<>();
+        int vacuums = 0;
         // CPU per way: [JVM ms per 1,000 ids, PostgreSQL ms per 1,000 ids, CPUs the two kept busy, machine busy, iowait]
         List<Series[]> cpu = new ArrayList<>();
         for (int w = 0; w < WAYS.size(); w++) {
@@ -92,10 +94,24 @@ public final class PartitionedRebuildScenario implements Scenario {
             for (int w = 0; w < WAYS.size(); w++) {
                 Way way = WAYS.get(w);
                 context.workload().clearQueueAndReadModel();
-                Timing took = rebuild(context, way, RebuildScope.everything(), workers);
+                Timing took;
+                try {
+                    took = rebuild(context, way, RebuildScope.everything(), workers);
+                } catch (IllegalStateException e) {
+                    // stuck, or a drainer failed: the other ways are still worth their figures
+                    report.problem("%d partition(s) on %d instance(s), run %d: %s".formatted(way.partitions(),
+                            way.instances(), run, e.getMessage()));
+                    marking.get(w).add(Double.NaN);
+                    total.get(w).add(Double.NaN);
+                    for (Series figure : cpu.get(w)) {
+                        figure.add(Double.NaN);
+                    }
+                    continue;
+                }
                 marking.get(w).add(BenchContext.perSecond(ids, took.exhausted()));
                 total.get(w).add(BenchContext.perSecond(ids, took.done()));
                 takeovers.get(w).add(checkRun(context, way, took.runId(), report, run));
+                vacuums += took.vacuums();
                 CpuMeter.Usage used = took.cpu();
                 Series[] figures = cpu.get(w);
                 figures[0].add(CpuMeter.Usage.millisPer(used.jvmSeconds(), ids, 1_000));
@@ -135,6 +151,10 @@ public final class PartitionedRebuildScenario implements Scenario {
         report.note("then every drainer of every instance loops drain(); a step leases one partition and marks");
         report.note("ids(cursor, %,d, its range) when nothing is due or the run's marks run short."
                 .formatted(Settings.defaults().rebuildPageSize()));
+        report.note(("VACUUM ANALYZE projection_pending every %d s while a run goes, as autovacuum tuned for the queue")
+                .formatted(QueueVacuum.EVERY.toSeconds()));
+        report.note("would (README; the server runs without autovacuum, docs/pitfalls.md #29): %d vacuums in all."
+                .formatted(vacuums));
         report.note("marked ids/s: start → every partition exhausted (partitionsDone = partitions); to nothing pending:");
         report.note("start → the run FINISHED and the queue empty. Read model empty at the start; set-based refreshAll.");
         report.note("Each run: marked = ids, each partition marked exactly its range's orders, read model exact;");
@@ -149,7 +169,7 @@ public final class PartitionedRebuildScenario implements Scenario {
      * A run, nanoseconds from its start until every partition was exhausted and until nothing was pending, and the
      * CPU used until then.
      */
-    private record Timing(String runId, long exhausted, long done, CpuMeter.Usage cpu) {
+    private record Timing(String runId, long exhausted, long done, CpuMeter.Usage cpu, int vacuums) {
     }
 
     private static Timing rebuild(BenchContext context, Way way, RebuildScope scope, int workers) throws Exception {
@@ -173,19 +193,27 @@ public final class PartitionedRebuildScenario implements Scenario {
             Thread watcher = new Thread(() -> watchPartitions(context, runId, exhaustedAt), "partitions-watch");
             watcher.setDaemon(true);
             watcher.start();
-            ParallelLoop.run(way.instances() * workers, "partitioned-rebuild", i -> {
-                EngineInstance instance = instances.get(i % instances.size());
-                return instance.drainerStep(() -> {
-                    if (System.nanoTime() - start > GIVE_UP.toNanos()) {
-                        throw new IllegalStateException("rebuild run " + runId + " not finished after " + GIVE_UP);
-                    }
-                    return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(state(instance, runId));
+            QueueVacuum vacuum = QueueVacuum.start(context.database());
+            long done;
+            CpuMeter.Usage cpu;
+            try {
+                ParallelLoop.run(way.instances() * workers, "partitioned-rebuild", i -> {
+                    EngineInstance instance = instances.get(i % instances.size());
+                    return instance.drainerStep(() -> {
+                        if (System.nanoTime() - start > GIVE_UP.toNanos()) {
+                            throw new IllegalStateException("rebuild run " + runId + " not finished after " + GIVE_UP);
+                        }
+                        return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(state(instance, runId));
+                    });
                 });
-            });
-            long done = System.nanoTime() - start;
-            CpuMeter.Usage cpu = meter.since(before);
+                done = System.nanoTime() - start;
+                cpu = meter.since(before);
+            } finally {
+                vacuum.close();
+            }
             watcher.join(10_000);
-            return new Timing(runId, exhaustedAt.get() == 0 ? done : exhaustedAt.get() - start, done, cpu);
+            return new Timing(runId, exhaustedAt.get() == 0 ? done : exhaustedAt.get() - start, done, cpu,
+                    vacuum.vacuums());
         } finally {
             for (EngineInstance instance : instances) {
                 instance.close();
