@@ -4,6 +4,7 @@ import dev.projections.bench.db.BenchDatabase;
 import dev.projections.bench.scenario.CommitLatencyScenario;
 import dev.projections.bench.scenario.DrainThroughputScenario;
 import dev.projections.bench.scenario.MarkingOverheadScenario;
+import dev.projections.bench.scenario.PartitionedRebuildScenario;
 import dev.projections.bench.scenario.RebuildScenario;
 import dev.projections.bench.scenario.Scenario;
 import dev.projections.bench.scenario.TwoInstancesScenario;
@@ -43,19 +44,31 @@ public final class BenchSuite {
                 new AdjustableClock());
         List<ScenarioReport> reports = new ArrayList<>();
         List<Scenario> scenarios = List.of(new DrainThroughputScenario(), new RebuildScenario(),
-                new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario());
+                new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario(),
+                new PartitionedRebuildScenario());
         for (Scenario scenario : scenarios) {
-            if (options.scenarios().contains(scenario.number())) {
+            // with --big, the partitioned rebuild is measured on the million orders only
+            boolean onBigOnly = options.big() && scenario.number() == 6;
+            if (options.scenarios().contains(scenario.number()) && !onBigOnly) {
                 reports.add(runOne(scenario, context, warnings, out));
             }
         }
-        if (options.big() && options.scenarios().contains(2)) {
+        List<Scenario> big = new ArrayList<>();
+        if (options.scenarios().contains(2)) {
+            big.add(new RebuildScenario(" (--big)"));
+        }
+        if (options.scenarios().contains(6)) {
+            big.add(new PartitionedRebuildScenario(" (--big)"));
+        }
+        if (options.big() && !big.isEmpty()) {
             out.printf("%nloading %,d orders for the big rebuild…%n", BIG_REBUILD);
-            OrderWorkload big = OrderWorkload.load(database, BIG_REBUILD);
+            OrderWorkload bigWorkload = OrderWorkload.load(database, BIG_REBUILD);
             BenchOptions once = options.sized(BIG_REBUILD, 1, options.transactions(), options.samples(),
                     options.ioMarks());
-            reports.add(runOne(new RebuildScenario(" (--big)"),
-                    new BenchContext(once, database, big, context.store(), context.clock()), warnings, out));
+            BenchContext bigContext = new BenchContext(once, database, bigWorkload, context.store(), context.clock());
+            for (Scenario scenario : big) {
+                reports.add(runOne(scenario, bigContext, warnings, out));
+            }
         }
         out.printf("%ndone in %.0f s%n", (System.nanoTime() - start) / 1e9);
         return reports;

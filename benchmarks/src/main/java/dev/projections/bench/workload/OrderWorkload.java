@@ -19,9 +19,10 @@ public final class OrderWorkload {
 
     /** Every table a phase may leave rows or dead tuples in. */
     private static final String[] TABLES = {"orders", "order_lines", "order_search", "projection_pending",
-            "projection_rebuild"};
+            "projection_rebuild", "projection_rebuild_partition"};
     /** The tables every drain changes; the write tables change only in phases that run business transactions. */
-    private static final String[] QUEUE_AND_READ_MODEL = {"order_search", "projection_pending", "projection_rebuild"};
+    private static final String[] QUEUE_AND_READ_MODEL = {"order_search", "projection_pending", "projection_rebuild",
+            "projection_rebuild_partition"};
 
     private static final int MARK_PAGE = 1_000;
 
