@@ -31,5 +31,5 @@
       button.setAttribute('aria-pressed', String(paused));
     }
   };
-  localTimes(document);
+  document.addEventListener('DOMContentLoaded', function () { localTimes(document); });
 })();

@@ -78,7 +78,7 @@ class ConsolePageIT {
             }
             assertThat(cellOf(driver, "customer-stats", 9)).contains("<script>document.title='pwned'</script>");
             assertThat(driver.getTitle()).as("the error ran nothing").isEqualTo("Projections");
-            assertThat(browser.buttons()).as("a viewer may look, not act").containsExactlyInAnyOrder("Refresh", "Log out", "Find");
+            assertThat(browser.buttons()).as("a viewer may look, not act").containsExactlyInAnyOrder("Refresh", "Pause updates", "Log out", "Find");
             browser.screenshot("console-overview-viewer");
 
             driver.get(Browser.CONSOLE + "marks.xhtml?projection=customer-stats&failing=true");

@@ -128,7 +128,11 @@ class ScopedRebuildIT {
             projections.cancelRebuild(runId);
             assertThatThrownBy(() -> projections.cancelRebuild(runId)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("CANCELLED");
-            Await.until("its rebuild marks deleted", () -> rebuildMarks(rows) == 0);
+            // the marks the held refreshes claimed stay until their ack; every other rebuild mark goes
+            Await.until("its waiting rebuild marks deleted", () -> rows.count("SELECT COUNT(*) FROM projection_pending"
+                    + " WHERE projection = ? AND priority = 1 AND claim_token IS NULL", HeldRebuildProjection.NAME) == 0);
+            assertThat(rows.count("SELECT COUNT(*) FROM projection_rebuild WHERE run_id = ? AND running_projection IS NOT NULL",
+                    runId)).as("its tenant stays reserved while claimed marks of it are refreshed").isEqualTo(1);
 
             RebuildProgress cancelled = projections.rebuildProgress(runId);
             assertThat(cancelled.state()).isEqualTo(RebuildProgress.CANCELLED);
@@ -141,6 +145,8 @@ class ScopedRebuildIT {
             held.release();
         }
         Await.until("the live mark refreshed", () -> projections.pending(HeldRebuildProjection.NAME) == 0);
+        Await.until("the tenant free for a new run", () -> rows.count("SELECT COUNT(*) FROM projection_rebuild"
+                + " WHERE run_id = ? AND running_projection IS NULL", runId) == 1);
         assertThat(held.refreshed()).contains(HeldRebuildProjection.IDS.get(1));
         assertThat(held.refreshed()).as("the cancelled run's later pages were never marked")
                 .doesNotContain(HeldRebuildProjection.IDS.get(2999));

@@ -75,7 +75,8 @@ public final class Browser implements AutoCloseable {
     /** The labels of the buttons on the page. */
     public java.util.List<String> buttons() {
         return driver.findElements(org.openqa.selenium.By.cssSelector("input[type=submit], button")).stream()
-                .map(button -> button.getAttribute("value")).toList();
+                .map(button -> button.getTagName().equals("button") ? button.getText() : button.getAttribute("value"))
+                .toList();
     }
 
     /** Saves a screenshot under target/screenshots/. */
