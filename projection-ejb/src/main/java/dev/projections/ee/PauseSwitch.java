@@ -64,11 +64,6 @@ public class PauseSwitch {
     }
 
     private String caller() {
-        try {
-            String name = callerPrincipal.getName();
-            return name == null || name.isBlank() ? "anonymous" : name;
-        } catch (RuntimeException noSecurityContext) {
-            return "anonymous";
-        }
+        return CallerName.of(callerPrincipal);
     }
 }

@@ -106,12 +106,7 @@ public class RebuildRuns {
     }
 
     private String caller() {
-        try {
-            String name = callerPrincipal.getName();
-            return name == null || name.isBlank() ? "anonymous" : name;
-        } catch (RuntimeException noSecurityContext) {
-            return "anonymous";
-        }
+        return CallerName.of(callerPrincipal);
     }
 
     List<String> rebuildAllTenants(String projection) {
