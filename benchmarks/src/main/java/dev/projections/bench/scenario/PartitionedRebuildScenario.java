@@ -10,6 +10,7 @@ import dev.projections.bench.TextTable;
 import dev.projections.bench.db.QueueVacuum;
 import dev.projections.bench.engine.CpuMeter;
 import dev.projections.bench.engine.EngineInstance;
+import dev.projections.bench.engine.RebuildRunRow;
 import dev.projections.bench.engine.ParallelLoop;
 import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.SetBasedOrderSearchProjection;
@@ -190,7 +191,7 @@ public final class PartitionedRebuildScenario implements Scenario {
                     new RebuildStore().start(connection, OrderSearchProjection.NAME, "", scope,
                             RebuildPlan.bounds(projection, scope, way.partitions()), "benchmark",
                             context.clock().instant()));
-            Thread watcher = new Thread(() -> watchPartitions(context, runId, exhaustedAt), "partitions-watch");
+            Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "partitions-watch");
             watcher.setDaemon(true);
             watcher.start();
             QueueVacuum vacuum = QueueVacuum.start(context.database());
@@ -203,7 +204,7 @@ public final class PartitionedRebuildScenario implements Scenario {
                         if (System.nanoTime() - start > GIVE_UP.toNanos()) {
                             throw new IllegalStateException("rebuild run " + runId + " not finished after " + GIVE_UP);
                         }
-                        return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(state(instance, runId));
+                        return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(RebuildRunRow.state(instance, runId));
                     });
                 });
                 done = System.nanoTime() - start;
@@ -262,44 +263,4 @@ public final class PartitionedRebuildScenario implements Scenario {
         }
     }
 
-    /**
-     * Polls the run's row on a connection of its own until no partition is left listing ids, i.e.
-     * {@code RebuildProgress.partitionsDone() == partitions()}; records when. Raw SQL by key, as scenario 2 does: the
-     * product's {@code progress} would also count the run's remaining marks at every poll.
-     */
-    private static void watchPartitions(BenchContext context, String runId, AtomicLong exhaustedAt) {
-        try (Connection connection = context.database().connect();
-             PreparedStatement select = connection.prepareStatement(
-                     "SELECT partitions_left, state FROM projection_rebuild WHERE run_id = ?")) {
-            select.setString(1, runId);
-            while (true) {
-                try (ResultSet rows = select.executeQuery()) {
-                    if (!rows.next() || !"RUNNING".equals(rows.getString(2)) || rows.getInt(1) == 0) {
-                        exhaustedAt.set(System.nanoTime());
-                        return;
-                    }
-                }
-                Thread.sleep(2);
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("watching rebuild run " + runId + " failed", e);
-        }
-    }
-
-    /** The run's state, read by an idle drainer: one row by key. */
-    private static String state(EngineInstance instance, String runId) {
-        try {
-            return instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection -> {
-                try (PreparedStatement select = connection.prepareStatement(
-                        "SELECT state FROM projection_rebuild WHERE run_id = ?")) {
-                    select.setString(1, runId);
-                    try (ResultSet rows = select.executeQuery()) {
-                        return rows.next() ? rows.getString(1) : "MISSING";
-                    }
-                }
-            });
-        } catch (Exception e) {
-            throw new IllegalStateException("reading rebuild run " + runId + " failed", e);
-        }
-    }
 }

@@ -9,6 +9,7 @@ import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
 import dev.projections.bench.db.JdbcTransactions;
 import dev.projections.bench.engine.EngineInstance;
+import dev.projections.bench.engine.RebuildRunRow;
 import dev.projections.bench.engine.ParallelLoop;
 import dev.projections.bench.engine.PlainSqlDrain;
 import dev.projections.bench.workload.OrderSearchProjection;
@@ -113,14 +114,14 @@ public final class RebuildScenario implements Scenario {
             long start = System.nanoTime();
             String runId = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
                     new RebuildStore().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
-            Thread watcher = new Thread(() -> watchCursor(context, runId, exhaustedAt), "cursor-watch");
+            Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "cursor-watch");
             watcher.setDaemon(true);
             watcher.start();
             ParallelLoop.run(workers, "rebuild", instance.drainerStep(() -> {
                 if (System.nanoTime() - start > GIVE_UP.toNanos()) {
                     throw new IllegalStateException("rebuild run " + runId + " not finished after " + GIVE_UP);
                 }
-                return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(state(instance, runId));
+                return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(RebuildRunRow.state(instance, runId));
             }));
             long done = System.nanoTime() - start;
             watcher.join(10_000);
@@ -177,48 +178,6 @@ public final class RebuildScenario implements Scenario {
         }
     }
 
-    /**
-     * Polls the run's row on a connection of its own until its cursor is exhausted; records when. Raw SQL: the
-     * product's {@code RebuildProgress} does not say whether the cursor is exhausted, only whether the run finished.
-     */
-    private static void watchCursor(BenchContext context, String runId, AtomicLong exhaustedAt) {
-        try (Connection connection = context.database().connect();
-             PreparedStatement select = connection.prepareStatement(
-                     "SELECT exhausted, state FROM projection_rebuild WHERE run_id = ?")) {
-            select.setString(1, runId);
-            while (true) {
-                try (ResultSet rows = select.executeQuery()) {
-                    if (!rows.next() || !"RUNNING".equals(rows.getString(2)) || rows.getBoolean(1)) {
-                        exhaustedAt.set(System.nanoTime());
-                        return;
-                    }
-                }
-                Thread.sleep(2);
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("watching rebuild run " + runId + " failed", e);
-        }
-    }
-
-    /**
-     * The run's state, read by every idle drainer each millisecond: one row by key, where the product's
-     * {@code progress} would also count the run's remaining marks each time.
-     */
-    private static String state(EngineInstance instance, String runId) {
-        try {
-            return instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection -> {
-                try (PreparedStatement select = connection.prepareStatement(
-                        "SELECT state FROM projection_rebuild WHERE run_id = ?")) {
-                    select.setString(1, runId);
-                    try (ResultSet rows = select.executeQuery()) {
-                        return rows.next() ? rows.getString(1) : "MISSING";
-                    }
-                }
-            });
-        } catch (Exception e) {
-            throw new IllegalStateException("reading rebuild run " + runId + " failed", e);
-        }
-    }
 
     /** Nanoseconds until every id is marked (one statement) and until the plain-SQL drain has emptied the queue. */
     private static long[] rebuildByBound(BenchContext context, int workers) throws Exception {
