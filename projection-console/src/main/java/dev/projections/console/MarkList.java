@@ -339,8 +339,7 @@ public class MarkList implements Serializable {
             return;
         }
         String shown = applied.projection();
-        Messages.run(() -> admin.retryFailed(shown), retried -> retried + " failing marks of " + shown
-                + " are due again");
+        Messages.run(() -> admin.retryFailed(shown), retried -> Text.of("action.retried", retried, shown));
         restart();
     }
 

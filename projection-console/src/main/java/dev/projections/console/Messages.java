@@ -23,7 +23,7 @@ final class Messages {
         try {
             info(done.apply(action.get()));
         } catch (EJBAccessException denied) {
-            error("Not allowed: only role projection-admin may do this.");
+            error(Text.of("action.not-allowed"));
         } catch (RuntimeException refused) {
             error(refused.getMessage() == null ? refused.toString() : refused.getMessage());
         }

@@ -214,8 +214,7 @@ public class Overview implements Serializable {
     }
 
     public void retryFailed(String projection) {
-        Messages.run(() -> admin.retryFailed(projection), retried -> retried + " failing marks of " + projection
-                + " are due again");
+        Messages.run(() -> admin.retryFailed(projection), retried -> Text.of("action.retried", retried, projection));
         reload();
     }
 
