@@ -34,7 +34,7 @@ class TextBundleTest {
     @Test
     void argumentsArePutIntoTheirPlaces() {
         assertThat(Text.of(Locale.ENGLISH, "action.retried", 12_345, "order-search"))
-                .isEqualTo("12345 failing marks of order-search are due again");
+                .isEqualTo("12,345 failing marks of order-search are due again");
     }
 
     private static Set<String> keys(Path root, String suffix, Pattern pattern) throws IOException {
