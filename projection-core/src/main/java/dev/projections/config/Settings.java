@@ -31,7 +31,8 @@ public record Settings(
         List<String> backPressure,
         int suspendAfterFailingKeys,
         int suspendFailurePercent,
-        Duration probeInterval) {
+        Duration probeInterval,
+        Duration trendRetention) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -53,6 +54,10 @@ public record Settings(
     public static final String SUSPEND_AFTER_FAILING_KEYS = "projection.suspend-after-failing-keys";
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
+    public static final String TREND_RETENTION = "projection.trend-retention";
+
+    /** The shortest {@value #TREND_RETENTION}: the console draws the last hour. */
+    public static final Duration MIN_TREND_RETENTION = Duration.ofHours(1);
 
     /** {@value #SUSPEND_AFTER_FAILING_KEYS} that turns automatic suspension off. */
     public static final int NEVER_SUSPEND = 0;
@@ -116,7 +121,8 @@ public record Settings(
                 p.classNames(BACK_PRESSURE),
                 p.whole(SUSPEND_AFTER_FAILING_KEYS, 10, NEVER_SUSPEND, 1_000_000),
                 p.whole(SUSPEND_FAILURE_PERCENT, 50, 1, 100),
-                p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)));
+                p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)),
+                p.duration(TREND_RETENTION, Duration.ofHours(48)));
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
@@ -130,6 +136,10 @@ public record Settings(
             p.errors.add(LEASE_TIME + " must be at least " + Durations.format(MIN_LEASE_TIME)
                     + " (a refresh's timeout, at least 1 s, must fit inside half the lease), was "
                     + Durations.format(settings.leaseTime));
+        }
+        if (settings.trendRetention != null && settings.trendRetention.compareTo(MIN_TREND_RETENTION) < 0) {
+            p.errors.add(TREND_RETENTION + " must be at least " + Durations.format(MIN_TREND_RETENTION)
+                    + " (the console draws the last hour of trends), was " + Durations.format(settings.trendRetention));
         }
         if (!p.errors.isEmpty()) {
             throw new InvalidSettingsException(p.errors);

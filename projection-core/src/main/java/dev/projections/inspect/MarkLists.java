@@ -25,7 +25,7 @@ public final class MarkLists {
     public static final int MAX_PAGE_SIZE = 500;
 
     private static final String COLUMNS = "projection, tenant_id, entity_id, available_at, first_marked_at, "
-            + "claimed_until, attempts, last_failed_at, last_error, priority, mark_count";
+            + "claimed_until, attempts, last_failed_at, last_error, priority, mark_count, claimed_by";
 
     private static final String TENANT_COUNTS = """
             SELECT projection, tenant_id, COUNT(*), SUM(CASE WHEN attempts > 0 THEN 1 ELSE 0 END)
@@ -247,6 +247,6 @@ public final class MarkLists {
         return new MarkRow(result.getString(1), result.getString(2), result.getString(3),
                 dialect.instant(result, 4), dialect.instant(result, 5), dialect.instant(result, 6),
                 result.getInt(7), dialect.instant(result, 8), result.getString(9), result.getInt(10),
-                result.getLong(11));
+                result.getLong(11), result.getString(12));
     }
 }

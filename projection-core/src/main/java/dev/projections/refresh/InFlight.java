@@ -4,13 +4,15 @@ import java.time.Duration;
 
 /**
  * Counts the drainers inside a turn and the refreshes that have started, so that {@link RefreshEngine#stop} can
- * wait for them (docs/contract.md §5 shutdown) without a thread of its own.
+ * wait for them (docs/contract.md §5 shutdown) without a thread of its own; and the claims their batches hold, for the
+ * console's instances page.
  */
 final class InFlight {
 
     private int refreshing;
     private int draining;
     private int peakDraining;
+    private int claimsHeld;
 
     synchronized void drainBegins() {
         draining++;
@@ -25,6 +27,20 @@ final class InFlight {
     synchronized void drainEnds() {
         draining--;
         notifyAll();
+    }
+
+    /** A drainer's batch of {@code claims} marks begins: they are held until the batch ends. */
+    synchronized void batchBegins(int claims) {
+        claimsHeld += claims;
+    }
+
+    synchronized void batchEnds(int claims) {
+        claimsHeld -= claims;
+    }
+
+    /** The marks in the batches drainers work on now: claimed here, not yet acked, failed or given back as a batch. */
+    synchronized int claimsHeld() {
+        return claimsHeld;
     }
 
     synchronized void refreshBegins() {

@@ -1,31 +1,45 @@
 package dev.projections.refresh;
 
 import dev.projections.store.InstanceTable;
+import dev.projections.store.NodeReport;
+import dev.projections.store.NodeTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
  * Run by every sweep: records in {@code projection_instance} that this instance deploys its projections (so the
- * console can tell marks nobody will refresh), and compares the engine's clock with the database's. Leases and
- * due times are compared across instances, so their clocks must agree; a difference over a tenth of the lease
- * is reported.
+ * console can tell marks nobody will refresh), compares the engine's clock with the database's, and reports what the
+ * instance is doing in {@code projection_node} (the console's instances page). Leases and due times are compared
+ * across instances, so their clocks must agree; a difference over a tenth of the lease is reported.
  */
 public final class InstanceHeartbeat {
 
     private static final Logger LOG = Logger.getLogger(InstanceHeartbeat.class.getName());
 
+    /** What the instance is doing when its sweep reports. */
+    public record Activity(int workers, int drainersBusy, int claimsHeld, long refreshesPerMinute) {
+    }
+
     private final InstanceTable instances;
+    private final NodeTable nodes;
+    private final Supplier<Activity> activity;
+    private final Instant startedAt;
     private final Transactions transactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final String instanceId;
     private final Duration tolerance;
 
-    public InstanceHeartbeat(InstanceTable instances, Transactions transactions, Clock clock, ProjectionCatalog catalog,
-                             String instanceId, Duration leaseTime) {
+    public InstanceHeartbeat(InstanceTable instances, NodeTable nodes, Supplier<Activity> activity,
+                             Transactions transactions, Clock clock, ProjectionCatalog catalog, String instanceId,
+                             Duration leaseTime) {
         this.instances = instances;
+        this.nodes = nodes;
+        this.activity = activity;
+        this.startedAt = clock.instant();
         this.transactions = transactions;
         this.clock = clock;
         this.catalog = catalog;
@@ -37,14 +51,17 @@ public final class InstanceHeartbeat {
     public Duration beat() {
         try {
             return transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
-                Instant now = clock.instant();
-                instances.heartbeat(connection, instanceId, catalog.names(), now);
-                Duration skew = Duration.between(instances.databaseTime(connection), now);
+                Instant at = clock.instant();
+                instances.heartbeat(connection, instanceId, catalog.names(), at);
+                Duration skew = Duration.between(instances.databaseTime(connection), at);
                 if (skew.abs().compareTo(tolerance) > 0) {
                     LOG.warning("projection engine: this instance's clock differs from the database's by "
                             + skew.toMillis() + " ms, more than a tenth of projection.lease-time ("
                             + tolerance.toMillis() + " ms); synchronise the clocks (NTP) of all instances");
                 }
+                Activity now = activity.get();
+                nodes.report(connection, new NodeReport(instanceId, startedAt, at, now.workers(),
+                        now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), skew));
                 return skew;
             });
         } catch (RuntimeException e) {

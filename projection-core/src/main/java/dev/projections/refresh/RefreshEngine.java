@@ -125,7 +125,12 @@ public final class RefreshEngine {
                 backlogFound.run();
             }
             ClaimedBatch batch = new ClaimedBatch(claimed);
-            refresher.process(batch, () -> System.nanoTime() > turnEnds);
+            inFlight.batchBegins(claimed.size());
+            try {
+                refresher.process(batch, () -> System.nanoTime() > turnEnds);
+            } finally {
+                inFlight.batchEnds(claimed.size());
+            }
             if (batch.isPressed()) {
                 // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
                 // for a retry delay, when the marks given back are due again
@@ -165,6 +170,11 @@ public final class RefreshEngine {
     /** The most drainers seen draining at once, for tests of the hand-off's bound. */
     public int peakDraining() {
         return inFlight.peakDraining();
+    }
+
+    /** The marks this instance's drainers hold claimed in the batches they work on now. */
+    public int claimsHeld() {
+        return inFlight.claimsHeld();
     }
 
     public boolean stopping() {

@@ -12,8 +12,8 @@ final class H2PendingQueue extends PendingQueue {
 
     private static final int MAX_TRIES = 5;
 
-    H2PendingQueue() {
-        super(Dialect.H2);
+    H2PendingQueue(String holder) {
+        super(Dialect.H2, holder);
     }
 
     private static final String UPSERT = """

@@ -18,8 +18,8 @@ import java.util.List;
  */
 final class MariaDbPendingQueue extends PendingQueue {
 
-    MariaDbPendingQueue() {
-        super(Dialect.MARIADB);
+    MariaDbPendingQueue(String holder) {
+        super(Dialect.MARIADB, holder);
     }
 
     /*

@@ -41,9 +41,12 @@ public abstract class PendingQueue {
     public static final Instant PARKED_UNTIL = Instant.parse("9999-12-31T00:00:00Z");
 
     final Dialect dialect;
+    /** The instance whose claims these are, written beside each claim for the console; {@code null} outside a server. */
+    final String holder;
 
-    PendingQueue(Dialect dialect) {
+    PendingQueue(Dialect dialect, String holder) {
         this.dialect = dialect;
+        this.holder = holder;
     }
 
     /**
@@ -155,7 +158,7 @@ public abstract class PendingQueue {
             """;
 
     private static final String SET_CLAIM = """
-            UPDATE projection_pending SET claim_token = ?, claimed_until = ?
+            UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ?
             """;
 
@@ -308,7 +311,8 @@ public abstract class PendingQueue {
             for (ClaimedMark mark : sortedByKey(claimed)) {
                 update.setString(1, token);
                 update.setObject(2, dialect.timestamp(leaseUntil));
-                bindKey(update, 3, mark.key());
+                update.setString(3, holder);
+                bindKey(update, 4, mark.key());
                 update.addBatch();
             }
             update.executeBatch();

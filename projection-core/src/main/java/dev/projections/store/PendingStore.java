@@ -17,6 +17,8 @@ public final class PendingStore {
     private final MarkActions actions;
     private final ControlTable control;
     private final InstanceTable instances;
+    private final NodeTable nodes;
+    private final TrendTable trends;
 
     private PendingStore(Dialect dialect, PendingQueue queue) {
         this.dialect = dialect;
@@ -24,26 +26,37 @@ public final class PendingStore {
         this.actions = new MarkActions(dialect);
         this.control = new ControlTable(dialect);
         this.instances = new InstanceTable(dialect);
+        this.nodes = new NodeTable(dialect);
+        this.trends = new TrendTable(dialect);
     }
 
     /** The store for the database behind {@code dataSource}, chosen from its JDBC metadata. */
     public static PendingStore forDatabase(DataSource dataSource) {
+        return forDatabase(dataSource, null);
+    }
+
+    /** As {@link #forDatabase(DataSource)}, for the server {@code holder}, whose name each of its claims carries. */
+    public static PendingStore forDatabase(DataSource dataSource, String holder) {
         String product;
         try (Connection connection = dataSource.getConnection()) {
             product = connection.getMetaData().getDatabaseProductName();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the projection datasource to detect its database", e);
         }
-        return forProduct(product);
+        return forProduct(product, holder);
     }
 
     /** The store for a JDBC driver's database product name: PostgreSQL, H2, MariaDB or MySQL. */
     public static PendingStore forProduct(String databaseProductName) {
+        return forProduct(databaseProductName, null);
+    }
+
+    static PendingStore forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);
         return new PendingStore(dialect, switch (dialect) {
-            case POSTGRESQL -> new PostgresPendingQueue();
-            case H2 -> new H2PendingQueue();
-            case MARIADB -> new MariaDbPendingQueue();
+            case POSTGRESQL -> new PostgresPendingQueue(holder);
+            case H2 -> new H2PendingQueue(holder);
+            case MARIADB -> new MariaDbPendingQueue(holder);
         });
     }
 
@@ -65,6 +78,16 @@ public final class PendingStore {
     /** {@code projection_instance}: the heartbeat, and the database's clock. */
     public InstanceTable instances() {
         return instances;
+    }
+
+    /** {@code projection_node}: what each instance is doing, as its sweep reports it. */
+    public NodeTable nodes() {
+        return nodes;
+    }
+
+    /** {@code projection_trend}: each projection's minutes, as each instance's sweep samples them. */
+    public TrendTable trends() {
+        return trends;
     }
 
     /** The database these tables live on. */

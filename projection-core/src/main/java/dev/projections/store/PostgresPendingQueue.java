@@ -16,8 +16,8 @@ import java.util.List;
  */
 final class PostgresPendingQueue extends PendingQueue {
 
-    PostgresPendingQueue() {
-        super(Dialect.POSTGRESQL);
+    PostgresPendingQueue(String holder) {
+        super(Dialect.POSTGRESQL, holder);
     }
 
     /*
@@ -223,7 +223,7 @@ final class PostgresPendingQueue extends PendingQueue {
      * queue last analyzed while empty found each key through the tenant's due index, a scan per key.
      */
     static final String SET_CLAIM_BY_ADDRESS = """
-            UPDATE projection_pending SET claim_token = ?, claimed_until = ? WHERE ctid = ANY(?::text[]::tid[])
+            UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ? WHERE ctid = ANY(?::text[]::tid[])
             """;
 
     @Override
@@ -237,7 +237,8 @@ final class PostgresPendingQueue extends PendingQueue {
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM_BY_ADDRESS)) {
             update.setString(1, token);
             update.setObject(2, dialect.timestamp(leaseUntil));
-            update.setArray(3, connection.createArrayOf("text", addresses.toArray()));
+            update.setString(3, holder);
+            update.setArray(4, connection.createArrayOf("text", addresses.toArray()));
             update.executeUpdate();
         }
     }

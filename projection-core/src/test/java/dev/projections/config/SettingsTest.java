@@ -87,6 +87,17 @@ class SettingsTest {
     }
 
     @Test
+    void trendsAreKeptTwoDaysAndAtLeastTheHourTheConsoleDraws() {
+        assertThat(Settings.defaults().trendRetention()).isEqualTo(Duration.ofHours(48));
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.trend-retention", "30m")::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.trend-retention must be at least 1h")
+                .hasMessageContaining("was 30m");
+        assertThat(Settings.from(Map.of("projection.trend-retention", "7d")::get).trendRetention())
+                .isEqualTo(Duration.ofDays(7));
+    }
+
+    @Test
     void workersAreBoundedNamingTheLimit() {
         assertThatThrownBy(() -> Settings.from(Map.of("projection.workers", "257")::get))
                 .isInstanceOf(InvalidSettingsException.class)

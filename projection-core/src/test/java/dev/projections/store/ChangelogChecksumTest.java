@@ -30,7 +30,8 @@ class ChangelogChecksumTest {
             "009-projection-pending-parking", "9:4007ee633a45d3820aed9d11f47a36a3",
             "010-projection-control-suspension", "9:c1522bb97d7da0090d062a9500f89782",
             "011-projection-pending-entity-idx", "9:04a5c22b6541d4d4ce993ce88aa6cab8",
-            "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197");
+            "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197",
+            "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -46,7 +47,8 @@ class ChangelogChecksumTest {
             "009-projection-pending-parked-idx", "9:2c008a08c8c4095f4a1fd009fd04e2a7",
             "010-projection-control-suspension", "9:c1522bb97d7da0090d062a9500f89782",
             "011-projection-pending-entity-idx", "9:04a5c22b6541d4d4ce993ce88aa6cab8",
-            "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197");
+            "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197",
+            "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

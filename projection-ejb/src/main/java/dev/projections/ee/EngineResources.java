@@ -7,6 +7,7 @@ import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.store.PendingStore;
+import dev.projections.trend.RefreshMinutes;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import javax.naming.InitialContext;
@@ -27,6 +28,8 @@ public class EngineResources {
     private Handoff handoff;
     private final AdjustableClock clock = new AdjustableClock();
     private final EngineStats stats = new EngineStats();
+    private final String instanceId = instanceName();
+    private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
 
     @PostConstruct
     void init() {
@@ -36,7 +39,7 @@ public class EngineResources {
         } catch (NamingException | ClassCastException e) {
             throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
         }
-        store = PendingStore.forDatabase(dataSource);
+        store = PendingStore.forDatabase(dataSource, instanceId);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
@@ -70,5 +73,28 @@ public class EngineResources {
 
     public EngineStats stats() {
         return stats;
+    }
+
+    /** This instance's name in {@code projection_instance}, {@code projection_node} and beside its claims. */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
+    public RefreshMinutes refreshMinutes() {
+        return refreshMinutes;
+    }
+
+    /** This server's node name (unique per instance of a cluster or domain), else its host name. */
+    private static String instanceName() {
+        String node = System.getProperty("jboss.node.name");
+        if (node != null && !node.isBlank()) {
+            return node;
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "unknown-host";
+        }
     }
 }

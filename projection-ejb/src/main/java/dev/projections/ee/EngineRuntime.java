@@ -6,6 +6,7 @@ import dev.projections.refresh.RebuildStepper;
 import dev.projections.store.RebuildStore;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.RefreshListener;
+import dev.projections.trend.TrendSampler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -59,6 +60,7 @@ public class EngineRuntime {
     private RefreshListener allListeners() {
         java.util.List<RefreshListener> all = new java.util.ArrayList<>();
         all.add(metrics.refreshTimer());
+        all.add(resources.refreshMinutes());
         all.add((key, outcome, took) -> {
             if (outcome != dev.projections.RefreshOutcome.FAILED) {
                 resources.stats().refreshRate().record(key.projection(), java.time.Instant.now());
@@ -70,22 +72,30 @@ public class EngineRuntime {
 
     public synchronized InstanceHeartbeat heartbeat() {
         if (heartbeat == null) {
-            heartbeat = new InstanceHeartbeat(resources.store().instances(), transactions, resources.clock(), registry,
-                    instanceId(), resources.settings().leaseTime());
+            heartbeat = new InstanceHeartbeat(resources.store().instances(), resources.store().nodes(), this::activity,
+                    transactions, resources.clock(), registry, resources.instanceId(), resources.settings().leaseTime());
         }
         return heartbeat;
     }
 
-    /** This server's node name (unique per instance of a cluster or domain), else its host name. */
-    private static String instanceId() {
-        String node = System.getProperty("jboss.node.name");
-        if (node != null && !node.isBlank()) {
-            return node;
-        }
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
-            return "unknown-host";
-        }
+    private InstanceHeartbeat.Activity activity() {
+        java.time.Instant now = java.time.Instant.now();
+        long perMinute = registry.names().stream()
+                .mapToLong(name -> resources.stats().refreshRate().lastMinute(name, now)).sum();
+        return new InstanceHeartbeat.Activity(resources.settings().workers(), resources.handoff().inFlight(),
+                engine().claimsHeld(), perMinute);
     }
+
+    private TrendSampler trends;
+
+    /** The sweep's trend task: this instance's minutes and the backlog into {@code projection_trend}. */
+    public synchronized TrendSampler trends() {
+        if (trends == null) {
+            trends = new TrendSampler(resources.store().trends(), resources.store().nodes(), resources.counts(),
+                    resources.refreshMinutes(), transactions, resources.clock(), registry, resources.instanceId(),
+                    resources.settings().trendRetention());
+        }
+        return trends;
+    }
+
 }

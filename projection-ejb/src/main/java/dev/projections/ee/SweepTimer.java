@@ -28,7 +28,7 @@ import java.util.logging.Logger;
  * The sweep (docs/contract.md §5): a non-persistent interval timer that starts drainers for marks no hand-off announced —
  * left by a crash, by another instance, or due for a retry. Runs without a transaction (a long drain inside a
  * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14) and never overlaps
- * itself. Each sweep also records this instance in {@code projection_instance} and checks its clock. At undeploy it stops the engine: unstarted claims are released at once.
+ * itself. Each sweep also records this instance in {@code projection_instance} and {@code projection_node}, checks its clock and, once a minute, samples the trends. At undeploy it stops the engine: unstarted claims are released at once.
  */
 @Singleton
 @Startup
@@ -99,6 +99,8 @@ public class SweepTimer {
             if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
             }
+            // last: drainers are on their way whatever the trends' statements meet
+            runtime.trends().sample();
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } finally {

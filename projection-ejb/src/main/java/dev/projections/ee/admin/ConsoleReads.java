@@ -21,6 +21,7 @@ import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.PageCursor;
 import dev.projections.inspect.TenantCounts;
 import dev.projections.store.RebuildPartition;
+import dev.projections.store.TrendPoint;
 import dev.projections.store.RebuildStore;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -163,6 +164,24 @@ public class ConsoleReads {
     public List<OrphanedMarks> orphaned() {
         return sql("list orphaned marks", c -> lists.orphaned(c, resources.clock().instant(),
                 resources.settings().sweepInterval().multipliedBy(3)));
+    }
+
+    /** {@code projection}'s minutes from {@code from} to now, across the instances (docs/contract.md §12, trends). */
+    public List<TrendPoint> trend(String projection, java.time.Instant from, java.time.Instant to) {
+        return sql("read the trends of " + projection, c -> resources.store().trends().read(c, projection, from, to));
+    }
+
+    /** Every instance that reported, by name, with the projections each deployed in the last 3 sweep intervals. */
+    public Instances instances() {
+        java.time.Instant now = resources.clock().instant();
+        java.time.Duration live = resources.settings().sweepInterval().multipliedBy(3);
+        return sql("read the instances", c -> new Instances(resources.store().nodes().list(c),
+                resources.store().nodes().deployed(c, now.minus(live)), now, live, resources.instanceId()));
+    }
+
+    /** The settings in force on the instance that serves the console. */
+    public dev.projections.config.Settings settings() {
+        return resources.settings();
     }
 
     public List<AuditEntry> audit(Long beforeId, int limit) {

@@ -1,0 +1,111 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code projection_node}: a row per instance that its sweep rewrites (docs/contract.md §12, the instances page), and
+ * what the console reads of it and of {@code projection_instance}. The same statements on every database: an update,
+ * then an insert when the instance has no row yet (only its own sweep, one at a time, writes it).
+ */
+public final class NodeTable {
+
+    private static final String UPDATE = """
+            UPDATE projection_node
+               SET started_at = ?, last_seen = ?, workers = ?, drainers_busy = ?, claims_held = ?,
+                   refreshes_per_minute = ?, clock_skew_millis = ?
+             WHERE instance_id = ?
+            """;
+
+    private static final String INSERT = """
+            INSERT INTO projection_node (started_at, last_seen, workers, drainers_busy, claims_held,
+                                         refreshes_per_minute, clock_skew_millis, instance_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
+    private static final String LIST = """
+            SELECT instance_id, started_at, last_seen, workers, drainers_busy, claims_held, refreshes_per_minute,
+                   clock_skew_millis
+              FROM projection_node
+             ORDER BY instance_id
+            """;
+
+    private static final String DEPLOYED = """
+            SELECT instance_id, projection FROM projection_instance WHERE last_seen >= ? ORDER BY instance_id, projection
+            """;
+
+    private static final String PRUNE = "DELETE FROM projection_node WHERE last_seen < ?";
+
+    private final Dialect dialect;
+
+    NodeTable(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    public void report(Connection connection, NodeReport report) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(UPDATE)) {
+            if (bind(update, report).executeUpdate() > 0) {
+                return;
+            }
+        }
+        try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            bind(insert, report).executeUpdate();
+        }
+    }
+
+    private PreparedStatement bind(PreparedStatement statement, NodeReport report) throws SQLException {
+        statement.setObject(1, dialect.timestamp(report.startedAt()));
+        statement.setObject(2, dialect.timestamp(report.lastSeen()));
+        statement.setInt(3, report.workers());
+        statement.setInt(4, report.drainersBusy());
+        statement.setInt(5, report.claimsHeld());
+        statement.setLong(6, report.refreshesPerMinute());
+        statement.setLong(7, report.clockSkew().toMillis());
+        statement.setString(8, report.instanceId());
+        return statement;
+    }
+
+    /** Every instance that reported and was not pruned, by name. */
+    public List<NodeReport> list(Connection connection) throws SQLException {
+        List<NodeReport> nodes = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(LIST); ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                nodes.add(new NodeReport(rows.getString(1), dialect.instant(rows, 2), dialect.instant(rows, 3),
+                        rows.getInt(4), rows.getInt(5), rows.getInt(6), rows.getLong(7),
+                        Duration.ofMillis(rows.getLong(8))));
+            }
+        }
+        return nodes;
+    }
+
+    /** The projections each instance reported deploying at or after {@code since} ({@code projection_instance}). */
+    public Map<String, TreeSet<String>> deployed(Connection connection, Instant since) throws SQLException {
+        Map<String, TreeSet<String>> deployed = new TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(DEPLOYED)) {
+            select.setObject(1, dialect.timestamp(since));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    deployed.computeIfAbsent(rows.getString(1), id -> new TreeSet<>()).add(rows.getString(2));
+                }
+            }
+        }
+        return deployed;
+    }
+
+    /** Forgets instances not seen since {@code before} (gone for good: their trends are pruned alike). */
+    public int prune(Connection connection, Instant before) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(PRUNE)) {
+            delete.setObject(1, dialect.timestamp(before));
+            return delete.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code projection_trend}: a row per projection, minute and instance, written by that instance's sweep (docs/contract.md
+ * §12, trends). A row is added to rather than replaced: an instance restarted within a minute reports that minute again
+ * with what its new process saw, and both halves count. The same statements on every database: an update, then an
+ * insert when there was nothing to update. Only an instance's own sweep, one at a time, writes its rows, so no two
+ * writers race for one.
+ */
+public final class TrendTable {
+
+    private static final String ADD = """
+            UPDATE projection_trend
+               SET pending = COALESCE(?, pending), due_now = COALESCE(?, due_now), failing = COALESCE(?, failing),
+                   refreshes = refreshes + ?, failures = failures + ?,
+                   p99_micros = COALESCE(GREATEST(p99_micros, ?), ?, p99_micros)
+             WHERE projection = ? AND sampled_minute = ? AND instance_id = ?
+            """;
+
+    private static final String INSERT = """
+            INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, due_now, failing, refreshes,
+                                          failures, p99_micros)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """;
+
+    /* the key's order: one projection's minutes in a range, each minute's instances together */
+    private static final String READ = """
+            SELECT sampled_minute, MAX(pending), MAX(due_now), MAX(failing), SUM(refreshes), SUM(failures),
+                   MAX(p99_micros), COUNT(*)
+              FROM projection_trend
+             WHERE projection = ? AND sampled_minute >= ? AND sampled_minute < ?
+             GROUP BY sampled_minute
+             ORDER BY sampled_minute
+            """;
+
+    private static final String PRUNE = "DELETE FROM projection_trend WHERE sampled_minute < ?";
+
+    private final Dialect dialect;
+
+    TrendTable(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /** Adds {@code samples} of {@code instanceId} to their rows, in key order. */
+    public void add(Connection connection, String instanceId, List<TrendSample> samples) throws SQLException {
+        List<TrendSample> sorted = new ArrayList<>(samples);
+        sorted.sort(java.util.Comparator.comparing(TrendSample::projection).thenComparing(TrendSample::minute));
+        try (PreparedStatement update = connection.prepareStatement(ADD);
+             PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            for (TrendSample sample : sorted) {
+                bindNumber(update, 1, sample.pending());
+                bindNumber(update, 2, sample.dueNow());
+                bindNumber(update, 3, sample.failing());
+                update.setLong(4, sample.refreshes());
+                update.setLong(5, sample.failures());
+                bindNumber(update, 6, sample.p99Micros());
+                bindNumber(update, 7, sample.p99Micros());
+                update.setString(8, sample.projection());
+                update.setObject(9, dialect.timestamp(sample.minute()));
+                update.setString(10, instanceId);
+                if (update.executeUpdate() > 0) {
+                    continue;
+                }
+                insert.setString(1, sample.projection());
+                insert.setObject(2, dialect.timestamp(sample.minute()));
+                insert.setString(3, instanceId);
+                bindNumber(insert, 4, sample.pending());
+                bindNumber(insert, 5, sample.dueNow());
+                bindNumber(insert, 6, sample.failing());
+                insert.setLong(7, sample.refreshes());
+                insert.setLong(8, sample.failures());
+                bindNumber(insert, 9, sample.p99Micros());
+                insert.executeUpdate();
+            }
+        }
+    }
+
+    /** The minutes of {@code projection} from {@code from} (inclusive) to {@code to} (exclusive), oldest first. */
+    public List<TrendPoint> read(Connection connection, String projection, Instant from, Instant to)
+            throws SQLException {
+        List<TrendPoint> points = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(READ)) {
+            select.setString(1, projection);
+            select.setObject(2, dialect.timestamp(from));
+            select.setObject(3, dialect.timestamp(to));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    points.add(new TrendPoint(dialect.instant(rows, 1), number(rows, 2), number(rows, 3),
+                            number(rows, 4), rows.getLong(5), rows.getLong(6), number(rows, 7), rows.getInt(8)));
+                }
+            }
+        }
+        return points;
+    }
+
+    /** Deletes the minutes before {@code before}; returns how many rows went. */
+    public int prune(Connection connection, Instant before) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(PRUNE)) {
+            delete.setObject(1, dialect.timestamp(before));
+            return delete.executeUpdate();
+        }
+    }
+
+    private static void bindNumber(PreparedStatement statement, int index, Long value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.BIGINT);
+        } else {
+            statement.setLong(index, value);
+        }
+    }
+
+    private static Long number(ResultSet rows, int column) throws SQLException {
+        long value = rows.getLong(column);
+        return rows.wasNull() ? null : value;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.projections.trend;
+
+import dev.projections.MarkKey;
+import dev.projections.RefreshListener;
+import dev.projections.RefreshOutcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * This instance's refreshes per projection and minute of the engine's clock: how many completed, how many failed, and
+ * a histogram of how long all of them took. The sweep takes the minutes that ended; minutes nobody takes (the sweep
+ * is off) are dropped after {@link #KEPT_MINUTES}, so memory stays bounded.
+ */
+public final class RefreshMinutes implements RefreshListener {
+
+    static final int KEPT_MINUTES = 60;
+
+    /** One projection's minute. */
+    public static final class Minute {
+        private final String projection;
+        private final Instant start;
+        private long completed;
+        private long failed;
+        private final DurationHistogram durations = new DurationHistogram();
+
+        Minute(String projection, Instant start) {
+            this.projection = projection;
+            this.start = start;
+        }
+
+        public String projection() {
+            return projection;
+        }
+
+        public Instant start() {
+            return start;
+        }
+
+        public long completed() {
+            return completed;
+        }
+
+        public long failed() {
+            return failed;
+        }
+
+        /** The 99th percentile of every refresh's time in this minute, failed ones too; {@code null} without one. */
+        public Long p99Micros() {
+            return durations.p99Micros();
+        }
+    }
+
+    private record Key(String projection, Instant start) {
+    }
+
+    private final Clock clock;
+    private final Map<Key, Minute> minutes = new HashMap<>();
+
+    public RefreshMinutes(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
+        Instant start = clock.instant().truncatedTo(ChronoUnit.MINUTES);
+        synchronized (this) {
+            Minute minute = minutes.computeIfAbsent(new Key(key.projection(), start), k -> new Minute(k.projection(), start));
+            if (outcome == RefreshOutcome.FAILED) {
+                minute.failed++;
+            } else {
+                minute.completed++;
+            }
+            minute.durations.record(took);
+            if (minutes.size() > 1 && minute.durations.count() == 1) {
+                forgetBefore(start.minus(KEPT_MINUTES, ChronoUnit.MINUTES));
+            }
+        }
+    }
+
+    /** Removes and returns the minutes that ended before {@code now}'s minute, oldest first. */
+    public synchronized List<Minute> takeEnded(Instant now) {
+        Instant current = now.truncatedTo(ChronoUnit.MINUTES);
+        List<Minute> ended = new ArrayList<>();
+        for (Iterator<Minute> it = minutes.values().iterator(); it.hasNext(); ) {
+            Minute minute = it.next();
+            if (minute.start.isBefore(current)) {
+                ended.add(minute);
+                it.remove();
+            }
+        }
+        ended.sort(java.util.Comparator.comparing(Minute::start).thenComparing(Minute::projection));
+        return ended;
+    }
+
+    /** Gives back minutes taken but not written (the database was away), unless newer ones of theirs came meanwhile. */
+    public synchronized void giveBack(List<Minute> taken) {
+        for (Minute minute : taken) {
+            minutes.putIfAbsent(new Key(minute.projection, minute.start), minute);
+        }
+    }
+
+    private void forgetBefore(Instant oldest) {
+        minutes.values().removeIf(minute -> minute.start.isBefore(oldest));
+    }
+}

@@ -1,0 +1,133 @@
+package dev.projections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of the console's tables (docs/contract.md §12), run against every database: trend minutes that add up
+ * across instances and restarts, instance reports rewritten in place, and the holder written beside each claim.
+ */
+abstract class TrendStoreContract {
+
+    static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
+    static final String ORDERS = "order-search";
+
+    protected abstract Connection connect() throws SQLException;
+
+    protected abstract String product();
+
+    private PendingStore store;
+
+    @BeforeEach
+    void emptyTables() throws SQLException {
+        store = PendingStore.forProduct(product(), "node-a");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_trend");
+            statement.executeUpdate("DELETE FROM projection_node");
+            statement.executeUpdate("DELETE FROM projection_instance");
+            statement.executeUpdate("DELETE FROM projection_pending");
+        }
+    }
+
+    @Test
+    void aMinuteAddsUpTheInstancesRefreshesAndShowsTheLargestBacklogAndTheWorstP99() throws Exception {
+        try (Connection connection = connect()) {
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, 5L, 2L, 1L, 10, 1, 2_000L)));
+            store.trends().add(connection, "node-b", List.of(new TrendSample(ORDERS, T0, 7L, 3L, 1L, 3, 0, 9_000L)));
+
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .containsExactly(new TrendPoint(T0, 7L, 3L, 1L, 13, 1, 9_000L, 2));
+        }
+    }
+
+    @Test
+    void aMinuteReportedAgainAfterARestartAddsItsRefreshesAndKeepsWhatTheNewReportLacks() throws Exception {
+        try (Connection connection = connect()) {
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, 5L, 2L, 1L, 10, 1, 2_000L)));
+            // the new process saw four refreshes of that minute, none slower, and counted no backlog for it
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 4, 2, 1_500L)));
+
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .containsExactly(new TrendPoint(T0, 5L, 2L, 1L, 14, 3, 2_000L, 1));
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, 6L, 0L, 0L, 0, 0, 8_000L)));
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .containsExactly(new TrendPoint(T0, 6L, 0L, 0L, 14, 3, 8_000L, 1));
+        }
+    }
+
+    @Test
+    void aWindowReadsItsProjectionsMinutesOldestFirstAndPruningForgetsTheOlderOnes() throws Exception {
+        try (Connection connection = connect()) {
+            for (int minute = 0; minute < 5; minute++) {
+                store.trends().add(connection, "node-a", List.of(
+                        new TrendSample(ORDERS, T0.plusSeconds(60L * minute), (long) minute, 0L, 0L, minute, 0, null),
+                        new TrendSample("customer-stats", T0.plusSeconds(60L * minute), 100L, 0L, 0L, 1, 0, null)));
+            }
+
+            assertThat(store.trends().read(connection, ORDERS, T0.plusSeconds(60), T0.plusSeconds(240)))
+                    .extracting(TrendPoint::minute, TrendPoint::refreshes)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(60), 1L),
+                            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(120), 2L),
+                            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(180), 3L));
+            assertThat(store.trends().prune(connection, T0.plusSeconds(180))).as("3 minutes of 2 projections").isEqualTo(6);
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(600))).extracting(TrendPoint::minute)
+                    .containsExactly(T0.plusSeconds(180), T0.plusSeconds(240));
+        }
+    }
+
+    @Test
+    void anInstancesReportIsRewrittenInPlaceAndForgottenOnceItIsOlderThanTheRetention() throws Exception {
+        try (Connection connection = connect()) {
+            store.nodes().report(connection, new NodeReport("node-a", T0, T0, 4, 1, 100, 600, Duration.ofMillis(-3)));
+            store.nodes().report(connection, new NodeReport("node-a", T0, T0.plusSeconds(30), 4, 3, 250, 900,
+                    Duration.ofMillis(12)));
+            store.nodes().report(connection, new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO));
+
+            assertThat(store.nodes().list(connection)).containsExactly(
+                    new NodeReport("node-a", T0, T0.plusSeconds(30), 4, 3, 250, 900, Duration.ofMillis(12)),
+                    new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO));
+            assertThat(store.nodes().prune(connection, T0.plusSeconds(10))).isEqualTo(1);
+            assertThat(store.nodes().list(connection)).extracting(NodeReport::instanceId).containsExactly("node-a");
+        }
+    }
+
+    @Test
+    void theProjectionsAnInstanceDeploysAreThoseItReportedSinceTheGivenInstant() throws Exception {
+        try (Connection connection = connect()) {
+            store.instances().heartbeat(connection, "node-a", List.of(ORDERS, "customer-stats"), T0);
+            store.instances().heartbeat(connection, "node-b", List.of(ORDERS), T0.minusSeconds(600));
+
+            assertThat(store.nodes().deployed(connection, T0.minusSeconds(90)))
+                    .containsOnlyKeys("node-a").extractingByKey("node-a").isEqualTo(new java.util.TreeSet<>(
+                            Set.of("customer-stats", ORDERS)));
+        }
+    }
+
+    @Test
+    void aClaimWritesTheInstanceThatHoldsItBesideTheLease() throws Exception {
+        MarkKey key = new MarkKey(ORDERS, "", "1");
+        try (Connection connection = connect()) {
+            store.queue().upsert(connection, List.of(key), PendingQueue.LIVE, T0);
+            assertThat(store.queue().claimDue(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30),
+                    "token", 10)).hasSize(1);
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT claimed_by FROM projection_pending WHERE entity_id = '1'");
+                 ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString(1)).isEqualTo("node-a");
+            }
+        }
+    }
+}
