@@ -34,8 +34,10 @@ public class Overview implements Serializable {
         private final boolean offersClear;
         private final Instant now;
         private final long perMinute;
+        private String dueTrend = "";
+        private String rateTrend = "";
 
-        Row(ProjectionStatus status, boolean rebuildable, boolean offersClear, long perMinute, Instant now) {
+        public Row(ProjectionStatus status, boolean rebuildable, boolean offersClear, long perMinute, Instant now) {
             this.status = status;
             this.perMinute = perMinute;
             this.rebuildable = rebuildable;
@@ -45,6 +47,22 @@ public class Overview implements Serializable {
 
         public String getProjection() {
             return status.projection();
+        }
+
+        /** The last hour's due marks, a small server-drawn SVG (no script). */
+        public String getDueTrend() {
+            return dueTrend;
+        }
+
+        /** The last hour's refreshes per minute across instances, a small server-drawn SVG. */
+        public String getRateTrend() {
+            return rateTrend;
+        }
+
+        Row withTrends(TrendCharts charts) {
+            dueTrend = charts.due(TrendChart.spark());
+            rateTrend = charts.rate(TrendChart.spark());
+            return this;
         }
 
         public String getPending() {
@@ -196,8 +214,11 @@ public class Overview implements Serializable {
     public void reload() {
         Instant now = Instant.now();
         java.util.Map<String, Long> rates = reads.refreshesPerMinute();
+        java.time.Instant hourAgo = TrendWindow.start(TrendWindow.Span.HOUR, now);
         rows = reads.overview().stream().map(status -> new Row(status, reads.rebuildable(status.projection()),
-                admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)).toList();
+                admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)
+                .withTrends(new TrendCharts(status.projection(), TrendWindow.of(TrendWindow.Span.HOUR, now,
+                        reads.trend(status.projection(), hourAgo, now))))).toList();
         orphans = reads.orphaned();
         runs = runIds.stream().map(id -> new RebuildLine(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;

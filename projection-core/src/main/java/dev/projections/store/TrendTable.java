@@ -79,7 +79,15 @@ public final class TrendTable {
                 insert.setLong(7, sample.refreshes());
                 insert.setLong(8, sample.failures());
                 bindNumber(insert, 9, sample.p99Micros());
-                insert.executeUpdate();
+                try {
+                    insert.executeUpdate();
+                } catch (SQLException e) {
+                    // MariaDB with useAffectedRows=true counts an update that changed nothing as 0 rows: the row is
+                    // there and already holds what the update would have written
+                    if (!dialect.isDuplicateKey(e) || dialect == Dialect.POSTGRESQL) {
+                        throw e;
+                    }
+                }
             }
         }
     }

@@ -51,9 +51,11 @@ class ConsoleAccessibilityIT {
                 browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
                 // every page in light mode; in dark mode those with the most kinds of element (the colours are shared)
                 List<String> pages = dark ? List.of("index.xhtml", "marks.xhtml?projection=order-search&failing=true",
-                        "rebuilds.xhtml") : List.of("index.xhtml", "marks.xhtml?projection=order-search",
+                        "rebuilds.xhtml", "projection.xhtml?name=order-search") : List.of("index.xhtml", "marks.xhtml?projection=order-search",
                         "marks.xhtml?projection=order-search&failing=true", "tenants.xhtml", "rebuilds.xhtml",
-                        "audit.xhtml", "find.xhtml?id=1", "rebuild.xhtml?run=no-such-run");
+                        "audit.xhtml", "find.xhtml?id=1", "rebuild.xhtml?run=no-such-run", "instances.xhtml",
+                        "projection.xhtml?name=order-search", "projection.xhtml?name=order-search&window=day",
+                        "projection.xhtml?name=no-such-projection");
                 for (String page : pages) {
                     driver.get(Browser.CONSOLE + page);
                     new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)

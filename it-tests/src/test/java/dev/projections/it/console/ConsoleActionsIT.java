@@ -356,12 +356,12 @@ class ConsoleActionsIT {
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
             button(driver, "customer-stats", "Pause").click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
-                    .until(d -> cellsOf(d, "customer-stats").size() > 6 && cellsOf(d, "customer-stats").get(6).equals("paused"));
+                    .until(d -> cellsOf(d, "customer-stats").size() > 7 && cellsOf(d, "customer-stats").get(7).equals("paused"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused AND paused_by = 'admin'")).isEqualTo(1);
             button(driver, "customer-stats", "Resume").click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
-                    .until(d -> cellsOf(d, "customer-stats").size() > 6 && cellsOf(d, "customer-stats").get(6).equals("running"));
+                    .until(d -> cellsOf(d, "customer-stats").size() > 7 && cellsOf(d, "customer-stats").get(7).equals("running"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused")).isZero();
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'customer-stats'"

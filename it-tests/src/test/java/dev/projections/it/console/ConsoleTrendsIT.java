@@ -1,0 +1,189 @@
+package dev.projections.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Browser;
+import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.Deployments;
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The trends and the instances in Chromium (docs/contract.md §12), from rows written into {@code projection_trend} and
+ * {@code projection_node} as two instances' sweeps would have (the engine's writing of them is TrendSamplingIT's):
+ * a projection's page draws the minutes added up across instances, the overview links to it with its last hour,
+ * and the instances page tells a reporting instance from a gone one. Nothing refreshes meanwhile (auto-refresh off).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ConsoleTrendsIT {
+
+    private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.auto-refresh", "false"));
+    }
+
+    @BeforeEach
+    void twoInstancesReportedTheLastHour() throws Exception {
+        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_trend");
+            statement.executeUpdate("DELETE FROM projection_node");
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, due_now, failing,
+                                                  refreshes, failures, p99_micros)
+                    VALUES ('order-search', ?, ?, ?, ?, ?, ?, ?, ?)""")) {
+                for (int ago = 60; ago >= 1; ago--) {
+                    if (ago == 30) {
+                        continue; // a minute nobody reported: a gap, not a zero
+                    }
+                    for (String node : List.of("node-a", "node-b")) {
+                        insert.setObject(1, at(NOW.minus(ago, ChronoUnit.MINUTES)));
+                        insert.setString(2, node);
+                        insert.setLong(3, ago == 10 ? 340 : 40);
+                        insert.setLong(4, ago == 10 ? 300 : 20);
+                        insert.setLong(5, 2);
+                        insert.setLong(6, node.equals("node-a") ? 600 : 150);
+                        insert.setLong(7, 1);
+                        insert.setLong(8, node.equals("node-a") ? 4_000 : 12_500);
+                        insert.addBatch();
+                    }
+                }
+                insert.executeBatch();
+            }
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO projection_node (instance_id, started_at, last_seen, workers, drainers_busy, claims_held,
+                                                 refreshes_per_minute, clock_skew_millis)
+                    VALUES (?, ?, ?, 4, ?, ?, ?, ?)""")) {
+                node(insert, "node-a", Instant.now().minusSeconds(5), 3, 250, 612, 12);
+                node(insert, "node-gone", Instant.now().minusSeconds(3600), 0, 0, 0, -900_000);
+            }
+            statement.executeUpdate("DELETE FROM projection_instance WHERE instance_id IN ('node-a', 'node-gone')");
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-a', ?, ?)")) {
+                for (String projection : List.of("customer-stats", "order-search")) {
+                    insert.setString(1, projection);
+                    insert.setObject(2, at(Instant.now()));
+                    insert.executeUpdate();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aProjectionsPageDrawsItsMinutesAddedUpAcrossInstancesWithAGapWhereNoneReported() throws Exception {
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("projection.xhtml?name=order-search", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+
+            assertThat(driver.findElement(By.id("title")).getText()).isEqualTo("order-search");
+            assertThat(title(driver, "backlog-chart")).contains("pending: latest 40, largest 340")
+                    .contains("due: latest 20, largest 300");
+            assertThat(title(driver, "rate-chart")).as("both instances' refreshes").contains("latest 750, largest 750");
+            assertThat(title(driver, "p99-chart")).as("the slower instance's p99").contains("latest 12.5, largest 12.5 ms");
+            assertThat(lines(driver, "rate-chart")).as("minute 30 ago splits the line").isEqualTo(2);
+            assertThat(driver.findElements(By.cssSelector("#settings td code")).stream().map(WebElement::getText))
+                    .contains("projection.batch-size", "projection.lease-time", "projection.trend-retention");
+            browser.screenshot("console-projection");
+
+            driver.findElement(By.id("window-day")).click();
+            assertThat(driver.getCurrentUrl()).contains("window=day");
+            assertThat(title(driver, "rate-chart")).contains("over the last day").contains("largest 750");
+        }
+    }
+
+    @Test
+    void theOverviewShowsEachProjectionsLastHourAndLinksToItsPage() throws Exception {
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+            WebElement row = driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                    .filter(r -> r.findElement(By.cssSelector("td:nth-child(1)")).getText().equals("order-search"))
+                    .findFirst().orElseThrow();
+            List<WebElement> sparks = row.findElements(By.cssSelector("svg.spark"));
+            assertThat(sparks).hasSize(2);
+            assertThat(sparks.get(0).findElement(By.tagName("title")).getAttribute("textContent"))
+                    .contains("Due marks of order-search").contains("largest 300");
+
+            row.findElement(By.cssSelector("a.projection-link")).click();
+            assertThat(driver.getCurrentUrl()).contains("projection.xhtml").contains("name=order-search");
+            assertThat(driver.findElement(By.id("title")).getText()).isEqualTo("order-search");
+        }
+    }
+
+    @Test
+    void theInstancesPageTellsAReportingInstanceFromAGoneOneWithWhatEachIsDoing() throws Exception {
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("instances.xhtml", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+            WebElement live = row(driver, "node-a");
+            assertThat(live.findElement(By.className("instance-state")).getText()).isEqualTo("reporting");
+            assertThat(live.findElement(By.className("instance-projections")).getText())
+                    .isEqualTo("customer-stats, order-search");
+            assertThat(live.findElement(By.className("instance-drainers")).getText()).isEqualTo("3 of 4");
+            assertThat(live.findElement(By.className("instance-claims")).getText()).isEqualTo("250");
+            assertThat(live.findElement(By.className("instance-rate")).getText()).isEqualTo("612");
+            assertThat(live.findElement(By.className("instance-skew")).getText()).isEqualTo("+12 ms");
+            WebElement gone = row(driver, "node-gone");
+            assertThat(gone.findElement(By.className("instance-state")).getText()).isEqualTo("gone");
+            assertThat(gone.findElement(By.className("instance-projections")).getText()).isEqualTo("–");
+            assertThat(gone.findElement(By.className("instance-skew")).getAttribute("class")).as("15 min off")
+                    .contains("error");
+            browser.screenshot("console-instances");
+        }
+    }
+
+    private static WebElement row(WebDriver driver, String instance) {
+        return driver.findElements(By.cssSelector("#instances tbody tr")).stream()
+                .filter(r -> r.findElement(By.className("instance-id")).getText().equals(instance))
+                .findFirst().orElseThrow(() -> new AssertionError("no line for " + instance));
+    }
+
+    /** The chart's title, which says what it shows (the SVG follows the output's span). */
+    private static String title(WebDriver driver, String chart) {
+        return chart(driver, chart).findElement(By.tagName("title")).getAttribute("textContent");
+    }
+
+    private static int lines(WebDriver driver, String chart) {
+        return chart(driver, chart).findElements(By.tagName("polyline")).size();
+    }
+
+    private static WebElement chart(WebDriver driver, String chart) {
+        return driver.findElement(By.cssSelector("#" + chart + " svg"));
+    }
+
+    private static void node(PreparedStatement insert, String id, Instant lastSeen, int busy, int claims, long perMinute,
+                             long skew) throws Exception {
+        insert.setString(1, id);
+        insert.setObject(2, at(lastSeen.minusSeconds(7200)));
+        insert.setObject(3, at(lastSeen));
+        insert.setInt(4, busy);
+        insert.setInt(5, claims);
+        insert.setLong(6, perMinute);
+        insert.setLong(7, skew);
+        insert.executeUpdate();
+    }
+
+    private static OffsetDateTime at(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

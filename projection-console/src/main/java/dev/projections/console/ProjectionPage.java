@@ -1,0 +1,147 @@
+package dev.projections.console;
+
+import dev.projections.ProjectionStatus;
+import dev.projections.config.Durations;
+import dev.projections.config.Settings;
+import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.ErrorGroup;
+import dev.projections.inspect.MarkFilter;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One projection's page (docs/contract.md §12), a GET page ({@code projection.xhtml?name=…&window=day}): its state and
+ * counts, the settings in force, its trends over the last hour or day, its top errors, its latest rebuild runs and
+ * links to its lists.
+ */
+@Named("projectionsProjection")
+@RequestScoped
+public class ProjectionPage {
+
+    /** Rebuild runs shown; the Rebuilds page has them all. */
+    static final int RUNS = 5;
+
+    /** A setting as the page lists it (a class with getters: Jakarta EL 5 does not read record components). */
+    public static final class Setting {
+        private final String key;
+        private final String value;
+
+        Setting(String key, String value) {
+            this.key = key;
+            this.value = value;
+        }
+
+        public String getKey() {
+            return key;
+        }
+
+        public String getValue() {
+            return value;
+        }
+    }
+
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    ConsoleReads reads;
+
+    private String name;
+    private String window = "hour";
+    private ProjectionStatus status;
+    private TrendCharts charts;
+
+    /** Reads the projection once its parameters are set; an unknown name shows the page's "not deployed" line. */
+    public void open() {
+        Instant now = Instant.now();
+        status = name == null ? null : reads.overview().stream().filter(s -> s.projection().equals(name)).findFirst()
+                .orElse(null);
+        if (status != null) {
+            TrendWindow.Span span = TrendWindow.Span.of(window);
+            charts = new TrendCharts(name, TrendWindow.of(span, now,
+                    reads.trend(name, TrendWindow.start(span, now), now)));
+        }
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name == null || name.isBlank() ? null : name;
+    }
+
+    public String getWindow() {
+        return window;
+    }
+
+    public void setWindow(String window) {
+        this.window = TrendWindow.Span.of(window) == TrendWindow.Span.DAY ? "day" : "hour";
+    }
+
+    public boolean isDay() {
+        return "day".equals(window);
+    }
+
+    public boolean isKnown() {
+        return status != null;
+    }
+
+    public Overview.Row getRow() {
+        return status == null ? null : new Overview.Row(status, reads.rebuildable(name), false,
+                reads.refreshesPerMinute().getOrDefault(name, 0L), Instant.now());
+    }
+
+    /** "(3 parked)" beside the failing count. */
+    public String getParkedNote() {
+        return status == null ? "" : Text.of("projection.parked-count", Format.number(status.parked()));
+    }
+
+    public String getBacklogChart() {
+        return charts == null ? "" : charts.backlog(TrendChart.full());
+    }
+
+    public String getRateChart() {
+        return charts == null ? "" : charts.rate(TrendChart.full());
+    }
+
+    public String getP99Chart() {
+        return charts == null ? "" : charts.p99(TrendChart.full());
+    }
+
+    /** The settings that govern this projection's marks on the instance serving the console. */
+    public List<Setting> getSettings() {
+        Settings s = reads.settings();
+        List<Setting> settings = new ArrayList<>();
+        settings.add(new Setting(Settings.BATCH_SIZE, Format.number(s.batchSize())));
+        settings.add(new Setting(Settings.WORKERS, Format.number(s.workers())));
+        settings.add(new Setting(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
+        settings.add(new Setting(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
+        settings.add(new Setting(Settings.RETRY_DELAY, Durations.format(s.retryDelay()) + " … "
+                + Durations.format(s.maxRetryDelay())));
+        settings.add(new Setting(Settings.MAX_ATTEMPTS, s.maxAttempts() == Settings.NEVER_PARK
+                ? Text.of("projection.never-park") : Format.number(s.maxAttempts())));
+        settings.add(new Setting(Settings.SUSPEND_AFTER_FAILING_KEYS, s.suspendAfterFailingKeys() == Settings.NEVER_SUSPEND
+                ? Text.of("projection.never-suspend") : Text.of("projection.suspend-rule",
+                        s.suspendAfterFailingKeys(), s.suspendFailurePercent())));
+        settings.add(new Setting(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
+        settings.add(new Setting(Settings.REBUILD_PAGE_SIZE, Format.number(s.rebuildPageSize())));
+        settings.add(new Setting(Settings.NON_RETRYABLE, s.nonRetryable().isEmpty() ? "–" : String.join(", ", s.nonRetryable())));
+        settings.add(new Setting(Settings.BACK_PRESSURE, s.backPressure().isEmpty() ? "–" : String.join(", ", s.backPressure())));
+        settings.add(new Setting(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));
+        return settings;
+    }
+
+    /** The most frequent errors among the projection's failing marks. */
+    public List<ErrorGroup> getTopErrors() {
+        return status == null || status.failing() == 0 ? List.of()
+                : reads.topErrors(MarkFilter.failing(name)).groups();
+    }
+
+    public List<RebuildLine> getRuns() {
+        Instant now = Instant.now();
+        return status == null ? List.of()
+                : reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
+    }
+}
