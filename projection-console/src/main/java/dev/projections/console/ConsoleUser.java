@@ -27,8 +27,10 @@ public class ConsoleUser {
         return request.isUserInRole("projection-admin");
     }
 
+    /** The role as the header shows it: "admin", "viewer", "none". */
     public String getRole() {
-        return isAdmin() ? "admin" : request.isUserInRole("projection-viewer") ? "viewer" : "none";
+        return isAdmin() ? Text.of("user.role.admin")
+                : request.isUserInRole("projection-viewer") ? Text.of("user.role.viewer") : Text.of("user.role.none");
     }
 
     /** Ends the session and goes back to the login. */

@@ -5,9 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
-/** How the console writes numbers and times: grouped digits, ages ("3 min ago"), exact UTC times for hovering. */
+/**
+ * How the console writes numbers and times: grouped digits, ages ("3 min ago"), exact UTC times for hovering. Units and
+ * "ago" are texts of the bundle ({@code format.*}); the exact time is a fixed ISO-like form, the same in every language.
+ */
 public final class Format {
 
     private static final DateTimeFormatter EXACT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
@@ -16,22 +18,23 @@ public final class Format {
     private Format() {
     }
 
+    /** Grouped digits in the view's language: 12,345 in English, as {0,number,integer} in a text. */
     public static String number(long value) {
-        return NumberFormat.getIntegerInstance(Locale.ENGLISH).format(value);
+        return NumberFormat.getIntegerInstance(Text.locale()).format(value);
     }
 
     public static String age(Duration age) {
         long seconds = Math.max(0, age.toSeconds());
         if (seconds < 60) {
-            return seconds + " s";
+            return Text.of("format.seconds", seconds);
         }
         if (seconds < 3600) {
-            return seconds / 60 + " min";
+            return Text.of("format.minutes", seconds / 60);
         }
         if (seconds < 86_400) {
-            return seconds / 3600 + " h " + (seconds % 3600) / 60 + " min";
+            return Text.of("format.hours", seconds / 3600, (seconds % 3600) / 60);
         }
-        return seconds / 86_400 + " d " + (seconds % 86_400) / 3600 + " h";
+        return Text.of("format.days", seconds / 86_400, (seconds % 86_400) / 3600);
     }
 
     /** "3 min ago", or "in 3 min" for an instant still to come; "" for none. */
@@ -40,7 +43,7 @@ public final class Format {
             return "";
         }
         Duration between = Duration.between(instant, now);
-        return between.isNegative() ? "in " + age(between.negated()) : age(between) + " ago";
+        return between.isNegative() ? Text.of("format.in", age(between.negated())) : Text.of("format.ago", age(between));
     }
 
     public static String exact(Instant instant) {

@@ -43,7 +43,7 @@ public class InstancesPage {
         }
 
         public String getState() {
-            return Text.of(isGone() ? "instances.state.gone" : "instances.state.live");
+            return isGone() ? Text.of("instances.state.gone") : Text.of("instances.state.live");
         }
 
         public String getLastSeen() {

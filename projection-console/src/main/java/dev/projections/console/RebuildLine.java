@@ -19,11 +19,22 @@ public final class RebuildLine implements Serializable {
     /** "finished, 3 failing" rather than a run that looks done while marks of it still fail; who cancelled one. */
     static String stateOf(RebuildProgress run) {
         String state = RebuildProgress.FINISHED_FAILING.equals(run.state())
-                ? "finished, " + Format.number(run.failing()) + " failing"
+                ? Text.of("run.state.finished-failing", run.failing())
                 : RebuildProgress.CANCELLED.equals(run.state()) && run.cancelledBy() != null
-                ? "cancelled by " + run.cancelledBy()
-                : run.state().toLowerCase(Locale.ROOT);
-        return run.takeovers() > 0 ? state + ", taken over " + run.takeovers() + "×" : state;
+                ? Text.of("run.state.cancelled-by", run.cancelledBy())
+                : named(run.state());
+        return run.takeovers() > 0 ? Text.of("run.state.taken-over", state, run.takeovers()) : state;
+    }
+
+    /** A state in words; one the console does not know yet (a newer engine's) as the engine names it. */
+    private static String named(String state) {
+        return switch (state) {
+            case RebuildProgress.RUNNING -> Text.of("run.state.running");
+            case RebuildProgress.FINISHED -> Text.of("run.state.finished");
+            case RebuildProgress.FAILED -> Text.of("run.state.failed");
+            case RebuildProgress.CANCELLED -> Text.of("run.state.cancelled");
+            default -> state.toLowerCase(Locale.ROOT);
+        };
     }
 
     public RebuildProgress getRun() {
@@ -44,11 +55,13 @@ public final class RebuildLine implements Serializable {
     }
 
     public String getTenant() {
-        return run.tenant().isEmpty() ? "(none)" : run.tenant();
+        return run.tenant().isEmpty() ? Text.of("run.tenant.none") : run.tenant();
     }
 
     public String getScope() {
-        return run.scope().toString() + (run.partitions() > 1 ? ", " + run.partitions() + " partitions" : "");
+        // the scope as the engine writes it (ids 1..3 and status=NEW): the audit log and the API say it so too
+        return run.partitions() > 1 ? Text.of("run.scope.partitions", run.scope().toString(), run.partitions())
+                : run.scope().toString();
     }
 
     public String getStartedBy() {
@@ -77,7 +90,7 @@ public final class RebuildLine implements Serializable {
 
     /** "2 of 4" while partitions still list ids. */
     public String getPartitions() {
-        return run.partitionsDone() + " of " + run.partitions();
+        return Text.of("run.partitions", run.partitionsDone(), run.partitions());
     }
 
     public String getDuration() {
@@ -86,7 +99,7 @@ public final class RebuildLine implements Serializable {
 
     /** Ids marked per second, for a running run. */
     public String getRate() {
-        return isRunning() ? Format.number(Math.round(run.ratePerSecond())) + "/s" : "";
+        return isRunning() ? Text.of("run.rate", Math.round(run.ratePerSecond())) : "";
     }
 
     /** Time left once every id is marked; "listing ids" before, when it cannot be known. */
@@ -94,8 +107,8 @@ public final class RebuildLine implements Serializable {
         if (!isRunning()) {
             return "";
         }
-        return run.estimatedTimeLeft(now).map(left -> "about " + Format.age(left) + " left")
-                .orElse(run.partitionsDone() < run.partitions() ? "listing ids" : "");
+        return run.estimatedTimeLeft(now).map(left -> Text.of("run.time-left", Format.age(left)))
+                .orElse(run.partitionsDone() < run.partitions() ? Text.of("run.listing-ids") : "");
     }
 
     public String getStarted() {
@@ -124,7 +137,7 @@ public final class RebuildLine implements Serializable {
     }
 
     public String getTitle() {
-        return "run " + run.runId() + ", started " + Format.exact(run.startedAt())
-                + (run.finishedAt() == null ? "" : ", finished " + Format.exact(run.finishedAt()));
+        return run.finishedAt() == null ? Text.of("run.title", run.runId(), Format.exact(run.startedAt()))
+                : Text.of("run.title.finished", run.runId(), Format.exact(run.startedAt()), Format.exact(run.finishedAt()));
     }
 }

@@ -34,14 +34,16 @@ public class RebuildRunPage implements Serializable {
 
         /** "after 400 up to 700", "up to 400", "after 700", "every id". */
         public String getRange() {
-            String after = partition.after() == null ? "" : "after " + partition.after();
-            String upTo = partition.upTo() == null ? "" : "up to " + partition.upTo();
-            String range = (after + " " + upTo).trim();
-            return range.isEmpty() ? "every id" : range;
+            if (partition.after() == null) {
+                return partition.upTo() == null ? Text.of("run.partition.every-id")
+                        : Text.of("run.partition.up-to", partition.upTo());
+            }
+            return partition.upTo() == null ? Text.of("run.partition.after", partition.after())
+                    : Text.of("run.partition.between", partition.after(), partition.upTo());
         }
 
         public String getCursor() {
-            return partition.cursor() == null ? "(start)" : partition.cursor();
+            return partition.cursor() == null ? Text.of("run.partition.start") : partition.cursor();
         }
 
         public String getMarked() {
@@ -50,13 +52,14 @@ public class RebuildRunPage implements Serializable {
 
         public String getState() {
             if (partition.exhausted()) {
-                return "all ids marked";
+                return Text.of("run.partition.exhausted");
             }
             if (!running) {
-                return "stopped";
+                return Text.of("run.partition.stopped");
             }
             return partition.held() && partition.leaseUntil() != null && partition.leaseUntil().isAfter(now)
-                    ? "stepping (lease " + Format.relative(partition.leaseUntil(), now) + ")" : "waiting for a drainer";
+                    ? Text.of("run.partition.stepping", Format.relative(partition.leaseUntil(), now))
+                    : Text.of("run.partition.waiting");
         }
 
         public int getTakeovers() {
@@ -88,13 +91,13 @@ public class RebuildRunPage implements Serializable {
         run = null;
         partitions = List.of();
         if (runId == null || runId.isBlank()) {
-            Messages.error("No run given: open a run from the rebuild history.");
+            Messages.error(Text.of("rebuild.no-run"));
             return;
         }
         Instant now = Instant.now();
         java.util.Optional<RebuildProgress> progress = reads.findRebuild(runId);
         if (progress.isEmpty()) {
-            Messages.error("There is no rebuild run \"" + runId + "\".");
+            Messages.error(Text.of("rebuild.unknown-run", runId));
             return;
         }
         run = new RebuildLine(progress.get(), now);
@@ -124,8 +127,7 @@ public class RebuildRunPage implements Serializable {
 
     public void cancel() {
         confirmingCancel = false;
-        Messages.run(() -> admin.cancelRebuild(runId), "run cancelled: its partitions stop and its rebuild marks are "
-                + "being deleted; marks of live changes stay");
+        Messages.run(() -> admin.cancelRebuild(runId), Text.of("rebuild.cancelled"));
         open();
     }
 }

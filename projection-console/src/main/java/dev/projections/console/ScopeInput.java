@@ -24,8 +24,8 @@ final class ScopeInput {
             }
             return LocalDateTime.parse(value.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("\"Changed since\" must be a UTC date and time such as 2026-12-01 10:00, "
-                    + "was \"" + value + "\"", e);
+            // the console's own check of what was typed: a text of the bundle, shown after Rebuild
+            throw new IllegalArgumentException(Text.of("rebuild-dialog.since.invalid", value), e);
         }
     }
 }

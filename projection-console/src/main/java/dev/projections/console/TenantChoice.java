@@ -35,7 +35,10 @@ final class TenantChoice {
         return ALL.equals(choice);
     }
 
-    /** The tenant a choice names; an error naming the value for anything the menu never offered. */
+    /**
+     * The tenant a choice names; an error naming the value for anything the menu never offered (in English, as the
+     * engine's errors: only a forged form gets it).
+     */
     static String tenant(String choice) {
         if (choice == null || !choice.startsWith(TENANT)) {
             throw new IllegalArgumentException("not a tenant choice: " + choice);
@@ -45,9 +48,9 @@ final class TenantChoice {
 
     static String label(String choice) {
         if (isAll(choice)) {
-            return "all tenants";
+            return Text.of("rebuild-dialog.tenant.all");
         }
         String tenant = tenant(choice);
-        return tenant.isEmpty() ? "(no tenant)" : tenant;
+        return tenant.isEmpty() ? Text.of("rebuild-dialog.tenant.none") : tenant;
     }
 }

@@ -29,7 +29,7 @@ public class Tenants {
         }
 
         public String getTenantShown() {
-            return counts.tenant().isEmpty() ? "(no tenant)" : counts.tenant();
+            return counts.tenant().isEmpty() ? Text.of("tenants.tenant.none") : counts.tenant();
         }
 
         public String getPending() {

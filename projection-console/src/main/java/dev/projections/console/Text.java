@@ -7,11 +7,24 @@ import java.util.ResourceBundle;
 
 /**
  * The console's texts for Java code (messages after an action, labels built from values), from the bundle the pages
- * read as {@code #{projectionsText[…]}}: one place for every sentence, in the language of the view.
+ * read as {@code #{projectionsText[…]}}: one place for every sentence, in the language of the view
+ * ({@link ConsoleLocale}).
+ *
+ * <p>Only the console's own sentences are here. A refusal of the engine or of {@code ConsoleAdmin}
+ * ({@code IllegalArgumentException} naming a bad value, {@code IllegalStateException} naming a running run) is shown as
+ * its message says, in English: it is the API's error, the same in a log, in a caller's code and in the console, and
+ * the audit details {@code ConsoleAdmin} writes are data, kept in the words they were written in.
  */
 public final class Text {
 
     static final String BUNDLE = "dev.projections.console.text";
+
+    /**
+     * The language asked for and its parents only: the default lookup would fall back to the server JVM's language
+     * before {@code text.properties}, so an English page on a German server would get German sentences.
+     */
+    private static final ResourceBundle.Control NO_FALLBACK =
+            ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES);
 
     private Text() {
     }
@@ -22,17 +35,28 @@ public final class Text {
     }
 
     static String of(Locale locale, String key, Object... arguments) {
-        String pattern = ResourceBundle.getBundle(BUNDLE, locale).getString(key);
+        String pattern = bundle(locale).getString(key);
         return arguments.length == 0 ? pattern : new MessageFormat(pattern, locale).format(arguments);
     }
 
-    private static Locale locale() {
+    /** Whether the console has its texts in {@code language} ({@code text_en.properties} says so for English). */
+    static boolean speaks(String language) {
+        return !language.isEmpty() && bundle(new Locale(language)).getLocale().getLanguage().equals(language);
+    }
+
+    /** The view's language, also for numbers; English outside a page. */
+    static Locale locale() {
+        FacesContext faces;
         try {
-            FacesContext faces = FacesContext.getCurrentInstance();
-            return faces == null || faces.getViewRoot() == null ? Locale.ENGLISH : faces.getViewRoot().getLocale();
+            faces = FacesContext.getCurrentInstance();
         } catch (LinkageError noFacesImplementation) {
-            // outside a server (the unit tests of the classes that format texts) there is no Faces runtime
+            // off a request thread Faces asks its implementation (Mojarra), which only the server has: a unit test
             return Locale.ENGLISH;
         }
+        return faces == null || faces.getViewRoot() == null ? Locale.ENGLISH : faces.getViewRoot().getLocale();
+    }
+
+    private static ResourceBundle bundle(Locale locale) {
+        return ResourceBundle.getBundle(BUNDLE, locale, NO_FALLBACK);
     }
 }

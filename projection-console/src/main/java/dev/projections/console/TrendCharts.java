@@ -15,7 +15,7 @@ public final class TrendCharts {
     public TrendCharts(String projection, TrendWindow window) {
         this.projection = projection;
         this.window = window;
-        this.startLabel = Text.of(window.span() == TrendWindow.Span.DAY ? "trend.start.day" : "trend.start.hour");
+        this.startLabel = window.span() == TrendWindow.Span.DAY ? Text.of("trend.start.day") : Text.of("trend.start.hour");
     }
 
     public String backlog(TrendChart chart) {
@@ -45,6 +45,6 @@ public final class TrendCharts {
     }
 
     private String span() {
-        return Text.of(window.span() == TrendWindow.Span.DAY ? "trend.span.day" : "trend.span.hour");
+        return window.span() == TrendWindow.Span.DAY ? Text.of("trend.span.day") : Text.of("trend.span.hour");
     }
 }
