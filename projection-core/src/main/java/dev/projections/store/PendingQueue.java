@@ -613,7 +613,8 @@ public abstract class PendingQueue {
         try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
             update.setString(1, token);
             update.setObject(2, dialect.timestamp(probe.leaseUntil()));
-            bindKey(update, 3, probe.key());
+            update.setString(3, holder);
+            bindKey(update, 4, probe.key());
             update.executeUpdate();
         }
         return probe;
