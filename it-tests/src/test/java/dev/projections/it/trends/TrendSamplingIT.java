@@ -80,11 +80,11 @@ class TrendSamplingIT {
         }
         List<ClaimedMark> claimed = runtime.engine().steps().claim(List.of(key));
         Rows rows = new Rows(dataSource);
-        assertThat(rows.one("SELECT claimed_by FROM projection_pending WHERE entity_id = ?", key.id()))
+        assertThat(rows.one("SELECT claimed_by FROM projection_pending WHERE entity_id = ?", key.entityId()))
                 .containsExactly(resources.instanceId());
 
         runtime.engine().steps().refresh(claimed);
-        assertThat(rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = ?", key.id())).isFalse();
+        assertThat(rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = ?", key.entityId())).isFalse();
     }
 
     @Test
