@@ -53,7 +53,9 @@ class ConsoleAccessibilityIT {
                 List<String> pages = dark ? List.of("index.xhtml", "marks.xhtml?projection=order-search&failing=true",
                         "rebuilds.xhtml") : List.of("index.xhtml", "marks.xhtml?projection=order-search",
                         "marks.xhtml?projection=order-search&failing=true", "tenants.xhtml", "rebuilds.xhtml",
-                        "audit.xhtml", "find.xhtml?id=1", "rebuild.xhtml?run=no-such-run");
+                        "marks.xhtml?projection=order-search&failing=true&tenant=&after=cut", "audit.xhtml",
+                        "audit.xhtml?user=admin&from=2020-01-01", "audit.xhtml?from=never", "find.xhtml?id=1",
+                        "rebuild.xhtml?run=no-such-run");
                 for (String page : pages) {
                     driver.get(Browser.CONSOLE + page);
                     new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
