@@ -9,18 +9,26 @@ import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
 import dev.projections.ParkedSelection;
 import dev.projections.inspect.MarkState;
-import jakarta.inject.Inject;
+import dev.projections.inspect.CappedCount;
+import dev.projections.inspect.PageCursor;
+import jakarta.faces.context.FacesContext;
 import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The pending and failing lists (docs/contract.md §12): one projection at a time, filtered by tenant and state, in due order,
- * paged by keyset (next/previous from the first or last row shown, never an offset), with a capped count.
+ * paged by keyset (next/previous from the first or last row shown, never an offset), with a capped count. Filter and
+ * position are the URL's ({@link MarkListQuery}), so a list page is a link to share; the actions post to the view
+ * (server-side state, the protection against forged requests) and then show the same URL again.
  */
 @Named("projectionsMarks")
 @ViewScoped
@@ -125,14 +133,9 @@ public class MarkList implements Serializable {
     @Inject
     ConsoleAdmin admin;
 
-    private String projection;
-    private String tenant = "";
-    private boolean allTenants = true;
-    private String state = MarkState.ANY.name();
-    private boolean failingOnly;
-    private String errorPrefix = "";
-
-    /** The filter of the list on screen: paging and actions use it, not fields changed since "Show". */
+    /** The list of the URL this view was opened with: paging links and actions keep to it. */
+    private MarkListQuery query;
+    /** The filter of the list on screen: paging and actions use it. */
     private MarkFilter applied;
     private MarkPage page;
     private ErrorGroups errors;
@@ -145,14 +148,27 @@ public class MarkList implements Serializable {
     private String count = "";
     private int pageNumber = 1;
 
-    /** The view's parameters ({@code ?projection=…&failing=true}) are read once, before the first page. */
+    /**
+     * Reads the list from the URL ({@link MarkListQuery}) once, before the view is drawn; a postback keeps it. A
+     * position no list wrote (a cut or edited link) shows the first page and says so, rather than failing the page.
+     */
     public void open() {
-        if (projection == null || !reads.projectionNames().contains(projection)) {
-            projection = reads.projectionNames().stream().sorted().findFirst().orElse(null);
+        Map<String, String> parameters = FacesContext.getCurrentInstance().getExternalContext()
+                .getRequestParameterMap();
+        query = MarkListQuery.from(parameters);
+        if (query.projection() == null || !reads.projectionNames().contains(query.projection())) {
+            String known = reads.projectionNames().stream().sorted().findFirst().orElse(null);
+            if (known == null) {
+                return;
+            }
+            query = query.withProjection(known).first();
         }
-        if (page == null && projection != null) {
-            first();
+        if (query.cursorProblem() != null) {
+            Messages.error(Text.of("marks.bad-position", query.cursorProblem()));
+            query = query.first();
         }
+        applied = query.filter();
+        showPage();
     }
 
     public List<String> getProjections() {
@@ -171,24 +187,33 @@ public class MarkList implements Serializable {
         return value.equals(MarkState.ANY.name()) ? "any state" : value.toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 
-    private MarkFilter filter() {
-        return new MarkFilter(projection, allTenants ? null : tenant == null ? "" : tenant.trim(),
-                MarkState.valueOf(state), failingOnly, errorPrefix);
-    }
-
-    /** "Show": applies the filter fields and shows the first page. */
-    public void first() {
-        applied = filter();
-        restart();
-    }
-
-    private void restart() {
-        pageNumber = 1;
-        show(reads.page(applied, null, true, PAGE_SIZE));
-        dev.projections.inspect.CappedCount counted = reads.count(applied);
+    /**
+     * The page the URL names. Marks come and go while an operator pages, and a shared link may be opened days later:
+     * a page after a position with nothing left after it, or one before a position with nothing before it, is the
+     * list's first page again.
+     */
+    private void showPage() {
+        PageCursor cursor = query.cursor();
+        MarkPage shown = cursor == null ? null : reads.page(applied, cursor, query.forward(), PAGE_SIZE);
+        if (shown != null && query.forward() && shown.rows().isEmpty()) {
+            Messages.info(Text.of("marks.position-gone"));
+            shown = null;
+        }
+        if (shown != null && !query.forward() && (shown.rows().isEmpty() || !shown.hasPrevious())) {
+            shown = null;
+        }
+        if (shown == null) {
+            query = query.first();
+            shown = reads.page(applied, null, true, PAGE_SIZE);
+        }
+        pageNumber = query.page();
+        page = shown;
+        Instant now = Instant.now();
+        lines = shown.rows().stream().map(row -> new Line(row, now)).toList();
+        CappedCount counted = reads.count(applied);
         count = counted.display();
         countValue = counted.value();
-        drawnAt = Instant.now();
+        drawnAt = now;
         errors = showsFailures() ? reads.topErrors(applied) : null;
         retryCount = isOffersRetryAll() ? reads.count(applied.withState(MarkState.NOT_PARKED)).display() : "";
     }
@@ -198,44 +223,44 @@ public class MarkList implements Serializable {
         return applied.failingOnly() || applied.state() == MarkState.PARKED || applied.state() == MarkState.BACKING_OFF;
     }
 
+    /** The link to the page after the last row shown ({@code marks.xhtml?…&after=…&page=…}). */
+    public String getNextUrl() {
+        return page == null || page.last() == null ? "" : url(query.after(page.last(), pageNumber + 1));
+    }
+
+    /** The link to the page before the first row shown; from page 2, the first page itself. */
+    public String getPreviousUrl() {
+        if (page == null || page.first() == null) {
+            return "";
+        }
+        return url(pageNumber <= 2 ? query.first() : query.before(page.first(), pageNumber - 1));
+    }
+
+    /** This list's first page: the URL to share for "these marks" rather than "this page of them". */
+    public String getFirstUrl() {
+        return query == null ? "marks.xhtml" : url(query.first());
+    }
+
+    private static String url(MarkListQuery list) {
+        return "marks.xhtml?" + list.toQueryString();
+    }
+
     /**
-     * The page after the last row shown. Marks come and go while an operator pages: a next page that came back
-     * empty (its marks were refreshed meanwhile) starts the list again from its first page.
+     * After an action: the same URL again (post, redirect, get), so the address bar keeps the shareable list, a reload
+     * does not repeat the action, and the page shows the list as it is now, with the action's message.
      */
-    public void next() {
-        if (applied == null || page == null || !page.hasNext() || page.last() == null) {
-            return;
+    private void showAgain() {
+        FacesContext faces = FacesContext.getCurrentInstance();
+        faces.getExternalContext().getFlash().setKeepMessages(true);
+        try {
+            faces.getExternalContext().redirect(url(query));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not show the mark list again", e);
         }
-        MarkPage nextPage = reads.page(applied, page.last(), true, PAGE_SIZE);
-        if (nextPage.rows().isEmpty()) {
-            restart();
-            return;
-        }
-        pageNumber++;
-        show(nextPage);
+        faces.responseComplete();
     }
 
-    /** The page before the first row shown; the first page again when nothing is left before it. */
-    public void previous() {
-        if (applied == null || page == null || !page.hasPrevious() || page.first() == null) {
-            return;
-        }
-        MarkPage previousPage = reads.page(applied, page.first(), false, PAGE_SIZE);
-        if (previousPage.rows().isEmpty() || !previousPage.hasPrevious()) {
-            restart();
-            return;
-        }
-        pageNumber = Math.max(2, pageNumber - 1);
-        show(previousPage);
-    }
-
-    private void show(MarkPage shown) {
-        page = shown;
-        Instant now = Instant.now();
-        lines = shown.rows().stream().map(row -> new Line(row, now)).toList();
-    }
-
-    /** Retries one failing mark of the list on screen, then shows the list again from its first page. */
+    /** Retries one failing mark of the list on screen, then shows the same URL's list again. */
     public void retry(String markTenant, String id) {
         if (applied == null) {
             return;
@@ -243,7 +268,7 @@ public class MarkList implements Serializable {
         String shown = applied.projection();
         Messages.run(() -> admin.retry(shown, markTenant, id), "mark " + id + " of " + shown
                 + (markTenant.isEmpty() ? "" : " (tenant " + markTenant + ")") + " is due again");
-        restart();
+        showAgain();
     }
 
     /** Resumes one parked mark of the list on screen (due now, attempts kept). */
@@ -286,7 +311,7 @@ public class MarkList implements Serializable {
         if (now != countValue) {
             Messages.error("The list changed since it was shown (" + Format.number(countValue) + " marks, now "
                     + Format.number(now) + "): nothing was done. Check the list and try again.");
-            restart();
+            showAgain();
             return false;
         }
         return true;
@@ -311,7 +336,7 @@ public class MarkList implements Serializable {
             Messages.run(() -> admin.skipParked(selection), n -> n + " parked marks of " + selection.projection()
                     + " skipped: deleted, their read-model rows left as they were");
         }
-        restart();
+        showAgain();
     }
 
     /** Whether the list on screen is of parked marks, so the page offers the bulk actions. */
@@ -340,7 +365,7 @@ public class MarkList implements Serializable {
         }
         String shown = applied.projection();
         Messages.run(() -> admin.retryFailed(shown), retried -> Text.of("action.retried", retried, shown));
-        restart();
+        showAgain();
     }
 
     /** The projection of the list on screen (buttons and headings), which the filter fields may not show yet. */
@@ -350,18 +375,6 @@ public class MarkList implements Serializable {
 
     public boolean isShowingFailing() {
         return applied != null && applied.failingOnly();
-    }
-
-    /** {@code ?tenant=…} from the per-tenant table: the list of that tenant only. */
-    public String getTenantParameter() {
-        return allTenants ? null : tenant;
-    }
-
-    public void setTenantParameter(String value) {
-        if (value != null) {
-            tenant = value;
-            allTenants = false;
-        }
     }
 
     /** The top errors of the failing or parked marks on screen, most frequent first; empty for other lists. */
@@ -382,16 +395,6 @@ public class MarkList implements Serializable {
 
     public String getAppliedTenant() {
         return applied == null ? null : applied.tenant();
-    }
-
-    public String getErrorPrefix() {
-        return errorPrefix;
-    }
-
-    public void setErrorPrefix(String errorPrefix) {
-        // a longer prefix (a hand-made URL) is cut to what the filter accepts rather than failing the page
-        String prefix = errorPrefix == null ? "" : errorPrefix;
-        this.errorPrefix = prefix.length() > 500 ? prefix.substring(0, 500) : prefix;
     }
 
     /** What the list on screen is narrowed to by its error prefix, for its heading; empty without one. */
@@ -419,54 +422,25 @@ public class MarkList implements Serializable {
         return pageNumber;
     }
 
-    public String getProjection() {
-        return projection;
+    /** The filter form's fields show the list on screen (a GET form: submitting it opens that list's URL). */
+    public boolean isFormFailing() {
+        return query != null && query.failingOnly();
     }
 
-    public void setProjection(String projection) {
-        this.projection = projection;
+    public String getFormState() {
+        return query == null ? MarkState.ANY.name() : query.state().name();
     }
 
-    public String getTenant() {
-        return tenant;
+    public boolean isFormAllTenants() {
+        return query == null || query.tenant() == null;
     }
 
-    public void setTenant(String tenant) {
-        this.tenant = tenant;
+    /** The tenant of a one-tenant list, empty for all tenants. */
+    public String getFormTenant() {
+        return query == null || query.tenant() == null ? "" : query.tenant();
     }
 
-    public boolean isAllTenants() {
-        return allTenants;
-    }
-
-    public void setAllTenants(boolean allTenants) {
-        this.allTenants = allTenants;
-    }
-
-    public String getState() {
-        return state;
-    }
-
-    /** {@code ?state=PARKED} from the overview's parked count: a bookmarkable parked list. */
-    public String getStateParameter() {
-        return null;
-    }
-
-    public void setStateParameter(String value) {
-        if (value != null && java.util.Arrays.stream(MarkState.values()).anyMatch(s -> s.name().equals(value))) {
-            state = value;
-        }
-    }
-
-    public void setState(String state) {
-        this.state = state;
-    }
-
-    public boolean isFailingOnly() {
-        return failingOnly;
-    }
-
-    public void setFailingOnly(boolean failingOnly) {
-        this.failingOnly = failingOnly;
+    public String getFormError() {
+        return query == null ? "" : query.errorPrefix();
     }
 }

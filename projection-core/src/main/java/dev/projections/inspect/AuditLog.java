@@ -18,9 +18,9 @@ public final class AuditLog {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """;
 
-    private static final String LATEST = """
+    private static final String PAGE = """
             SELECT id, at, user_name, action, projection, tenant_id, entity_id, detail
-              FROM projection_audit %s
+              FROM projection_audit%s
              ORDER BY id DESC%s
             """;
 
@@ -40,13 +40,44 @@ public final class AuditLog {
 
     /** Up to {@code limit} entries older than {@code beforeId} ({@code null}: the newest). */
     public List<AuditEntry> latest(Connection connection, Long beforeId, int limit) throws SQLException {
+        return page(connection, AuditFilter.ALL, beforeId, limit);
+    }
+
+    /** The SQL of {@link #page} on {@code dialect}: public for the test that reads its plan. */
+    public String pageSql(Dialect dialect, AuditFilter filter, boolean fromId, int limit) {
+        List<String> conditions = new ArrayList<>();
+        if (filter.user() != null) {
+            conditions.add("user_name = ?");
+        }
+        if (filter.action() != null) {
+            conditions.add("action = ?");
+        }
+        if (filter.projection() != null) {
+            conditions.add("projection = ?");
+        }
+        if (filter.from() != null) {
+            conditions.add("at >= ?");
+        }
+        if (filter.to() != null) {
+            conditions.add("at < ?");
+        }
+        if (fromId) {
+            conditions.add("id < ?");
+        }
+        return PAGE.formatted(conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions),
+                dialect.firstRows(limit));
+    }
+
+    /**
+     * Up to {@code limit} of {@code filter}'s entries older than {@code beforeId} ({@code null}: the newest), newest
+     * first. Pages are keyset pages by id, so the page after a million entries costs what the first one costs.
+     */
+    public List<AuditEntry> page(Connection connection, AuditFilter filter, Long beforeId, int limit)
+            throws SQLException {
         List<AuditEntry> entries = new ArrayList<>();
         Dialect dialect = Dialect.of(connection);
-        try (PreparedStatement select = connection.prepareStatement(
-                LATEST.formatted(beforeId == null ? "" : "WHERE id < ?", dialect.firstRows(limit)))) {
-            if (beforeId != null) {
-                select.setLong(1, beforeId);
-            }
+        try (PreparedStatement select = connection.prepareStatement(pageSql(dialect, filter, beforeId != null, limit))) {
+            bind(select, dialect, filter, beforeId);
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
                     entries.add(new AuditEntry(result.getLong(1), dialect.instant(result, 2), result.getString(3),
@@ -56,5 +87,25 @@ public final class AuditLog {
             }
         }
         return entries;
+    }
+
+    /** Binds {@link #pageSql}'s parameters in its order. Package-private for the plan test. */
+    static void bind(PreparedStatement select, Dialect dialect, AuditFilter filter, Long beforeId)
+            throws SQLException {
+        int index = 1;
+        for (String value : new String[] {filter.user(), filter.action(), filter.projection()}) {
+            if (value != null) {
+                select.setString(index++, value);
+            }
+        }
+        if (filter.from() != null) {
+            select.setObject(index++, dialect.timestamp(filter.from()));
+        }
+        if (filter.to() != null) {
+            select.setObject(index++, dialect.timestamp(filter.to()));
+        }
+        if (beforeId != null) {
+            select.setLong(index, beforeId);
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,6 +111,41 @@ class MariaDbMarkListsTest extends MarkListsContract {
             }
             assertThat(first(KEY, plan)).isEqualTo("projection_pending_entity_idx");
             assertThat(first(ACCESS, plan)).isEqualTo("ref");
+        }
+    }
+
+    @Test
+    void everyAuditFilterReadsItsOwnIndex() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // the actions of the PostgreSQL plan test: 200,000 over 200,000 minutes, one rare user and one rare action
+            statement.execute("""
+                    INSERT INTO projection_audit (at, user_name, action, projection, tenant_id, entity_id)
+                    SELECT DATE_ADD(TIMESTAMP '2030-01-01 10:00:00', INTERVAL seq MINUTE),
+                           CASE WHEN seq % 50000 = 0 THEN 'rare' ELSE CONCAT('u', seq % 50) END,
+                           CASE WHEN seq % 50000 = 1 THEN 'purge' ELSE CONCAT('a', seq % 10) END,
+                           CONCAT('p', seq % 100), '', seq
+                      FROM seq_1_to_200000""");
+            statement.execute("ANALYZE TABLE projection_audit");
+            Instant from = T0.plus(Duration.ofMinutes(1000));
+            java.util.Map<AuditFilter, String> index = new java.util.LinkedHashMap<>();
+            index.put(new AuditFilter("rare", null, null, null, null), "projection_audit_user_idx");
+            index.put(new AuditFilter(null, "purge", null, null, null), "projection_audit_action_idx");
+            index.put(new AuditFilter(null, null, "p7", null, null), "projection_audit_projection_idx");
+            index.put(new AuditFilter(null, null, null, from, from.plus(Duration.ofHours(2))), "projection_audit_at_idx");
+            List<String> bad = new ArrayList<>();
+            for (java.util.Map.Entry<AuditFilter, String> expected : index.entrySet()) {
+                AuditLog audit = new AuditLog();
+                try (PreparedStatement explain = connection.prepareStatement("EXPLAIN FORMAT=JSON "
+                        + audit.pageSql(Dialect.MARIADB, expected.getKey(), false, 51))) {
+                    AuditLog.bind(explain, Dialect.MARIADB, expected.getKey(), null);
+                    String plan = explainOf(explain);
+                    if (!expected.getValue().equals(first(KEY, plan)) || "ALL".equals(first(ACCESS, plan))) {
+                        bad.add("%s: %s of %s%n%s".formatted(expected.getKey(), first(ACCESS, plan), first(KEY, plan),
+                                plan));
+                    }
+                }
+            }
+            assertThat(bad).isEmpty();
         }
     }
 

@@ -238,6 +238,37 @@ abstract class MarkListsContract {
         }
     }
 
+    @Test
+    void theAuditLogIsFilteredByUserActionProjectionAndTimeRangeAndPagesByIdWithinTheFilter() throws SQLException {
+        AuditLog audit = new AuditLog();
+        try (Connection connection = connect()) {
+            for (int i = 0; i < 12; i++) {
+                audit.record(connection, AuditEntry.of(T0.plusSeconds(i * 60), i % 3 == 0 ? "alice" : "bob",
+                        i % 2 == 0 ? "retry" : "pause", i % 4 == 0 ? STATS : ORDERS, "", "id-" + i, null));
+            }
+            AuditFilter alicesRetries = new AuditFilter("alice", "retry", null, null, null);
+            assertThat(audit.page(connection, alicesRetries, null, 10)).extracting(AuditEntry::entityId)
+                    .containsExactly("id-6", "id-0");
+            assertThat(audit.page(connection, new AuditFilter(null, null, STATS, null, null), null, 10))
+                    .extracting(AuditEntry::entityId).containsExactly("id-8", "id-4", "id-0");
+
+            // from inclusive, to exclusive: minutes 3, 4 and 5
+            AuditFilter range = new AuditFilter(null, null, null, T0.plusSeconds(180), T0.plusSeconds(360));
+            List<AuditEntry> first = audit.page(connection, range, null, 2);
+            assertThat(first).extracting(AuditEntry::entityId).containsExactly("id-5", "id-4");
+            assertThat(audit.page(connection, range, first.get(1).id(), 2)).extracting(AuditEntry::entityId)
+                    .containsExactly("id-3");
+            assertThat(audit.page(connection, new AuditFilter("nobody", null, null, null, null), null, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void anAuditRangeThatEndsBeforeItStartsIsRefusedNamingBothEnds() {
+        assertThatThrownBy(() -> new AuditFilter(null, null, null, T0, T0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("an audit time range must end after it starts, was from " + T0 + " to " + T0);
+    }
+
     private static void failWith(Connection connection, String id, String error) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(
                 "UPDATE projection_pending SET last_error = ? WHERE entity_id = ?")) {

@@ -11,7 +11,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +97,63 @@ class PostgresMarkListsTest extends MarkListsContract {
                 }
             }
             assertThat(plan.toString()).contains("projection_pending_entity_idx").doesNotContain("Seq Scan");
+        }
+    }
+
+    @Test
+    void everyAuditFilterReadsAnIndexNotTheWholeLog() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // 200,000 actions over 200,000 minutes: 50 users, 10 actions, 100 projections, one rare user and action
+            statement.execute("""
+                    INSERT INTO projection_audit (at, user_name, action, projection, tenant_id, entity_id)
+                    SELECT TIMESTAMPTZ '2030-01-01 10:00:00+00' + i * INTERVAL '1 minute',
+                           CASE WHEN i % 50000 = 0 THEN 'rare' ELSE 'u' || (i % 50) END,
+                           CASE WHEN i % 50000 = 1 THEN 'purge' ELSE 'a' || (i % 10) END,
+                           'p' || (i % 100), '', i::text
+                      FROM generate_series(1, 200000) AS i""");
+            statement.execute("ANALYZE projection_audit");
+            // each filter's first page starts in the filter's own index; a next page starts from the id of a row of
+            // the filter (the time range's rows have ids near 1,000: its minutes)
+            java.time.Instant from = T0.plus(java.time.Duration.ofMinutes(1000));
+            Map<AuditFilter, String> firstPageIndex = new LinkedHashMap<>();
+            firstPageIndex.put(new AuditFilter("rare", null, null, null, null), "projection_audit_user_idx");
+            firstPageIndex.put(new AuditFilter(null, "purge", null, null, null), "projection_audit_action_idx");
+            firstPageIndex.put(new AuditFilter(null, null, "p7", null, null), "projection_audit_projection_idx");
+            firstPageIndex.put(new AuditFilter(null, null, null, from, from.plus(java.time.Duration.ofHours(2))),
+                    "projection_audit_at_idx");
+            firstPageIndex.put(new AuditFilter("u3", "a3", null, null, null), "projection_audit_(user|action)_idx");
+            List<String> bad = new ArrayList<>();
+            for (Map.Entry<AuditFilter, String> expected : firstPageIndex.entrySet()) {
+                AuditFilter filter = expected.getKey();
+                for (Long beforeId : new Long[] {null, filter.from() != null ? 1_060L : 150_000L}) {
+                    String plan = auditPlan(connection, filter, beforeId);
+                    boolean indexed = beforeId != null ? plan.contains("Index")
+                            : plan.matches("(?s).*Index (Only )?Scan (Backward )?using " + expected.getValue() + " .*");
+                    if (!plan.contains("Limit") || !indexed || plan.contains("Seq Scan")) {
+                        bad.add("%s, before %s:%n%s".formatted(filter, beforeId, plan));
+                    }
+                }
+            }
+            assertThat(bad).isEmpty();
+        } finally {
+            try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                statement.execute("DELETE FROM projection_audit");
+            }
+        }
+    }
+
+    private static String auditPlan(Connection connection, AuditFilter filter, Long beforeId) throws SQLException {
+        AuditLog audit = new AuditLog();
+        try (PreparedStatement explain = connection.prepareStatement("EXPLAIN "
+                + audit.pageSql(dev.projections.store.Dialect.POSTGRESQL, filter, beforeId != null, 51))) {
+            AuditLog.bind(explain, dev.projections.store.Dialect.POSTGRESQL, filter, beforeId);
+            StringBuilder plan = new StringBuilder();
+            try (ResultSet rows = explain.executeQuery()) {
+                while (rows.next()) {
+                    plan.append(rows.getString(1)).append('\n');
+                }
+            }
+            return plan.toString();
         }
     }
 

@@ -53,7 +53,9 @@ class ConsoleAccessibilityIT {
                 List<String> pages = dark ? List.of("index.xhtml", "marks.xhtml?projection=order-search&failing=true",
                         "rebuilds.xhtml", "projection.xhtml?name=order-search") : List.of("index.xhtml", "marks.xhtml?projection=order-search",
                         "marks.xhtml?projection=order-search&failing=true", "tenants.xhtml", "rebuilds.xhtml",
-                        "audit.xhtml", "find.xhtml?id=1", "rebuild.xhtml?run=no-such-run", "instances.xhtml",
+                        "marks.xhtml?projection=order-search&failing=true&tenant=&after=cut", "audit.xhtml",
+                        "audit.xhtml?user=admin&from=2020-01-01", "audit.xhtml?from=never", "find.xhtml?id=1",
+                        "rebuild.xhtml?run=no-such-run", "instances.xhtml",
                         "projection.xhtml?name=order-search", "projection.xhtml?name=order-search&window=day",
                         "projection.xhtml?name=no-such-projection");
                 for (String page : pages) {

@@ -82,7 +82,7 @@ class ConsoleActionsIT {
                     "SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search' AND tenant_id = ?"
                             + " AND entity_id = ?", tenant, id) == 0);
             assertThat(TestSql.count("SELECT COUNT(*) FROM order_search WHERE order_id = ?", Long.parseLong(id))).isEqualTo(1);
-            driver.findElement(By.id("marks:apply")).click();
+            driver.findElement(By.id("filter-apply")).click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> ids(d).stream().noneMatch(id::equals));
 

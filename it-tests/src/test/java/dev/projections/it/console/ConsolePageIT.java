@@ -149,16 +149,17 @@ class ConsolePageIT {
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             browser.logIn("marks.xhtml?projection=order-search", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
-            driver.findElement(By.id("marks:all-tenants")).click();
-            driver.findElement(By.id("marks:tenant")).sendKeys("paging");
-            driver.findElement(By.id("marks:apply")).click();
+            driver.findElement(By.id("filter-all-tenants")).click();
+            driver.findElement(By.id("filter-tenant")).sendKeys("paging");
+            driver.findElement(By.id("filter-apply")).click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:count")).getText().equals("10,000"));
             browser.screenshot("console-marks");
 
             List<List<String>> pages = new ArrayList<>();
             pages.add(idsOn(driver));
-            for (int page = 2; driver.findElement(By.id("marks:next")).isEnabled(); page++) {
+            // next and previous are links (a page is a URL); on the last page "next" is plain text
+            for (int page = 2; driver.findElement(By.id("marks:next")).getTagName().equals("a"); page++) {
                 driver.findElement(By.id("marks:next")).click();
                 waitForPage(driver, page);
                 pages.add(idsOn(driver));

@@ -67,6 +67,9 @@ class SingleWarConsoleIT {
                 .doesNotContain("Marks of id");
         HttpResponse<String> home = get("/projections/");
         assertThat(home.body()).contains("j_security_check");
+        HttpResponse<String> export = get("/projections/audit.csv");
+        assertThat(export.body()).as("the audit export is behind the login too").contains("j_security_check")
+                .doesNotContain("id,at,user");
     }
 
     @Test
@@ -91,6 +94,15 @@ class SingleWarConsoleIT {
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.getCurrentUrl().equals(APP + "/projections/find.xhtml?id=42"));
             assertThat(driver.findElement(By.id("none")).getText()).contains("No mark of this id");
+
+            // the audit export of the web fragment, fetched with the browser's session
+            Object csv = ((org.openqa.selenium.JavascriptExecutor) driver).executeAsyncScript("""
+                    var done = arguments[arguments.length - 1];
+                    fetch('audit.csv?user=admin').then(function (r) { return r.text().then(function (t) {
+                      done(r.status + ' ' + r.headers.get('Content-Type') + '\\n' + t); }); });""");
+            // (the script's string reaches the test with its CRLFs as LFs; ConsoleBookmarksIT reads the bytes)
+            assertThat(String.valueOf(csv)).startsWith("200 text/csv")
+                    .containsPattern("\nid,at,user,action,projection,tenant,entity_id,detail\r?\n");
         }
     }
 

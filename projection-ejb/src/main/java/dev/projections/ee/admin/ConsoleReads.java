@@ -10,6 +10,7 @@ import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ee.Rebuildable;
 import dev.projections.ee.SqlCalls;
 import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.AuditFilter;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.CappedCount;
 import dev.projections.inspect.ErrorGroups;
@@ -53,6 +54,8 @@ public class ConsoleReads {
     public static final int ERROR_SCAN = 10_000;
     /** Lines of a search by id. */
     public static final int FOUND_LINES = 200;
+    /** Audit entries one call reads at most. */
+    public static final int AUDIT_PAGE = 500;
 
     @Inject
     Projections projections;
@@ -185,7 +188,15 @@ public class ConsoleReads {
     }
 
     public List<AuditEntry> audit(Long beforeId, int limit) {
-        return sql("read the audit log", c -> audit.latest(c, beforeId, Math.max(1, Math.min(limit, 500))));
+        return audit(AuditFilter.ALL, beforeId, limit);
+    }
+
+    /**
+     * Up to {@code limit} (at most {@value #AUDIT_PAGE}) of {@code filter}'s audit entries older than {@code beforeId},
+     * newest first: the audit page and, page by page, its CSV export, both under this bean's role check.
+     */
+    public List<AuditEntry> audit(AuditFilter filter, Long beforeId, int limit) {
+        return sql("read the audit log", c -> audit.page(c, filter, beforeId, Math.max(1, Math.min(limit, AUDIT_PAGE))));
     }
 
     private <T> T sql(String what, SqlCalls.Work<T> work) {
