@@ -75,6 +75,16 @@ public class MarkList implements Serializable {
             return "due";
         }
 
+        /** The instance holding the mark's lease, while it holds; empty otherwise. */
+        public String getHolder() {
+            return row.claimedUntil() != null && row.claimedUntil().isAfter(now) && row.claimedBy() != null
+                    ? row.claimedBy() : "";
+        }
+
+        public String getHolderTitle() {
+            return getHolder().isEmpty() ? "" : Text.of("marks.holder.title", Format.exact(row.claimedUntil()));
+        }
+
         public String getDue() {
             return row.parked() ? "never (parked)" : Format.relative(row.availableAt(), now);
         }

@@ -25,7 +25,7 @@ class TextBundleTest {
 
     private static final Path PAGES = Path.of("src/main/resources/META-INF/resources");
     private static final Pattern PAGE_KEY = Pattern.compile("projectionsText\\['([^']+)'\\]");
-    private static final Pattern JAVA_KEY = Pattern.compile("Text\\.of\\(\"([^\"]+)\"");
+    private static final Pattern JAVA_KEY = Pattern.compile("Text\\.of\\((?:\\w+, )?\"([^\"]+)\"");
     private static final Pattern ARGUMENT = Pattern.compile("\\{\\d");
     private static final Pattern EXPRESSION = Pattern.compile("#\\{[^}]*\\}");
 

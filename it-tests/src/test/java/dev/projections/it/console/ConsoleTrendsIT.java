@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.it.support.Browser;
 import dev.projections.it.support.ConsoleUsers;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.PendingRows;
+import dev.projections.it.support.TestSql;
 import dev.projections.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -119,6 +121,7 @@ class ConsoleTrendsIT {
             WebElement row = driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
                     .filter(r -> r.findElement(By.cssSelector("td:nth-child(1)")).getText().equals("order-search"))
                     .findFirst().orElseThrow();
+            browser.screenshot("console-overview-trends");
             List<WebElement> sparks = row.findElements(By.cssSelector("svg.spark"));
             assertThat(sparks).hasSize(2);
             assertThat(sparks.get(0).findElement(By.tagName("title")).getAttribute("textContent"))
@@ -150,6 +153,39 @@ class ConsoleTrendsIT {
                     .contains("error");
             browser.screenshot("console-instances");
         }
+    }
+
+    @Test
+    void theMarksListNamesTheInstanceHoldingAClaimedMarksLeaseWhileItHolds() throws Exception {
+        try (Connection connection = TestDatabase.get().connect()) {
+            PendingRows.insertDue(connection, "order-search", "held-by-a");
+            PendingRows.insertDue(connection, "order-search", "lease-over");
+            try (PreparedStatement claim = connection.prepareStatement("UPDATE projection_pending SET claim_token = 't',"
+                    + " claimed_by = 'node-a', claimed_until = ? WHERE projection = 'order-search' AND entity_id = ?")) {
+                claim.setObject(1, at(Instant.now().plusSeconds(600)));
+                claim.setString(2, "held-by-a");
+                claim.executeUpdate();
+                claim.setObject(1, at(Instant.now().minusSeconds(600)));
+                claim.setString(2, "lease-over");
+                claim.executeUpdate();
+            }
+        }
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("marks.xhtml?projection=order-search", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+            assertThat(holder(driver, "held-by-a")).isEqualTo("by node-a");
+            assertThat(holder(driver, "lease-over")).as("its lease is over: nobody holds it").isEmpty();
+        } finally {
+            TestSql.execute("DELETE FROM projection_pending WHERE entity_id IN ('held-by-a', 'lease-over')");
+        }
+    }
+
+    private static String holder(WebDriver driver, String id) {
+        WebElement line = driver.findElements(By.cssSelector("table tbody tr")).stream()
+                .filter(r -> !r.findElements(By.className("mark-id")).isEmpty()
+                        && r.findElement(By.className("mark-id")).getText().equals(id))
+                .findFirst().orElseThrow(() -> new AssertionError("no line for " + id));
+        return line.findElements(By.className("mark-holder")).stream().map(WebElement::getText).findFirst().orElse("");
     }
 
     private static WebElement row(WebDriver driver, String instance) {
