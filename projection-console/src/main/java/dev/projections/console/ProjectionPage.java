@@ -51,17 +51,27 @@ public class ProjectionPage {
     private String window = "hour";
     private ProjectionStatus status;
     private TrendCharts charts;
+    private Overview.Row row;
+    private List<ErrorGroup> topErrors = List.of();
+    private List<RebuildLine> runs = List.of();
 
     /** Reads the projection once its parameters are set; an unknown name shows the page's "not deployed" line. */
     public void open() {
-        Instant now = Instant.now();
         status = name == null ? null : reads.overview().stream().filter(s -> s.projection().equals(name)).findFirst()
                 .orElse(null);
-        if (status != null) {
-            TrendWindow.Span span = TrendWindow.Span.of(window);
-            charts = new TrendCharts(name, TrendWindow.of(span, now,
-                    reads.trend(name, TrendWindow.start(span, now), now)));
+        if (status == null) {
+            return;
         }
+        Instant now = Instant.now();
+        // the trends are cut by the engine's clock, which wrote them
+        Instant engineNow = reads.now();
+        TrendWindow.Span span = TrendWindow.Span.of(window);
+        charts = new TrendCharts(name, TrendWindow.of(span, engineNow,
+                reads.trend(name, TrendWindow.start(span, engineNow), engineNow)));
+        row = new Overview.Row(status, reads.rebuildable(name), false,
+                reads.refreshesPerMinute().getOrDefault(name, 0L), now);
+        topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
+        runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
     }
 
     public String getName() {
@@ -89,8 +99,7 @@ public class ProjectionPage {
     }
 
     public Overview.Row getRow() {
-        return status == null ? null : new Overview.Row(status, reads.rebuildable(name), false,
-                reads.refreshesPerMinute().getOrDefault(name, 0L), Instant.now());
+        return row;
     }
 
     /** "(3 parked)" beside the failing count. */
@@ -135,13 +144,10 @@ public class ProjectionPage {
 
     /** The most frequent errors among the projection's failing marks. */
     public List<ErrorGroup> getTopErrors() {
-        return status == null || status.failing() == 0 ? List.of()
-                : reads.topErrors(MarkFilter.failing(name)).groups();
+        return topErrors;
     }
 
     public List<RebuildLine> getRuns() {
-        Instant now = Instant.now();
-        return status == null ? List.of()
-                : reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
+        return runs;
     }
 }

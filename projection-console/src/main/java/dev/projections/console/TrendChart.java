@@ -17,7 +17,7 @@ public final class TrendChart {
     public record Series(String name, String cssClass, List<Double> values) {
     }
 
-    private static final int LEFT = 44;
+    private static final int LEFT = 56;
     private static final int BOTTOM = 16;
     private static final int TOP = 6;
 
@@ -60,7 +60,8 @@ public final class TrendChart {
         svg.append("<rect class=\"plot\" x=\"").append(left).append("\" y=\"").append(TOP).append("\" width=\"")
                 .append(plotWidth).append("\" height=\"").append(plotHeight).append("\"/>");
         if (labels) {
-            svg.append(text(left - 4, TOP + 9, "end", number(max) + (unit.isEmpty() ? "" : " " + unit)));
+            // the unit is in the title and the caption: the scale's top is a number that fits beside the plot
+            svg.append(text(left - 4, TOP + 9, "end", number(max)));
             svg.append(text(left - 4, TOP + plotHeight, "end", "0"));
             svg.append(text(left, height - 3, "start", startLabel));
             svg.append(text(left + plotWidth, height - 3, "end", endLabel));

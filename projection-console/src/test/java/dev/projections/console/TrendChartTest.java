@@ -20,7 +20,7 @@ class TrendChartTest {
     void theScaleEndsAtARoundNumberAndTheTitleSaysTheLatestAndLargestValue() {
         String svg = TrendChart.full().svg("Refreshes", "/min", "-60 min", "now", List.of(
                 new TrendChart.Series("refreshes/min", "refreshes", Arrays.asList(120.0, 3_400.0, 2_000.0))));
-        assertThat(svg).contains(">5,000 /min</text>");
+        assertThat(svg).contains(">5,000</text>");
         assertThat(svg).contains("<title>Refreshes; refreshes/min: latest 2,000, largest 3,400 /min</title>");
         assertThat(TrendChart.niceMax(0)).isEqualTo(1);
         assertThat(TrendChart.niceMax(7)).isEqualTo(10);

@@ -26,7 +26,9 @@ public final class InstanceHeartbeat {
     private final InstanceTable instances;
     private final NodeTable nodes;
     private final Supplier<Activity> activity;
+    /** When this instance's engine began to report (its first heartbeat object): the instances page's "started". */
     private final Instant startedAt;
+    private volatile Duration lastSkew = Duration.ZERO;
     private final Transactions transactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
@@ -50,24 +52,41 @@ public final class InstanceHeartbeat {
     /** Returns the clock difference (engine minus database). */
     public Duration beat() {
         try {
-            return transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
+            Duration skew = transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
                 Instant at = clock.instant();
                 instances.heartbeat(connection, instanceId, catalog.names(), at);
-                Duration skew = Duration.between(instances.databaseTime(connection), at);
-                if (skew.abs().compareTo(tolerance) > 0) {
-                    LOG.warning("projection engine: this instance's clock differs from the database's by "
-                            + skew.toMillis() + " ms, more than a tenth of projection.lease-time ("
-                            + tolerance.toMillis() + " ms); synchronise the clocks (NTP) of all instances");
-                }
-                Activity now = activity.get();
-                nodes.report(connection, new NodeReport(instanceId, startedAt, at, now.workers(),
-                        now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), skew));
-                return skew;
+                return Duration.between(instances.databaseTime(connection), at);
             });
+            lastSkew = skew;
+            if (skew.abs().compareTo(tolerance) > 0) {
+                LOG.warning("projection engine: this instance's clock differs from the database's by "
+                        + skew.toMillis() + " ms, more than a tenth of projection.lease-time ("
+                        + tolerance.toMillis() + " ms); synchronise the clocks (NTP) of all instances");
+            }
+            return skew;
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
             throw new DatabaseTroubleException("heartbeat failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reports what this instance is doing in {@code projection_node}, with the clock difference the last
+     * {@link #beat} measured. The sweep calls it after it started its drainers: a failure here holds up no refresh.
+     */
+    public void report() {
+        Activity now = activity.get();
+        try {
+            transactions.inNewTransaction(Duration.ofSeconds(10), connection -> {
+                nodes.report(connection, new NodeReport(instanceId, startedAt, clock.instant(), now.workers(),
+                        now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew));
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new DatabaseTroubleException("reporting this instance failed: " + e.getMessage(), e);
         }
     }
 

@@ -45,6 +45,9 @@ public final class NodeTable {
 
     private static final String PRUNE = "DELETE FROM projection_node WHERE last_seen < ?";
 
+    /** The width of {@code instance_id} and {@code claimed_by}. */
+    public static final int MAX_INSTANCE_ID = 100;
+
     private final Dialect dialect;
 
     NodeTable(Dialect dialect) {
@@ -60,6 +63,18 @@ public final class NodeTable {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             bind(insert, report).executeUpdate();
         }
+    }
+
+    /**
+     * {@code instanceId} as a row may hold it: the names come from the server ({@code jboss.node.name}, the host
+     * name), so a name the columns cannot take is refused at deployment, naming its source, rather than at each claim.
+     */
+    public static String checkInstanceId(String instanceId, String source) {
+        if (instanceId.length() > MAX_INSTANCE_ID) {
+            throw new IllegalStateException(source + " names this instance in the projection tables and must be at most "
+                    + MAX_INSTANCE_ID + " characters, was " + instanceId.length() + ": \"" + instanceId + "\"");
+        }
+        return instanceId;
     }
 
     private PreparedStatement bind(PreparedStatement statement, NodeReport report) throws SQLException {

@@ -170,7 +170,7 @@ public abstract class PendingQueue {
     /* first_marked_at becomes the claim time: the change that made this ack miss happened after it. */
     private static final String REMARK_AND_RELEASE = """
             UPDATE projection_pending
-               SET generation = ?, claim_token = NULL, claimed_until = NULL, attempts = 0, last_error = NULL,
+               SET generation = ?, claim_token = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,
                    first_failed_at = NULL, available_at = ?, first_marked_at = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
@@ -178,7 +178,7 @@ public abstract class PendingQueue {
     private static final String RECORD_FAILURE = """
             UPDATE projection_pending
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
-                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL
+                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL, claimed_by = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
@@ -187,18 +187,18 @@ public abstract class PendingQueue {
             UPDATE projection_pending
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
                    first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
-                   claim_token = NULL, claimed_until = NULL
+                   claim_token = NULL, claimed_until = NULL, claimed_by = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
     /* a failed probe or back-pressure: given back, no attempt counted, due again later */
     private static final String GIVE_BACK_UNTRIED = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, available_at = ?
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL, available_at = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
     private static final String RELEASE = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 

@@ -42,7 +42,22 @@ public final class TrendTable {
              ORDER BY sampled_minute
             """;
 
+    private static final String OLDEST = "SELECT MIN(sampled_minute) FROM projection_trend";
+
     private static final String PRUNE = "DELETE FROM projection_trend WHERE sampled_minute < ?";
+
+    /* the overview: every projection's minutes of one window, by the minute index */
+    private static final String READ_ALL = """
+            SELECT projection, sampled_minute, MAX(pending), MAX(due_now), MAX(failing), SUM(refreshes), SUM(failures),
+                   MAX(p99_micros), COUNT(*)
+              FROM projection_trend
+             WHERE sampled_minute >= ? AND sampled_minute < ?
+             GROUP BY projection, sampled_minute
+             ORDER BY projection, sampled_minute
+            """;
+
+    /** An hour of rows at most per prune, so that one prune stays short however far behind it is. */
+    static final java.time.Duration PRUNE_SPAN = java.time.Duration.ofHours(1);
 
     private final Dialect dialect;
 
@@ -79,15 +94,7 @@ public final class TrendTable {
                 insert.setLong(7, sample.refreshes());
                 insert.setLong(8, sample.failures());
                 bindNumber(insert, 9, sample.p99Micros());
-                try {
-                    insert.executeUpdate();
-                } catch (SQLException e) {
-                    // MariaDB with useAffectedRows=true counts an update that changed nothing as 0 rows: the row is
-                    // there and already holds what the update would have written
-                    if (!dialect.isDuplicateKey(e) || dialect == Dialect.POSTGRESQL) {
-                        throw e;
-                    }
-                }
+                insert.executeUpdate();
             }
         }
     }
@@ -110,10 +117,39 @@ public final class TrendTable {
         return points;
     }
 
-    /** Deletes the minutes before {@code before}; returns how many rows went. */
+    /** Every projection's minutes from {@code from} (inclusive) to {@code to} (exclusive), by projection. */
+    public java.util.Map<String, List<TrendPoint>> readAll(Connection connection, Instant from, Instant to)
+            throws SQLException {
+        java.util.Map<String, List<TrendPoint>> points = new java.util.TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(READ_ALL)) {
+            select.setObject(1, dialect.timestamp(from));
+            select.setObject(2, dialect.timestamp(to));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    points.computeIfAbsent(rows.getString(1), p -> new ArrayList<>()).add(new TrendPoint(
+                            dialect.instant(rows, 2), number(rows, 3), number(rows, 4), number(rows, 5),
+                            rows.getLong(6), rows.getLong(7), number(rows, 8), rows.getInt(9)));
+                }
+            }
+        }
+        return points;
+    }
+
+    /**
+     * Deletes minutes before {@code before}, from the oldest on and at most {@link #PRUNE_SPAN} of them; returns how
+     * many rows went. A prune far behind (a lowered retention, a long downtime) catches up an hour per call.
+     */
     public int prune(Connection connection, Instant before) throws SQLException {
+        Instant oldest;
+        try (PreparedStatement select = connection.prepareStatement(OLDEST); ResultSet rows = select.executeQuery()) {
+            oldest = rows.next() ? dialect.instant(rows, 1) : null;
+        }
+        if (oldest == null || !oldest.isBefore(before)) {
+            return 0;
+        }
+        Instant upTo = oldest.plus(PRUNE_SPAN).isBefore(before) ? oldest.plus(PRUNE_SPAN) : before;
         try (PreparedStatement delete = connection.prepareStatement(PRUNE)) {
-            delete.setObject(1, dialect.timestamp(before));
+            delete.setObject(1, dialect.timestamp(upTo));
             return delete.executeUpdate();
         }
     }

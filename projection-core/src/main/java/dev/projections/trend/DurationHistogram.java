@@ -4,10 +4,10 @@ import java.time.Duration;
 
 /**
  * Refresh durations of one projection in one minute, for their 99th percentile, in fixed memory however many there
- * are: buckets whose bounds grow by a factor of 2^(1/8) (about 9 %) from 1 µs to about 19 hours. The percentile is
+ * are: buckets whose bounds grow by a factor of 2^(1/8) (about 9 %) from 1 µs to about 17 hours. The percentile is
  * the upper bound of the bucket it falls in, never more than the longest duration seen: at most 9 % above the
- * exact value, never below it. For example 1,000 refreshes of 2 ms and 10 of 50 ms: the 990th is 2 ms, reported as
- * the bound of its bucket, 2.05 ms.
+ * exact value, never below it (beyond the last bound it is the longest seen). For example 1,000 refreshes of 2 ms and
+ * 10 of 50 ms: the 99th percentile is the 1,000th of the 1,010, 2 ms, reported as the bound of its bucket, 2.05 ms.
  */
 final class DurationHistogram {
 
@@ -39,10 +39,19 @@ final class DurationHistogram {
         for (int bucket = 0; bucket < BUCKETS; bucket++) {
             seen += counts[bucket];
             if (seen >= rank) {
-                return Math.min(upperBound(bucket), longestMicros);
+                return bucket == BUCKETS - 1 ? longestMicros : Math.min(upperBound(bucket), longestMicros);
             }
         }
         return longestMicros;
+    }
+
+    /** Adds what {@code other} recorded. */
+    void add(DurationHistogram other) {
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            counts[bucket] += other.counts[bucket];
+        }
+        total += other.total;
+        longestMicros = Math.max(longestMicros, other.longestMicros);
     }
 
     static int bucket(long micros) {

@@ -16,11 +16,12 @@ import java.util.Map;
 /**
  * This instance's refreshes per projection and minute of the engine's clock: how many completed, how many failed, and
  * a histogram of how long all of them took. The sweep takes the minutes that ended; minutes nobody takes (the sweep
- * is off) are dropped after {@link #KEPT_MINUTES}, so memory stays bounded.
+ * is off, the database away) are dropped after {@link #KEPT_MINUTES}, so memory stays bounded.
  */
 public final class RefreshMinutes implements RefreshListener {
 
-    static final int KEPT_MINUTES = 60;
+    /** Less than the shortest trend retention: a minute kept this long is still written. */
+    static final int KEPT_MINUTES = 30;
 
     /** One projection's minute. */
     public static final class Minute {
@@ -69,8 +70,9 @@ public final class RefreshMinutes implements RefreshListener {
 
     @Override
     public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
-        Instant start = clock.instant().truncatedTo(ChronoUnit.MINUTES);
         synchronized (this) {
+            // the clock is read under the lock: a minute the sweep took is never created again by a late refresh
+            Instant start = clock.instant().truncatedTo(ChronoUnit.MINUTES);
             Minute minute = minutes.computeIfAbsent(new Key(key.projection(), start), k -> new Minute(k.projection(), start));
             if (outcome == RefreshOutcome.FAILED) {
                 minute.failed++;
@@ -99,10 +101,20 @@ public final class RefreshMinutes implements RefreshListener {
         return ended;
     }
 
-    /** Gives back minutes taken but not written (the database was away), unless newer ones of theirs came meanwhile. */
+    /** Removes and returns every minute, the current one too. */
+    public synchronized List<Minute> takeAll() {
+        return takeEnded(Instant.MAX);
+    }
+
+    /** Gives back minutes taken but not written (the database was away), adding to what came for them meanwhile. */
     public synchronized void giveBack(List<Minute> taken) {
         for (Minute minute : taken) {
-            minutes.putIfAbsent(new Key(minute.projection, minute.start), minute);
+            minutes.merge(new Key(minute.projection, minute.start), minute, (current, back) -> {
+                current.completed += back.completed;
+                current.failed += back.failed;
+                current.durations.add(back.durations);
+                return current;
+            });
         }
     }
 

@@ -20,11 +20,18 @@ import java.util.Set;
 /**
  * The sweep's trend task (docs/contract.md §12): the first sweep of each minute writes, for each deployed projection,
  * the minute that just ended — this instance's refreshes in it and the backlog counted now — and any older minute
- * whose refreshes no sweep wrote yet (without a backlog: nobody counted it then); then forgets minutes and instances
- * older than {@code projection.trend-retention}. Every instance writes its own rows; the console adds them up. What
- * could not be written (the database is away) is written with the next minute's.
+ * whose refreshes no sweep wrote yet (without a backlog: nobody counted it then). It tries once per minute: when the
+ * database fails it, the minutes go back and out with the next minute's write, and the sweeps of this minute do not
+ * pay for it again. Every {@link #PRUNE_EVERY} minutes, in a transaction of its own, it deletes an hour at most of
+ * rows older than {@code projection.trend-retention}, and instances not seen for as long: a bounded delete, however
+ * far behind the prune is (a lowered retention, a long downtime). Every instance writes its own rows; the console
+ * adds them up. At undeploy {@link #flush} writes what the instance counted so far, the unfinished minute too.
  */
 public final class TrendSampler {
+
+    static final int PRUNE_EVERY = 10;
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final TrendTable trends;
     private final NodeTable nodes;
@@ -51,31 +58,70 @@ public final class TrendSampler {
         this.retention = retention;
     }
 
-    /** Writes the minutes that ended since the last sample; returns how many rows, 0 when this minute was done. */
+    /** Writes the minutes that ended since the last sample; returns how many rows, 0 when this minute was tried. */
     public synchronized int sample() {
         Instant now = clock.instant();
         Instant minute = now.truncatedTo(ChronoUnit.MINUTES);
         if (minute.equals(lastSampled)) {
             return 0;
         }
-        List<RefreshMinutes.Minute> taken = minutes.takeEnded(now);
+        lastSampled = minute;
+        List<RefreshMinutes.Minute> taken = recent(minutes.takeEnded(now), now);
+        int written = write("sampling the trends", taken, connection -> {
+            List<TrendSample> samples = samples(minute.minus(1, ChronoUnit.MINUTES),
+                    counts.countsByProjection(connection, now), taken);
+            trends.add(connection, instanceId, samples);
+            return samples.size();
+        });
+        if (minute.getEpochSecond() / 60 % PRUNE_EVERY == Math.floorMod(instanceId.hashCode(), PRUNE_EVERY)) {
+            // instances prune in different minutes, so they do not queue behind each other's deletes
+            prune(now.minus(retention));
+        }
+        return written;
+    }
+
+    /**
+     * Writes every minute counted so far, the unfinished one included, without a backlog: the engine stops, and a
+     * process started again within the minute adds its own half to the same row.
+     */
+    public synchronized int flush() {
+        Instant now = clock.instant();
+        List<RefreshMinutes.Minute> taken = recent(minutes.takeAll(), now);
+        return write("writing the last trends", taken, connection -> {
+            List<TrendSample> samples = taken.stream().map(TrendSampler::withoutBacklog).toList();
+            trends.add(connection, instanceId, samples);
+            return samples.size();
+        });
+    }
+
+    /** Minutes the prune would delete at once are not written. */
+    private List<RefreshMinutes.Minute> recent(List<RefreshMinutes.Minute> taken, Instant now) {
+        Instant oldest = now.minus(retention);
+        return taken.stream().filter(minute -> !minute.start().isBefore(oldest)).toList();
+    }
+
+    private int write(String what, List<RefreshMinutes.Minute> taken, Transactions.Work<Integer> work) {
         try {
-            int written = transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
-                List<TrendSample> samples = samples(minute.minus(1, ChronoUnit.MINUTES),
-                        counts.countsByProjection(connection, now), taken);
-                trends.add(connection, instanceId, samples);
-                trends.prune(connection, now.minus(retention));
-                nodes.prune(connection, now.minus(retention));
-                return samples.size();
-            });
-            lastSampled = minute;
-            return written;
+            return transactions.inNewTransaction(TIMEOUT, work);
         } catch (RuntimeException | Error e) {
             minutes.giveBack(taken);
             throw e;
         } catch (Exception e) {
             minutes.giveBack(taken);
-            throw new DatabaseTroubleException("sampling the trends failed: " + e.getMessage(), e);
+            throw new DatabaseTroubleException(what + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void prune(Instant before) {
+        try {
+            transactions.inNewTransaction(TIMEOUT, connection -> {
+                trends.prune(connection, before);
+                return nodes.prune(connection, before);
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new DatabaseTroubleException("pruning the trends failed: " + e.getMessage(), e);
         }
     }
 
@@ -94,10 +140,14 @@ public final class TrendSampler {
         }
         for (RefreshMinutes.Minute earlier : taken) {
             if (!earlier.start().equals(ended) || !deployed.contains(earlier.projection())) {
-                samples.add(new TrendSample(earlier.projection(), earlier.start(), null, null, null,
-                        earlier.completed(), earlier.failed(), earlier.p99Micros()));
+                samples.add(withoutBacklog(earlier));
             }
         }
         return samples;
+    }
+
+    private static TrendSample withoutBacklog(RefreshMinutes.Minute minute) {
+        return new TrendSample(minute.projection(), minute.start(), null, null, null, minute.completed(),
+                minute.failed(), minute.p99Micros());
     }
 }

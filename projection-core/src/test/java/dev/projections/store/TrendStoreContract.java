@@ -82,6 +82,7 @@ abstract class TrendStoreContract {
                             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(120), 2L),
                             org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(180), 3L));
             assertThat(store.trends().prune(connection, T0.plusSeconds(180))).as("3 minutes of 2 projections").isEqualTo(6);
+            assertThat(store.trends().prune(connection, T0.plusSeconds(180))).as("nothing older left").isZero();
             assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(600))).extracting(TrendPoint::minute)
                     .containsExactly(T0.plusSeconds(180), T0.plusSeconds(240));
         }
@@ -116,18 +117,54 @@ abstract class TrendStoreContract {
     }
 
     @Test
-    void aClaimWritesTheInstanceThatHoldsItBesideTheLease() throws Exception {
+    void aClaimWritesTheInstanceThatHoldsItBesideTheLeaseAndGivingTheClaimBackClearsIt() throws Exception {
         MarkKey key = new MarkKey(ORDERS, "", "1");
         try (Connection connection = connect()) {
             store.queue().upsert(connection, List.of(key), PendingQueue.LIVE, T0);
             assertThat(store.queue().claimDue(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30),
                     "token", 10)).hasSize(1);
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT claimed_by FROM projection_pending WHERE entity_id = '1'");
-                 ResultSet rows = select.executeQuery()) {
-                assertThat(rows.next()).isTrue();
-                assertThat(rows.getString(1)).isEqualTo("node-a");
+            assertThat(holder(connection)).isEqualTo("node-a");
+
+            assertThat(store.queue().releaseToken(connection, "token", List.of(key))).isEqualTo(1);
+            assertThat(holder(connection)).as("nobody holds it now").isNull();
+        }
+    }
+
+    @Test
+    void aP99ArrivesForAMinuteWithoutOneAndAMinuteWithoutOneKeepsItsP99() throws Exception {
+        try (Connection connection = connect()) {
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, 1L, 0L, 0L, 0, 0, null)));
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 2, 0, 700L)));
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 0, 0, null)));
+
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .containsExactly(new TrendPoint(T0, 1L, 0L, 0L, 2, 0, 700L, 1));
+        }
+    }
+
+    @Test
+    void aPruneDeletesAnHourAtMostFromTheOldestMinuteOnAndReadingAllProjectionsGroupsThem() throws Exception {
+        try (Connection connection = connect()) {
+            for (int hour = 0; hour < 3; hour++) {
+                store.trends().add(connection, "node-a", List.of(
+                        new TrendSample(ORDERS, T0.plusSeconds(3600L * hour), 1L, 0L, 0L, 1, 0, null),
+                        new TrendSample("customer-stats", T0.plusSeconds(3600L * hour), 1L, 0L, 0L, 1, 0, null)));
             }
+            Instant later = T0.plusSeconds(3 * 3600);
+            assertThat(store.trends().prune(connection, later)).as("the first hour's two rows").isEqualTo(2);
+            assertThat(store.trends().prune(connection, later)).isEqualTo(2);
+            assertThat(store.trends().readAll(connection, T0, later)).containsOnlyKeys("customer-stats", ORDERS)
+                    .allSatisfy((projection, points) -> assertThat(points).extracting(TrendPoint::minute)
+                            .containsExactly(T0.plusSeconds(7200)));
+        }
+    }
+
+    private static String holder(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT claimed_by FROM projection_pending WHERE entity_id = '1'");
+             ResultSet rows = select.executeQuery()) {
+            assertThat(rows.next()).isTrue();
+            return rows.getString(1);
         }
     }
 }

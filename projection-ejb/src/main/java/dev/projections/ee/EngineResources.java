@@ -28,7 +28,7 @@ public class EngineResources {
     private Handoff handoff;
     private final AdjustableClock clock = new AdjustableClock();
     private final EngineStats stats = new EngineStats();
-    private final String instanceId = instanceName();
+    private String instanceId;
     private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
 
     @PostConstruct
@@ -39,6 +39,8 @@ public class EngineResources {
         } catch (NamingException | ClassCastException e) {
             throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
         }
+        instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
+                "jboss.node.name (else the host name)");
         store = PendingStore.forDatabase(dataSource, instanceId);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));

@@ -99,8 +99,8 @@ public class SweepTimer {
             if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
                 starter.startIfSlotFree(DrainerOrigin.SWEEP);
             }
-            // last: drainers are on their way whatever the trends' statements meet
-            runtime.trends().sample();
+            // after the drainers are on their way: what these statements meet holds up no refresh
+            reportForTheConsole();
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } finally {
@@ -109,10 +109,28 @@ public class SweepTimer {
         }
     }
 
+    /** This instance's row on the instances page, and once a minute its trends. */
+    private void reportForTheConsole() {
+        for (Runnable report : java.util.List.<Runnable>of(() -> runtime.heartbeat().report(),
+                () -> runtime.trends().sample())) {
+            try {
+                report.run();
+            } catch (DatabaseTroubleException e) {
+                troubles.record(e);
+            }
+        }
+    }
+
     @PreDestroy
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
         runtime.engine().stop();
+        try {
+            // what this instance counted of its last minutes: a process started again within the minute adds to it
+            runtime.trends().flush();
+        } catch (RuntimeException e) {
+            LOG.warning("projection engine: the last minutes of trends could not be written at shutdown: " + e);
+        }
     }
 }

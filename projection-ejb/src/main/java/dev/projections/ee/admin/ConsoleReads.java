@@ -174,6 +174,16 @@ public class ConsoleReads {
         return sql("read the trends of " + projection, c -> resources.store().trends().read(c, projection, from, to));
     }
 
+    /** Every projection's minutes from {@code from} to {@code to}, across the instances, by projection. */
+    public java.util.Map<String, List<TrendPoint>> trends(java.time.Instant from, java.time.Instant to) {
+        return sql("read the trends", c -> resources.store().trends().readAll(c, from, to));
+    }
+
+    /** The engine's clock, which the trends are written by: their windows must be cut by it too. */
+    public java.time.Instant now() {
+        return resources.clock().instant();
+    }
+
     /** Every instance that reported, by name, with the projections each deployed in the last 3 sweep intervals. */
     public Instances instances() {
         java.time.Instant now = resources.clock().instant();

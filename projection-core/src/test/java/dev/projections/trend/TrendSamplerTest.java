@@ -1,0 +1,161 @@
+package dev.projections.trend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.RefreshOutcome;
+import dev.projections.inspect.PendingCounts;
+import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.refresh.Transactions;
+import dev.projections.store.Dialect;
+import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingStore;
+import dev.projections.store.TrendPoint;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The sweep's trend task on H2: once per minute, what a failed write keeps, minutes no sweep followed, the flush. */
+class TrendSamplerTest {
+
+    private static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
+    private static final MarkKey ORDER = new MarkKey("order-search", "", "1");
+    private static String url;
+
+    private final PendingStore store = PendingStore.forProduct("H2");
+    private final SetClock clock = new SetClock();
+    private final AtomicInteger failures = new AtomicInteger();
+    private final RefreshMinutes minutes = new RefreshMinutes(clock);
+    private TrendSampler sampler;
+
+    @BeforeAll
+    static void createSchema() throws Exception {
+        url = LiquibaseSchema.freshH2("trend-sampler");
+    }
+
+    @BeforeEach
+    void emptyTables() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_trend");
+        }
+        Transactions transactions = new Transactions() {
+            @Override
+            public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+                if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    throw new java.sql.SQLException("the database is away");
+                }
+                try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+                    connection.setAutoCommit(false);
+                    T result = work.run(connection);
+                    connection.commit();
+                    return result;
+                }
+            }
+        };
+        ProjectionCatalog catalog = new ProjectionCatalog() {
+            @Override
+            public Projection byName(String name) {
+                return null;
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of("order-search");
+            }
+
+            @Override
+            public Set<String> claimable() {
+                return names();
+            }
+        };
+        sampler = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(Dialect.H2), minutes, transactions,
+                clock, catalog, "node-a", Duration.ofHours(48));
+        clock.set(T0.plusSeconds(10));
+    }
+
+    @Test
+    void aMinuteIsTriedOnceAndWhatTheDatabaseRefusedGoesOutWithTheNextMinute() throws Exception {
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        clock.set(T0.plusSeconds(65));
+        failures.set(1);
+        assertThatThrownBy(sampler::sample).isInstanceOf(DatabaseTroubleException.class);
+        assertThat(sampler.sample()).as("the other sweeps of this minute leave it alone").isZero();
+        minutes.refreshed(ORDER, RefreshOutcome.FAILED, Duration.ofMillis(9));
+
+        clock.set(T0.plusSeconds(125));
+        assertThat(sampler.sample()).as("10:01 with its backlog, 10:00 without").isEqualTo(2);
+        assertThat(points()).extracting(TrendPoint::minute, TrendPoint::refreshes, TrendPoint::failures, TrendPoint::pending)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, 1L, 0L, null),
+                        org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(60), 0L, 1L, 0L));
+    }
+
+    @Test
+    void aSweepMoreThanAMinuteApartWritesTheMinutesBetweenWithoutABacklog() throws Exception {
+        for (int minute = 0; minute < 3; minute++) {
+            clock.set(T0.plusSeconds(60L * minute + 5));
+            minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        }
+        clock.set(T0.plusSeconds(185));
+        assertThat(sampler.sample()).isEqualTo(3);
+        assertThat(points()).extracting(TrendPoint::refreshes, TrendPoint::pending)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, null), org.assertj.core.groups.Tuple.tuple(1L, null),
+                        org.assertj.core.groups.Tuple.tuple(1L, 0L));
+    }
+
+    @Test
+    void theFlushAtShutdownWritesTheUnfinishedMinuteAndARestartedProcessAddsToIt() throws Exception {
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        assertThat(sampler.flush()).isEqualTo(1);
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        clock.set(T0.plusSeconds(70));
+        sampler.sample();
+        assertThat(points()).extracting(TrendPoint::minute, TrendPoint::refreshes)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, 3L));
+    }
+
+    private List<TrendPoint> points() throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            return store.trends().read(connection, "order-search", T0.minusSeconds(3600), T0.plusSeconds(3600));
+        }
+    }
+
+    /** The engine's clock, set by the test. */
+    private static final class SetClock extends Clock {
+        private volatile Instant now;
+
+        void set(Instant instant) {
+            now = instant;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
