@@ -75,6 +75,23 @@ class RefreshProtocolTest {
     }
 
     @Test
+    void theMarksOfADrainersBatchCountAsHeldByThisInstanceUntilTheBatchEnds() throws Exception {
+        change("held-1", "v1");
+        change("held-2", "v1");
+        ScriptedProjection.Gate gate = projection.gate("held-1");
+        assertThat(engine.claimsHeld()).isZero();
+        Future<Boolean> drainer = threads.submit(() -> engine.drain());
+        assertThat(gate.entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(engine.claimsHeld()).as("one batch of both marks, its refresh held").isEqualTo(2);
+        assertThat(otherInstance.claimsHeld()).isZero();
+        gate.release.countDown();
+        drainer.get(30, TimeUnit.SECONDS);
+        assertThat(engine.claimsHeld()).isZero();
+        assertThat(harness.pending()).isZero();
+    }
+
+    @Test
     void aWorkerStalledPastItsLeaseLosesTheKeyAndItsStaleWriteIsRepairedByTheNextRefresh() throws Exception {
         MarkKey key = change("k", "v1");
         ScriptedProjection.Gate gate = projection.gate("k");

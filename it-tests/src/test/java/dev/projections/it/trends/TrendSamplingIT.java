@@ -73,7 +73,7 @@ class TrendSamplingIT {
     }
 
     @Test
-    void aClaimNamesThisInstanceAsItsHolderUntilItsAck() throws Exception {
+    void aClaimNamesThisInstanceAsItsHolder() throws Exception {
         MarkKey key = new MarkKey(GatedProjection.NAME, "", "holder-" + UUID.randomUUID());
         try (Connection connection = dataSource.getConnection()) {
             resources.store().queue().upsert(connection, List.of(key), 0, resources.clock().instant());
@@ -123,6 +123,7 @@ class TrendSamplingIT {
     @Test
     void theHeartbeatReportsThisInstanceWithItsWorkersAndClock() throws Exception {
         runtime.heartbeat().beat();
+        runtime.heartbeat().report();
         Rows rows = new Rows(dataSource);
         List<Object> row = rows.one("SELECT workers, drainers_busy, claims_held, clock_skew_millis FROM projection_node"
                 + " WHERE instance_id = ?", resources.instanceId());
