@@ -26,6 +26,10 @@ public class AuditExport extends HttpServlet {
 
     static final int MAX_ROWS = 100_000;
 
+    /**
+     * The header row names the columns as data, not as UI text: a spreadsheet or script reading the export finds the
+     * same names in every language, so they stay here in English rather than in the bundle.
+     */
     private static final List<String> HEADER = List.of("id", "at", "user", "action", "projection", "tenant",
             "entity_id", "detail");
 
@@ -37,7 +41,8 @@ public class AuditExport extends HttpServlet {
         Map<String, String> parameters = new HashMap<>();
         request.getParameterMap().forEach((name, values) -> parameters.put(name, values[0]));
         // the console's pages are English (lang="en"); the export's messages are too
-        AuditQuery query = AuditQuery.from(parameters, Locale.ENGLISH);
+        Locale language = Locale.ENGLISH;
+        AuditQuery query = AuditQuery.from(parameters, language);
         response.setHeader("Cache-Control", "no-store");
         if (query.filter() == null) {
             response.setStatus(HttpServletResponse.SC_BAD_REQUEST);
@@ -50,7 +55,7 @@ public class AuditExport extends HttpServlet {
         try {
             page = reads.audit(query.filter(), null, ConsoleReads.AUDIT_PAGE);
         } catch (EJBAccessException denied) {
-            response.sendError(HttpServletResponse.SC_FORBIDDEN, "a console role is needed to export the audit log");
+            response.sendError(HttpServletResponse.SC_FORBIDDEN, Text.of(language, "audit.export.denied"));
             return;
         }
         response.setContentType("text/csv");

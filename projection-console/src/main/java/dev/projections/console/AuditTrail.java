@@ -51,7 +51,7 @@ public class AuditTrail implements Serializable {
         }
 
         public String getTenant() {
-            return entry.tenant() == null ? "" : entry.tenant().isEmpty() ? "(none)" : entry.tenant();
+            return entry.tenant() == null ? "" : entry.tenant().isEmpty() ? Text.of("audit.tenant.none") : entry.tenant();
         }
 
         public String getEntityId() {

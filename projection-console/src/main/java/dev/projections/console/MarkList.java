@@ -64,15 +64,15 @@ public class MarkList implements Serializable {
 
         public String getState() {
             if (row.parked()) {
-                return "parked";
+                return Text.of("marks.state.parked");
             }
             if (row.claimedUntil() != null && row.claimedUntil().isAfter(now)) {
-                return "claimed";
+                return Text.of("marks.state.claimed");
             }
             if (row.availableAt().isAfter(now)) {
-                return row.attempts() > 0 ? "backing off" : "waiting";
+                return row.attempts() > 0 ? Text.of("marks.state.backing-off") : Text.of("marks.state.waiting");
             }
-            return "due";
+            return Text.of("marks.state.due");
         }
 
         /** The instance holding the mark's lease, while it holds; empty otherwise. */
@@ -86,7 +86,7 @@ public class MarkList implements Serializable {
         }
 
         public String getDue() {
-            return row.parked() ? "never (parked)" : Format.relative(row.availableAt(), now);
+            return row.parked() ? Text.of("marks.due.parked") : Format.relative(row.availableAt(), now);
         }
 
         public String getDueExact() {
@@ -98,7 +98,7 @@ public class MarkList implements Serializable {
         }
 
         public String getMarkedExact() {
-            return Format.exact(row.firstMarkedAt()) + ", " + Format.number(row.markCount()) + " marks";
+            return Text.of("marks.marked.title", Format.exact(row.firstMarkedAt()), row.markCount());
         }
 
         public String getAttempts() {
@@ -193,8 +193,17 @@ public class MarkList implements Serializable {
         return states;
     }
 
+    /** A state filter in words; one the console does not know yet (a newer engine's) as its name reads. */
     public String stateLabel(String value) {
-        return value.equals(MarkState.ANY.name()) ? "any state" : value.toLowerCase(Locale.ROOT).replace('_', ' ');
+        return switch (MarkState.valueOf(value)) {
+            case ANY -> Text.of("marks.filter.state.any");
+            case DUE -> Text.of("marks.filter.state.due");
+            case CLAIMED -> Text.of("marks.filter.state.claimed");
+            case BACKING_OFF -> Text.of("marks.filter.state.backing-off");
+            case PARKED -> Text.of("marks.filter.state.parked");
+            case NOT_PARKED -> Text.of("marks.filter.state.not-parked");
+            default -> value.toLowerCase(Locale.ROOT).replace('_', ' ');
+        };
     }
 
     /**
@@ -276,8 +285,8 @@ public class MarkList implements Serializable {
             return;
         }
         String shown = applied.projection();
-        Messages.run(() -> admin.retry(shown, markTenant, id), "mark " + id + " of " + shown
-                + (markTenant.isEmpty() ? "" : " (tenant " + markTenant + ")") + " is due again");
+        Messages.run(() -> admin.retry(shown, markTenant, id), markTenant.isEmpty()
+                ? Text.of("marks.retried", id, shown) : Text.of("marks.retried.tenant", id, shown, markTenant));
         showAgain();
     }
 
@@ -319,8 +328,7 @@ public class MarkList implements Serializable {
         }
         long now = reads.count(applied).value();
         if (now != countValue) {
-            Messages.error("The list changed since it was shown (" + Format.number(countValue) + " marks, now "
-                    + Format.number(now) + "): nothing was done. Check the list and try again.");
+            Messages.error(Text.of("marks.changed", countValue, now));
             showAgain();
             return false;
         }
@@ -340,11 +348,9 @@ public class MarkList implements Serializable {
             return;
         }
         if (resume) {
-            Messages.run(() -> admin.resumeParked(selection), n -> n + " parked marks of " + selection.projection()
-                    + " resumed: due now");
+            Messages.run(() -> admin.resumeParked(selection), n -> Text.of("marks.resumed", n, selection.projection()));
         } else {
-            Messages.run(() -> admin.skipParked(selection), n -> n + " parked marks of " + selection.projection()
-                    + " skipped: deleted, their read-model rows left as they were");
+            Messages.run(() -> admin.skipParked(selection), n -> Text.of("marks.skipped", n, selection.projection()));
         }
         showAgain();
     }
@@ -366,6 +372,24 @@ public class MarkList implements Serializable {
     /** How many marks "Retry all" makes due: the projection's failing marks that are not parked. */
     public String getRetryCount() {
         return retryCount;
+    }
+
+    /** The bulk buttons' labels name the count they act on, as the list shows it (capped: "1,000+"). */
+    public String getRetryAllLabel() {
+        return Text.of("marks.retry-all", retryCount);
+    }
+
+    public String getResumeAllLabel() {
+        return Text.of("marks.resume-all", count);
+    }
+
+    public String getSkipAllLabel() {
+        return Text.of("marks.skip-all", count);
+    }
+
+    /** What "Skip these … parked marks…" asks before it deletes them. */
+    public String getSkipAllQuestion() {
+        return Text.of("marks.skip-all.confirm", count);
     }
 
     /** Retries every failing mark of the projection on screen. */
@@ -394,8 +418,7 @@ public class MarkList implements Serializable {
 
     /** Said under the top errors when there were more failing marks than were read for them. */
     public String getTopErrorsScope() {
-        return errors == null || errors.complete() ? ""
-                : "among the first " + Format.number(errors.read()) + " failing marks";
+        return errors == null || errors.complete() ? "" : Text.of("marks.top-errors.scope", errors.read());
     }
 
     /** The list's state for a top error's link (its failing or parked marks whose error starts with the head). */

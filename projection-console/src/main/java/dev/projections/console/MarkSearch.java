@@ -43,6 +43,6 @@ public class MarkSearch {
     }
 
     public String getLimitNote() {
-        return getLines().size() >= ConsoleReads.FOUND_LINES ? "the first " + ConsoleReads.FOUND_LINES + " shown" : "";
+        return getLines().size() >= ConsoleReads.FOUND_LINES ? Text.of("find.limit", ConsoleReads.FOUND_LINES) : "";
     }
 }

@@ -94,9 +94,9 @@ public class Overview implements Serializable {
             return status.failing() > 0;
         }
 
-        /** Failing marks "Retry failing" makes due: parked ones stay parked. */
-        public String getRetryable() {
-            return Format.number(status.failing() - status.parked());
+        /** "Retry 3 failing": it names the failing marks it makes due, parked ones stay parked. */
+        public String getRetryLabel() {
+            return Text.of("overview.retry-failed", status.failing() - status.parked());
         }
 
         public boolean isHasRetryable() {
@@ -108,7 +108,8 @@ public class Overview implements Serializable {
         }
 
         public String getOldestDueTitle() {
-            return status.dueNow() == 0 ? "nothing due" : "due since " + Format.exact(now.minus(status.oldestDueAge()));
+            return status.dueNow() == 0 ? Text.of("overview.oldest-due.none")
+                    : Text.of("overview.oldest-due.since", Format.exact(now.minus(status.oldestDueAge())));
         }
 
         public String getLastError() {
@@ -121,7 +122,8 @@ public class Overview implements Serializable {
 
         /** "paused" by an operator, "suspended" by failures (its reason on hover), or "running". */
         public String getRunState() {
-            return status.suspendedReason() != null ? "suspended" : status.paused() ? "paused" : "running";
+            return status.suspendedReason() != null ? Text.of("overview.state.suspended")
+                    : status.paused() ? Text.of("overview.state.paused") : Text.of("overview.state.running");
         }
 
         public String getSuspendedReason() {
@@ -242,12 +244,12 @@ public class Overview implements Serializable {
     }
 
     public void pause(String projection) {
-        Messages.run(() -> admin.pause(projection), projection + " paused on every instance");
+        Messages.run(() -> admin.pause(projection), Text.of("overview.paused", projection));
         reload();
     }
 
     public void resume(String projection) {
-        Messages.run(() -> admin.resume(projection), projection + " resumed");
+        Messages.run(() -> admin.resume(projection), Text.of("overview.resumed", projection));
         reload();
     }
 
@@ -321,7 +323,7 @@ public class Overview implements Serializable {
             case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(projection,
                     TenantChoice.isAll(rebuildTenant) ? null : TenantChoice.tenant(rebuildTenant)), this::started);
             case PURGE -> Messages.run(() -> admin.purge(projection),
-                    purged -> purged + " marks of " + projection + " purged");
+                    purged -> Text.of("overview.purged", purged, projection));
         }
         cancel();
         reload();
@@ -329,7 +331,7 @@ public class Overview implements Serializable {
 
     private String started(List<String> ids) {
         runIds.addAll(ids);
-        return "rebuild started: " + ids.size() + (ids.size() == 1 ? " run" : " runs");
+        return Text.of("overview.rebuild-started", ids.size());
     }
 
     public boolean isConfirming() {
@@ -346,12 +348,9 @@ public class Overview implements Serializable {
             return "";
         }
         return switch (pending) {
-            case REBUILD -> "Rebuild " + pendingProjection + "? Every id it lists is marked again and refreshed in "
-                    + "the background; today's changes keep going first.";
-            case CLEAR_AND_REBUILD -> "Delete the read model of " + pendingProjection + " and rebuild it? "
-                    + "Until the rebuild has passed, readers see missing rows.";
-            case PURGE -> "Delete every mark of " + pendingProjection + "? No instance has deployed it recently; "
-                    + "its marks would never be refreshed.";
+            case REBUILD -> Text.of("overview.ask.rebuild", pendingProjection);
+            case CLEAR_AND_REBUILD -> Text.of("overview.ask.clear-rebuild", pendingProjection);
+            case PURGE -> Text.of("overview.ask.purge", pendingProjection);
         };
     }
 
@@ -442,10 +441,9 @@ public class Overview implements Serializable {
             return "–";
         }
         if (RebuildProgress.RUNNING.equals(run.state())) {
-            return "running: " + Format.number(run.marked()) + " marked, " + Format.number(run.remaining())
-                    + " remaining";
+            return Text.of("overview.rebuild.running", run.marked(), run.remaining());
         }
-        return stateOf(run) + " " + Format.relative(run.finishedAt(), now);
+        return Text.of("overview.rebuild.ended", stateOf(run), Format.relative(run.finishedAt(), now));
     }
 
     static String stateOf(RebuildProgress run) {

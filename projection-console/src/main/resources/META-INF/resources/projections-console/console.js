@@ -25,9 +25,10 @@
       window.sessionStorage.setItem('projections-updates-paused', String(paused));
       window.projectionsConsole.showPause(button);
     },
+    // the button's two labels are the page's (data-pause, data-resume: texts of the bundle), in its language
     showPause: function (button) {
       var paused = window.projectionsConsole.paused();
-      button.textContent = paused ? 'Resume updates' : 'Pause updates';
+      button.textContent = paused ? button.getAttribute('data-resume') : button.getAttribute('data-pause');
       button.setAttribute('aria-pressed', String(paused));
     }
   };
