@@ -30,6 +30,10 @@ public final class InstanceTable {
             ON DUPLICATE KEY UPDATE last_seen = VALUES(last_seen)
             """;
 
+    private static final String DEPLOYED = """
+            SELECT instance_id, projection FROM projection_instance WHERE last_seen >= ? ORDER BY instance_id, projection
+            """;
+
     private final Dialect dialect;
     private final String heartbeat;
 
@@ -63,6 +67,20 @@ public final class InstanceTable {
             rows.next();
             return dialect.instant(rows, 1);
         }
+    }
+
+    /** The projections each instance reported deploying at or after {@code since} ({@code projection_instance}). */
+    public java.util.Map<String, java.util.TreeSet<String>> deployed(Connection connection, Instant since) throws SQLException {
+        java.util.Map<String, java.util.TreeSet<String>> deployed = new java.util.TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(DEPLOYED)) {
+            select.setObject(1, dialect.timestamp(since));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    deployed.computeIfAbsent(rows.getString(1), id -> new TreeSet<>()).add(rows.getString(2));
+                }
+            }
+        }
+        return deployed;
     }
 
 }

@@ -8,13 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * {@code projection_node}: a row per instance that its sweep rewrites (docs/contract.md §12, the instances page), and
- * what the console reads of it and of {@code projection_instance}. The same statements on every database: an update,
+ * what the console reads of it. The same statements on every database: an update,
  * then an insert when the instance has no row yet (only its own sweep, one at a time, writes it).
  */
 public final class NodeTable {
@@ -37,10 +34,6 @@ public final class NodeTable {
                    clock_skew_millis
               FROM projection_node
              ORDER BY instance_id
-            """;
-
-    private static final String DEPLOYED = """
-            SELECT instance_id, projection FROM projection_instance WHERE last_seen >= ? ORDER BY instance_id, projection
             """;
 
     private static final String PRUNE = "DELETE FROM projection_node WHERE last_seen < ?";
@@ -100,20 +93,6 @@ public final class NodeTable {
             }
         }
         return nodes;
-    }
-
-    /** The projections each instance reported deploying at or after {@code since} ({@code projection_instance}). */
-    public Map<String, TreeSet<String>> deployed(Connection connection, Instant since) throws SQLException {
-        Map<String, TreeSet<String>> deployed = new TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement(DEPLOYED)) {
-            select.setObject(1, dialect.timestamp(since));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    deployed.computeIfAbsent(rows.getString(1), id -> new TreeSet<>()).add(rows.getString(2));
-                }
-            }
-        }
-        return deployed;
     }
 
     /** Forgets instances not seen since {@code before} (gone for good: their trends are pruned alike). */

@@ -110,7 +110,7 @@ abstract class TrendStoreContract {
             store.instances().heartbeat(connection, "node-a", List.of(ORDERS, "customer-stats"), T0);
             store.instances().heartbeat(connection, "node-b", List.of(ORDERS), T0.minusSeconds(600));
 
-            assertThat(store.nodes().deployed(connection, T0.minusSeconds(90)))
+            assertThat(store.instances().deployed(connection, T0.minusSeconds(90)))
                     .containsOnlyKeys("node-a").extractingByKey("node-a").isEqualTo(new java.util.TreeSet<>(
                             Set.of("customer-stats", ORDERS)));
         }

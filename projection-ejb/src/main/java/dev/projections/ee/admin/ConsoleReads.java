@@ -189,7 +189,7 @@ public class ConsoleReads {
         java.time.Instant now = resources.clock().instant();
         java.time.Duration live = resources.settings().sweepInterval().multipliedBy(3);
         return sql("read the instances", c -> new Instances(resources.store().nodes().list(c),
-                resources.store().nodes().deployed(c, now.minus(live)), now, live, resources.instanceId()));
+                resources.store().instances().deployed(c, now.minus(live)), now, live, resources.instanceId()));
     }
 
     /** The settings in force on the instance that serves the console. */
