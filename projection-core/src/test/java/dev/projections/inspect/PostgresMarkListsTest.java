@@ -127,8 +127,12 @@ class PostgresMarkListsTest extends MarkListsContract {
                 AuditFilter filter = expected.getKey();
                 for (Long beforeId : new Long[] {null, filter.from() != null ? 1_060L : 150_000L}) {
                     String plan = auditPlan(connection, filter, beforeId);
+                    // the filter's own index, walked in order under the limit; for a rare value PostgreSQL may as well
+                    // collect its few rows through that index and sort them (a bitmap scan): a cost of the filter's
+                    // rows, not of the log
                     boolean indexed = beforeId != null ? plan.contains("Index")
-                            : plan.matches("(?s).*Index (Only )?Scan (Backward )?using " + expected.getValue() + " .*");
+                            : plan.matches("(?s).*Index (Only )?Scan (Backward )?using " + expected.getValue() + " .*")
+                            || plan.matches("(?s).*Bitmap Index Scan on " + expected.getValue() + " .*");
                     if (!plan.contains("Limit") || !indexed || plan.contains("Seq Scan")) {
                         bad.add("%s, before %s:%n%s".formatted(filter, beforeId, plan));
                     }
