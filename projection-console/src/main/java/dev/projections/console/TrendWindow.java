@@ -65,14 +65,23 @@ public final class TrendWindow {
         }
     }
 
-    /** The window of {@code span} that ends with the minute before {@code now}'s, from the points read for it. */
+    /** The window of {@code span} that ends with the minute before {@code now}'s (the quarter hour under way for a
+     * day), from the points read for it. */
     public static TrendWindow of(Span span, Instant now, List<TrendPoint> points) {
         return new TrendWindow(span, start(span, now), points);
     }
 
-    /** Where the window of {@code span} ending at {@code now} starts: what to read from the trend table. */
+    /**
+     * Where the window of {@code span} ending at {@code now} starts: what to read from the trend table. Its buckets keep
+     * to the clock (quarter hours of the day: 10:00, 10:15…), so a bucket holds the same minutes whenever the page is
+     * drawn; the last one is the bucket under way, with the minutes that have ended in it.
+     */
     public static Instant start(Span span, Instant now) {
-        return now.truncatedTo(ChronoUnit.MINUTES).minus(span.length);
+        long bucketSeconds = span.bucket.toSeconds();
+        long current = Math.floorDiv(now.getEpochSecond(), bucketSeconds) * bucketSeconds;
+        Instant end = span.bucket.toMinutes() == 1 ? Instant.ofEpochSecond(current)
+                : Instant.ofEpochSecond(current).plus(span.bucket);
+        return end.minus(span.length);
     }
 
     private static Double largest(List<Long> values) {

@@ -40,4 +40,14 @@ class TrendWindowTest {
         assertThat(day.p99Millis().get(0)).isEqualTo(9.0);
         assertThat(day.pending().get(1)).isNull();
     }
+
+    @Test
+    void aDaysBucketsKeepToTheQuarterHoursOfTheClockAndTheLastIsTheOneUnderWay() {
+        Instant now = Instant.parse("2030-01-01T12:07:30Z");
+        assertThat(TrendWindow.start(TrendWindow.Span.DAY, now)).isEqualTo(Instant.parse("2029-12-31T12:15:00Z"));
+        TrendWindow day = TrendWindow.of(TrendWindow.Span.DAY, now, List.of(
+                new TrendPoint(Instant.parse("2030-01-01T12:05:00Z"), 7L, 7L, 0L, 10, 0, null, 1)));
+        assertThat(day.due().get(95)).as("12:00-12:15, under way").isEqualTo(7.0);
+        assertThat(TrendWindow.start(TrendWindow.Span.HOUR, now)).isEqualTo(Instant.parse("2030-01-01T11:07:00Z"));
+    }
 }

@@ -51,7 +51,8 @@ public final class PendingStore {
         return forProduct(databaseProductName, null);
     }
 
-    static PendingStore forProduct(String databaseProductName, String holder) {
+    /** As {@link #forProduct(String)}, for the server {@code holder}, whose name each of its claims carries. */
+    public static PendingStore forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);
         return new PendingStore(dialect, switch (dialect) {
             case POSTGRESQL -> new PostgresPendingQueue(holder);

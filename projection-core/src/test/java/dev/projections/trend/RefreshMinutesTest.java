@@ -15,30 +15,6 @@ class RefreshMinutesTest {
     private static final MarkKey ORDER = new MarkKey("order-search", "", "1");
     private static final MarkKey CUSTOMER = new MarkKey("customer-stats", "", "alice");
 
-    /** The engine's clock, set by the test. */
-    private static final class SetClock extends java.time.Clock {
-        private volatile Instant now;
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public java.time.Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
     private final SetClock clock = new SetClock();
     private final RefreshMinutes minutes = new RefreshMinutes(clock);
 

@@ -17,11 +17,8 @@ import dev.projections.store.TrendPoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -132,30 +129,6 @@ class TrendSamplerTest {
     private List<TrendPoint> points() throws Exception {
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
             return store.trends().read(connection, "order-search", T0.minusSeconds(3600), T0.plusSeconds(3600));
-        }
-    }
-
-    /** The engine's clock, set by the test. */
-    private static final class SetClock extends Clock {
-        private volatile Instant now;
-
-        void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 }
