@@ -90,17 +90,55 @@ public class InstancesPage {
         }
     }
 
+    /**
+     * An instance that reports deploying projections ({@code projection_instance}) but writes no activity: one of the
+     * previous release during a rolling upgrade. Its claims show no holder.
+     */
+    public static final class Silent {
+        private final String instance;
+        private final String projections;
+
+        Silent(String instance, String projections) {
+            this.instance = instance;
+            this.projections = projections;
+        }
+
+        public String getInstance() {
+            return instance;
+        }
+
+        public String getProjections() {
+            return projections;
+        }
+    }
+
     @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
     private List<Line> lines;
+    private List<Silent> silent;
 
     public List<Line> getLines() {
-        if (lines == null) {
-            Instances instances = reads.instances();
-            Duration tolerance = reads.settings().leaseTime().dividedBy(10);
-            lines = instances.nodes().stream().map(node -> new Line(node, instances, tolerance)).toList();
-        }
+        read();
         return lines;
+    }
+
+    /** Instances that deploy projections lately and report no activity (the previous release's). */
+    public List<Silent> getSilent() {
+        read();
+        return silent;
+    }
+
+    private void read() {
+        if (lines != null) {
+            return;
+        }
+        Instances instances = reads.instances();
+        Duration tolerance = reads.settings().leaseTime().dividedBy(10);
+        lines = instances.nodes().stream().map(node -> new Line(node, instances, tolerance)).toList();
+        java.util.Set<String> reporting = new java.util.HashSet<>();
+        instances.nodes().forEach(node -> reporting.add(node.instanceId()));
+        silent = instances.deployed().entrySet().stream().filter(entry -> !reporting.contains(entry.getKey()))
+                .map(entry -> new Silent(entry.getKey(), String.join(", ", entry.getValue()))).toList();
     }
 }

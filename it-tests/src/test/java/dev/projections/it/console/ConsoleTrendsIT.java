@@ -79,7 +79,8 @@ class ConsoleTrendsIT {
                 node(insert, "node-a", Instant.now().minusSeconds(5), 3, 250, 612, 12);
                 node(insert, "node-gone", Instant.now().minusSeconds(3600), 0, 0, 0, -900_000);
             }
-            statement.executeUpdate("DELETE FROM projection_instance WHERE instance_id IN ('node-a', 'node-gone')");
+            // what earlier deployments on this server reported would show as instances too (nothing sweeps here)
+            statement.executeUpdate("DELETE FROM projection_instance");
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-a', ?, ?)")) {
                 for (String projection : List.of("customer-stats", "order-search")) {
@@ -87,6 +88,13 @@ class ConsoleTrendsIT {
                     insert.setObject(2, at(Instant.now()));
                     insert.executeUpdate();
                 }
+            }
+            // an instance of the previous release: it records what it deploys, and nothing of what it does
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-old', ?, ?)")) {
+                insert.setString(1, "order-search");
+                insert.setObject(2, at(Instant.now()));
+                insert.executeUpdate();
             }
         }
     }
@@ -151,6 +159,12 @@ class ConsoleTrendsIT {
             assertThat(gone.findElement(By.className("instance-projections")).getText()).isEqualTo("–");
             assertThat(gone.findElement(By.className("instance-skew")).getAttribute("class")).as("15 min off")
                     .contains("error");
+            assertThat(driver.findElements(By.cssSelector("#silent-instances tbody tr")).stream()
+                    .map(r -> r.findElement(By.className("silent-id")).getText() + ": "
+                            + r.findElement(By.className("silent-projections")).getText()))
+                    .as("the previous release's instance, without activity").containsExactly("node-old: order-search");
+            assertThat(driver.findElements(By.className("instance-id")).stream().map(WebElement::getText))
+                    .doesNotContain("node-old");
             browser.screenshot("console-instances");
         }
     }
