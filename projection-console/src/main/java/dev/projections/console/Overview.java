@@ -233,11 +233,11 @@ public class Overview implements Serializable {
     public void reload() {
         Instant now = Instant.now();
         java.util.Map<String, Long> rates = reads.refreshesPerMinute();
-        java.util.Map<String, List<TrendPoint>> trends = lastHour();
+        java.util.Map<String, List<TrendPoint>> hour = lastHour();
         rows = reads.overview().stream().map(status -> new Row(status, reads.rebuildable(status.projection()),
                 admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)
                 .withTrends(new TrendCharts(status.projection(), TrendWindow.of(TrendWindow.Span.HOUR, trendsAt,
-                        trends.getOrDefault(status.projection(), List.of()))))).toList();
+                        hour.getOrDefault(status.projection(), List.of()))))).toList();
         orphans = reads.orphaned();
         runs = runIds.stream().map(id -> new RebuildLine(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;

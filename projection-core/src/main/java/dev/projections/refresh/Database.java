@@ -3,12 +3,12 @@ package dev.projections.refresh;
 import java.util.concurrent.Callable;
 
 /** Turns a checked failure of engine work on the database into a {@link DatabaseTroubleException}. */
-final class Database {
+public final class Database {
 
     private Database() {
     }
 
-    static <T> T call(String what, Callable<T> work) {
+    public static <T> T call(String what, Callable<T> work) {
         try {
             return work.call();
         } catch (RuntimeException e) {

@@ -77,17 +77,12 @@ public final class InstanceHeartbeat {
      */
     public void report() {
         Activity now = activity.get();
-        try {
-            transactions.inNewTransaction(Duration.ofSeconds(10), connection -> {
-                nodes.report(connection, new NodeReport(instanceId, startedAt, clock.instant(), now.workers(),
-                        now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew));
-                return null;
-            });
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new DatabaseTroubleException("reporting this instance failed: " + e.getMessage(), e);
-        }
+        Database.call("reporting this instance", () -> transactions.inNewTransaction(Duration.ofSeconds(10),
+                connection -> {
+                    nodes.report(connection, new NodeReport(instanceId, startedAt, clock.instant(), now.workers(),
+                            now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew));
+                    return null;
+                }));
     }
 
     public String instanceId() {

@@ -109,8 +109,7 @@ public final class TrendTable {
             select.setObject(3, dialect.timestamp(to));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    points.add(new TrendPoint(dialect.instant(rows, 1), number(rows, 2), number(rows, 3),
-                            number(rows, 4), rows.getLong(5), rows.getLong(6), number(rows, 7), rows.getInt(8)));
+                    points.add(point(rows, 1));
                 }
             }
         }
@@ -126,9 +125,7 @@ public final class TrendTable {
             select.setObject(2, dialect.timestamp(to));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    points.computeIfAbsent(rows.getString(1), p -> new ArrayList<>()).add(new TrendPoint(
-                            dialect.instant(rows, 2), number(rows, 3), number(rows, 4), number(rows, 5),
-                            rows.getLong(6), rows.getLong(7), number(rows, 8), rows.getInt(9)));
+                    points.computeIfAbsent(rows.getString(1), p -> new ArrayList<>()).add(point(rows, 2));
                 }
             }
         }
@@ -152,6 +149,13 @@ public final class TrendTable {
             delete.setObject(1, dialect.timestamp(upTo));
             return delete.executeUpdate();
         }
+    }
+
+    /** A minute read by {@link #READ} or {@link #READ_ALL}, its columns from {@code first} on. */
+    private TrendPoint point(ResultSet rows, int first) throws SQLException {
+        return new TrendPoint(dialect.instant(rows, first), number(rows, first + 1), number(rows, first + 2),
+                number(rows, first + 3), rows.getLong(first + 4), rows.getLong(first + 5), number(rows, first + 6),
+                rows.getInt(first + 7));
     }
 
     private static void bindNumber(PreparedStatement statement, int index, Long value) throws SQLException {

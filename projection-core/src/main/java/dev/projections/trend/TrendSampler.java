@@ -2,7 +2,7 @@ package dev.projections.trend;
 
 import dev.projections.inspect.PendingCounts;
 import dev.projections.inspect.ProjectionCounts;
-import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.Database;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.Transactions;
 import dev.projections.store.NodeTable;
@@ -102,27 +102,18 @@ public final class TrendSampler {
 
     private int write(String what, List<RefreshMinutes.Minute> taken, Transactions.Work<Integer> work) {
         try {
-            return transactions.inNewTransaction(TIMEOUT, work);
+            return Database.call(what, () -> transactions.inNewTransaction(TIMEOUT, work));
         } catch (RuntimeException | Error e) {
             minutes.giveBack(taken);
             throw e;
-        } catch (Exception e) {
-            minutes.giveBack(taken);
-            throw new DatabaseTroubleException(what + " failed: " + e.getMessage(), e);
         }
     }
 
     private void prune(Instant before) {
-        try {
-            transactions.inNewTransaction(TIMEOUT, connection -> {
-                trends.prune(connection, before);
-                return nodes.prune(connection, before);
-            });
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new DatabaseTroubleException("pruning the trends failed: " + e.getMessage(), e);
-        }
+        Database.call("pruning the trends", () -> transactions.inNewTransaction(TIMEOUT, connection -> {
+            trends.prune(connection, before);
+            return nodes.prune(connection, before);
+        }));
     }
 
     private List<TrendSample> samples(Instant ended, Map<String, ProjectionCounts> backlog,

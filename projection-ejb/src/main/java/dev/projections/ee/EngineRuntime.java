@@ -35,6 +35,7 @@ public class EngineRuntime {
 
     private RefreshEngine engine;
     private InstanceHeartbeat heartbeat;
+    private TrendSampler trends;
 
     public synchronized RefreshEngine engine() {
         if (engine == null) {
@@ -86,8 +87,6 @@ public class EngineRuntime {
                 engine().claimsHeld(), perMinute);
     }
 
-    private TrendSampler trends;
-
     /** The sweep's trend task: this instance's minutes and the backlog into {@code projection_trend}. */
     public synchronized TrendSampler trends() {
         if (trends == null) {
@@ -97,5 +96,4 @@ public class EngineRuntime {
         }
         return trends;
     }
-
 }

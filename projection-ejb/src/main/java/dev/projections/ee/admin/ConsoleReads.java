@@ -169,7 +169,7 @@ public class ConsoleReads {
                 resources.settings().sweepInterval().multipliedBy(3)));
     }
 
-    /** {@code projection}'s minutes from {@code from} to now, across the instances (docs/contract.md §12, trends). */
+    /** {@code projection}'s minutes from {@code from} to {@code to}, across the instances (docs/contract.md §12, trends). */
     public List<TrendPoint> trend(String projection, java.time.Instant from, java.time.Instant to) {
         return sql("read the trends of " + projection, c -> resources.store().trends().read(c, projection, from, to));
     }
