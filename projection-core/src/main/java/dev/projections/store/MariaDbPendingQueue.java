@@ -14,12 +14,16 @@ import java.util.List;
 /**
  * The pending queue on MariaDB 10.6+ and MySQL 8.0+ ({@code SKIP LOCKED} arrived in MariaDB 10.6): its upsert and its
  * claim. The engine's transactions run at READ COMMITTED ({@link Dialect#beginEngineTransaction}, docs/design.md
- * D28); business transactions may run at the server's default, REPEATABLE READ.
+ * D28); business transactions may run at the server's default, REPEATABLE READ, where the upsert they run at commit
+ * goes without MariaDB's snapshot check ({@link SnapshotChecks}).
  */
 final class MariaDbPendingQueue extends PendingQueue {
 
-    MariaDbPendingQueue(String holder) {
+    private final SnapshotChecks snapshotChecks;
+
+    MariaDbPendingQueue(String holder, SnapshotChecks snapshotChecks) {
         super(Dialect.MARIADB, holder);
+        this.snapshotChecks = snapshotChecks;
     }
 
     /*
@@ -55,7 +59,7 @@ final class MariaDbPendingQueue extends PendingQueue {
         for (int from = 0; from < sortedKeys.size(); from += ROWS_PER_UPSERT) {
             List<MarkKey> chunk = sortedKeys.subList(from, Math.min(sortedKeys.size(), from + ROWS_PER_UPSERT));
             String sql = UPSERT.formatted(String.join(", ", Collections.nCopies(chunk.size(), UPSERT_ROW)));
-            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            try (PreparedStatement statement = connection.prepareStatement(snapshotChecks.statement(connection, sql))) {
                 int i = 1;
                 for (MarkKey key : chunk) {
                     i = bindKey(statement, i, key);

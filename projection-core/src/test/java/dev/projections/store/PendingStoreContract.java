@@ -603,7 +603,7 @@ abstract class PendingStoreContract {
         try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
-            store.dialect().beginEngineTransaction(worker);
+            store.beginEngineTransaction(worker);
             store.queue().upsert(business, List.of(ORDER_2), LIVE, at(2)); // holds ORDER_2, not committed yet
             long workerSession = sessionId(worker);
 
@@ -1165,7 +1165,7 @@ abstract class PendingStoreContract {
         try (Connection business = connect(); Connection worker = connect(); Connection observer = connect()) {
             business.setAutoCommit(false);
             worker.setAutoCommit(false);
-            store.dialect().beginEngineTransaction(worker);
+            store.beginEngineTransaction(worker);
             store.queue().upsert(business, List.of(ORDER_1), LIVE, at(2)); // the change, not committed yet
             long workerSession = sessionId(worker);
 
@@ -1194,7 +1194,7 @@ abstract class PendingStoreContract {
         try (Connection worker = connect(); Connection business = connect(); Connection observer = connect()) {
             worker.setAutoCommit(false);
             business.setAutoCommit(false);
-            store.dialect().beginEngineTransaction(worker);
+            store.beginEngineTransaction(worker);
             assertThat(store.queue().ack(worker, claimed, at(2))).isEqualTo(AckOutcome.SUCCESS); // deleted, not committed
             long businessSession = sessionId(business);
 
@@ -1229,8 +1229,9 @@ abstract class PendingStoreContract {
             long operatorSession = sessionId(operator);
 
             Future<List<dev.projections.FailedRefresh>> skip = threads.submit(() -> {
-                List<dev.projections.FailedRefresh> result =
-                        store.actions().skipParked(operator, dev.projections.ParkedSelection.all(ORDERS));
+                // as the console runs it: in the caller's transaction, at the datasource's level (SqlCalls)
+                List<dev.projections.FailedRefresh> result = store.outsideSnapshotChecks(operator,
+                        c -> store.actions().skipParked(c, dev.projections.ParkedSelection.all(ORDERS)));
                 operator.commit();
                 return result;
             });
@@ -1259,7 +1260,8 @@ abstract class PendingStoreContract {
             long operatorSession = sessionId(operator);
 
             Future<Integer> retry = threads.submit(() -> {
-                int result = store.actions().retryFailed(operator, ORDERS, at(12));
+                // as the console runs it: in the caller's transaction, at the datasource's level (SqlCalls)
+                int result = store.outsideSnapshotChecks(operator, c -> store.actions().retryFailed(c, ORDERS, at(12)));
                 operator.commit();
                 return result;
             });
@@ -1320,7 +1322,7 @@ abstract class PendingStoreContract {
         Future<List<ClaimedMark>> first = threads.submit(() -> {
             try (Connection connection = connect()) {
                 connection.setAutoCommit(false);
-                store.dialect().beginEngineTransaction(connection);
+                store.beginEngineTransaction(connection);
                 List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenA, firstLimit);
                 firstHoldsItsClaim.countDown();
                 assertThat(secondClaimed.await(WAIT_SECONDS, SECONDS)).as("second claimer done").isTrue();
@@ -1333,7 +1335,7 @@ abstract class PendingStoreContract {
                 assertThat(firstHoldsItsClaim.await(WAIT_SECONDS, SECONDS)).as("first claimer holds").isTrue();
                 try (Connection connection = connect()) {
                     connection.setAutoCommit(false);
-                    store.dialect().beginEngineTransaction(connection);
+                    store.beginEngineTransaction(connection);
                     List<ClaimedMark> claimed =
                             store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, tokenB, secondLimit);
                     connection.commit();
@@ -1352,7 +1354,7 @@ abstract class PendingStoreContract {
         mark(at(0), ORDER_1, ORDER_2);
         try (Connection holder = connect()) {
             holder.setAutoCommit(false);
-            store.dialect().beginEngineTransaction(holder);
+            store.beginEngineTransaction(holder);
             assertThat(keysOf(store.queue().claimKeys(holder, List.of(ORDER_1), List.of(ORDERS), at(1), LEASE, tokenA)))
                     .containsExactly(ORDER_1);
 
@@ -1396,7 +1398,7 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     start.await();
                     while (true) {
-                        store.dialect().beginEngineTransaction(connection);
+                        store.beginEngineTransaction(connection);
                         List<ClaimedMark> batch = store.queue().claimDue(connection, List.of(ORDERS), at(1), LEASE, token, 7);
                         connection.commit();
                         if (batch.isEmpty()) {
@@ -1422,7 +1424,7 @@ abstract class PendingStoreContract {
         MarkKey fresh = key(ORDERS, "new-" + UUID.randomUUID());
         try (Connection claimer = connect()) {
             claimer.setAutoCommit(false);
-            store.dialect().beginEngineTransaction(claimer);
+            store.beginEngineTransaction(claimer);
             assertThat(keysOf(store.queue().claimDue(claimer, List.of(ORDERS), at(2), LEASE, tokenA, 10)))
                     .containsExactly(ORDER_1);
 
@@ -1474,7 +1476,7 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     start.await();
                     while (true) {
-                        store.dialect().beginEngineTransaction(connection);
+                        store.beginEngineTransaction(connection);
                         List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
                         connection.commit();
                         if (claimed.isEmpty()) {
@@ -1484,7 +1486,7 @@ abstract class PendingStoreContract {
                             Thread.sleep(1); // the business threads have not marked anything new yet
                             continue;
                         }
-                        store.dialect().beginEngineTransaction(connection);
+                        store.beginEngineTransaction(connection);
                         List<AckOutcome> outcomes = store.queue().ackAll(connection, sortedByKey(claimed), at(150));
                         connection.commit();
                         acked += outcomes.stream().filter(AckOutcome.SUCCESS::equals).count();
@@ -1556,7 +1558,7 @@ abstract class PendingStoreContract {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             if (engine) {
-                store.dialect().beginEngineTransaction(connection);
+                store.beginEngineTransaction(connection);
             }
             try {
                 T result = work.run(connection);

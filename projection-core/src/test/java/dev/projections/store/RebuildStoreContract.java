@@ -245,7 +245,7 @@ abstract class RebuildStoreContract {
         try (Connection early = connect(); Connection late = connect(); Connection operator = connect()) {
             for (Connection c : List.of(early, late, operator)) {
                 c.setAutoCommit(false);
-                pending.dialect().beginEngineTransaction(c);
+                pending.beginEngineTransaction(c);
             }
             RebuildRun one = runs.lease(early, List.of(ORDERS), T0, Duration.ofMinutes(1), "early").orElseThrow();
             early.commit();
@@ -330,7 +330,7 @@ abstract class RebuildStoreContract {
         try (Connection business = connect(); Connection purger = connect()) {
             business.setAutoCommit(false);
             purger.setAutoCommit(false);
-            pending.dialect().beginEngineTransaction(purger);
+            pending.beginEngineTransaction(purger);
             // a user's commit is under way: it changed "6" back to a live mark and holds it
             pending.queue().upsert(business, List.of(new MarkKey(ORDERS, "a", "6")), PendingQueue.LIVE, T0.plusSeconds(2));
 
@@ -371,7 +371,7 @@ abstract class RebuildStoreContract {
             step.setAutoCommit(false);
             finisher.setAutoCommit(false);
             for (Connection c : List.of(other, step, finisher)) {
-                pending.dialect().beginEngineTransaction(c);
+                pending.beginEngineTransaction(c);
             }
             // another finisher is ending "held" right now
             try (Statement lock = other.createStatement()) {

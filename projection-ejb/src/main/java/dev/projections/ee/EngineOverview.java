@@ -34,7 +34,7 @@ public class EngineOverview {
 
     List<ProjectionStatus> overview() {
         String tenant = ArgumentChecks.tenant(sink.currentTenant());
-        return SqlCalls.call(resources.dataSource(), "read the overview", c -> {
+        return SqlCalls.call(resources, "read the overview", c -> {
             Instant now = resources.clock().instant();
             Map<String, ProjectionCounts> counts = resources.counts().countsByProjection(c, now);
             Set<String> paused = resources.store().control().paused(c);

@@ -61,6 +61,6 @@ public class FailingMarks {
     }
 
     private <T> T read(String what, SqlCalls.Work<T> call) {
-        return SqlCalls.call(resources.dataSource(), what, call);
+        return SqlCalls.call(resources, what, call);
     }
 }

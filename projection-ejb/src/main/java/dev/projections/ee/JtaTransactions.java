@@ -61,9 +61,13 @@ public class JtaTransactions implements Transactions {
             manager.begin();
             T result;
             try (Connection connection = resources.dataSource().getConnection()) {
-                // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
-                resources.store().dialect().beginEngineTransaction(connection);
-                result = work.run(connection);
+                // READ COMMITTED on MariaDB/MySQL, for this transaction only, without MariaDB's snapshot check (D28)
+                resources.store().beginEngineTransaction(connection);
+                try {
+                    result = work.run(connection);
+                } finally {
+                    resources.store().endEngineTransaction(connection);
+                }
             }
             manager.commit();
             return result;

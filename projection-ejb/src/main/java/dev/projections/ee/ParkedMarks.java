@@ -21,13 +21,13 @@ public class ParkedMarks {
 
     long parked(String projection) {
         ArgumentChecks.projection(projection, registry);
-        return SqlCalls.call(resources.dataSource(), "count parked marks of " + projection,
+        return SqlCalls.call(resources, "count parked marks of " + projection,
                 c -> resources.counts().parked(c, projection));
     }
 
     int resume(ParkedSelection selection) {
         check(selection);
-        int resumed = SqlCalls.call(resources.dataSource(), "resume parked marks of " + selection.projection(),
+        int resumed = SqlCalls.call(resources, "resume parked marks of " + selection.projection(),
                 c -> resources.store().actions().resumeParked(c, selection, resources.clock().instant()));
         if (resumed > 0) {
             drainer.start();
@@ -38,7 +38,7 @@ public class ParkedMarks {
     /** The skipped marks as they were, key and error, for whoever audits the action. */
     public List<FailedRefresh> skip(ParkedSelection selection) {
         check(selection);
-        return SqlCalls.call(resources.dataSource(), "skip parked marks of " + selection.projection(),
+        return SqlCalls.call(resources, "skip parked marks of " + selection.projection(),
                 c -> resources.store().actions().skipParked(c, selection));
     }
 

@@ -35,7 +35,7 @@ public class PauseSwitch {
                     + (reason == null ? null : reason.length() + " characters"));
         }
         String user = caller();
-        SqlCalls.call(resources.dataSource(), "suspend " + projection, c -> {
+        SqlCalls.call(resources, "suspend " + projection, c -> {
             resources.store().control().suspend(c, projection, reason, user, resources.clock().instant());
             return null;
         });
@@ -49,14 +49,14 @@ public class PauseSwitch {
 
     boolean isPaused(String projection) {
         ArgumentChecks.projection(projection, registry);
-        return SqlCalls.call(resources.dataSource(), "read the pause of " + projection,
+        return SqlCalls.call(resources, "read the pause of " + projection,
                 c -> resources.store().control().paused(c).contains(projection));
     }
 
     private void setPaused(String projection, boolean paused) {
         ArgumentChecks.projection(projection, registry);
         String user = caller();
-        SqlCalls.call(resources.dataSource(), (paused ? "pause " : "resume ") + projection, c -> {
+        SqlCalls.call(resources, (paused ? "pause " : "resume ") + projection, c -> {
             resources.store().control().setPaused(c, projection, paused, user, resources.clock().instant());
             return null;
         });

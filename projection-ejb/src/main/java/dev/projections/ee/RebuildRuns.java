@@ -136,6 +136,6 @@ public class RebuildRuns {
     }
 
     private <T> T read(String what, SqlCalls.Work<T> call) {
-        return SqlCalls.call(resources.dataSource(), what, call);
+        return SqlCalls.call(resources, what, call);
     }
 }

@@ -251,6 +251,6 @@ public class ConsoleAdmin {
     }
 
     private <T> T sql(String what, SqlCalls.Work<T> work) {
-        return SqlCalls.call(resources.dataSource(), what, work);
+        return SqlCalls.call(resources, what, work);
     }
 }

@@ -210,6 +210,6 @@ public class ConsoleReads {
     }
 
     private <T> T sql(String what, SqlCalls.Work<T> work) {
-        return SqlCalls.call(resources.dataSource(), what, work);
+        return SqlCalls.call(resources, what, work);
     }
 }
