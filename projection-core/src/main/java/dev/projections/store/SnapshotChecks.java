@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * MariaDB's {@code innodb_snapshot_isolation} (docs/design.md D28, docs/pitfalls.md #72), switched off for the
+ * MariaDB's {@code innodb_snapshot_isolation} (docs/design.md D28, docs/pitfalls.md #73), switched off for the
  * product's own statements on connections whose transaction the application owns. From 11.6.2 it is ON by default:
  * a REPEATABLE READ transaction that read anything, then locks or writes a row another transaction changed since,
  * fails with ER_CHECKREAD (1020) and rolls back whole. A business transaction reads first and writes its marks at

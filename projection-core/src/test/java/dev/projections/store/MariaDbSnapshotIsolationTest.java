@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * MariaDB 11.6.2 and later run with {@code innodb_snapshot_isolation=ON} (docs/design.md D28, docs/pitfalls.md #72):
+ * MariaDB 11.6.2 and later run with {@code innodb_snapshot_isolation=ON} (docs/design.md D28, docs/pitfalls.md #73):
  * a REPEATABLE READ transaction that read, then writes a row someone changed since, fails with error 1020 and rolls
  * back whole. Each test forces one interleaving: a business transaction reads (its read view opens), the engine or
  * another business transaction changes the key's mark and commits, then the business transaction writes its mark at
