@@ -74,7 +74,9 @@ final class PostgresPendingQueue extends PendingQueue {
      * inserted, and its no-op update returns each row's generation, claim token and physical address (ctid) —
      * and inserts, as a fresh LIVE mark, a key whose row is gone (another worker took it over after our lease
      * lapsed and acked it: our refresh may have overwritten theirs). The second deletes the unchanged rows by
-     * address (a TID scan), rows we hold, so their address cannot move. Deleting by key instead let PostgreSQL,
+     * address (a TID scan), rows we hold, so their address cannot move. An address is the row's table and its ctid:
+     * a ctid is unique only within one table, and on a queue a DBA partitioned (docs/install.md) the same ctid names a
+     * row in every partition (docs/pitfalls.md #74), so a statement by address runs per table with both. Deleting by key instead let PostgreSQL,
      * on the statistics of a queue that was empty when last analyzed, find each key through the tenant's due
      * index: a scan of the tenant's whole range per key (docs/pitfalls.md #29). The rare missed acks are
      * handled one by one, on rows already held.
@@ -87,10 +89,12 @@ final class PostgresPendingQueue extends PendingQueue {
                    AS k(projection, tenant_id, entity_id, generation, ord)
              ORDER BY k.ord
             ON CONFLICT (projection, tenant_id, entity_id) DO UPDATE SET generation = p.generation
-            RETURNING p.projection, p.tenant_id, p.entity_id, p.generation, p.claim_token, p.ctid::text
+            RETURNING p.projection, p.tenant_id, p.entity_id, p.generation, p.claim_token,
+                      p.tableoid::bigint || ' ' || p.ctid::text
             """;
 
-    static final String DELETE_BY_ADDRESS = "DELETE FROM projection_pending WHERE ctid = ANY(?::text[]::tid[])";
+    static final String DELETE_BY_ADDRESS =
+            "DELETE FROM projection_pending WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])";
 
     /** A row as the lock statement returned it. */
     private record Held(String generation, String token, String address) {
@@ -125,12 +129,7 @@ final class PostgresPendingQueue extends PendingQueue {
                 outcomes.add(null);
             }
         }
-        if (!unchanged.isEmpty()) {
-            try (PreparedStatement delete = connection.prepareStatement(DELETE_BY_ADDRESS)) {
-                delete.setArray(1, connection.createArrayOf("text", unchanged.toArray()));
-                delete.executeUpdate();
-            }
-        }
+        byTable(connection, DELETE_BY_ADDRESS, 1, unchanged, delete -> { });
         for (int i = 0; i < sortedMarks.size(); i++) {
             if (outcomes.get(i) == null) {
                 outcomes.set(i, missedAck(connection, sortedMarks.get(i), now));
@@ -181,13 +180,14 @@ final class PostgresPendingQueue extends PendingQueue {
      * before their marks are read.
      */
     static final String CLAIM_DUE = """
-            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority, c.ctid::text
+            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority,
+                   c.tableoid::bigint || ' ' || c.ctid::text
               FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
                      WHERE NOT EXISTS (SELECT 1 FROM projection_control ctl
                                         WHERE ctl.projection = u.projection AND ctl.paused)) AS d
              CROSS JOIN LATERAL (
                    SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
-                          p.ctid
+                          p.tableoid, p.ctid
                      FROM projection_pending p
                     WHERE p.projection = d.projection AND p.available_at <= ?
                       AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
@@ -223,23 +223,52 @@ final class PostgresPendingQueue extends PendingQueue {
      * queue last analyzed while empty found each key through the tenant's due index, a scan per key.
      */
     static final String SET_CLAIM_BY_ADDRESS = """
-            UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ? WHERE ctid = ANY(?::text[]::tid[])
+            UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ?
+             WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])
             """;
 
     @Override
     String rowAddress() {
-        return ", ctid::text";
+        return ", tableoid::bigint || ' ' || ctid::text";
     }
 
     @Override
     void setClaimByAddress(Connection connection, List<String> addresses, String token, Instant leaseUntil)
             throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(SET_CLAIM_BY_ADDRESS)) {
+        byTable(connection, SET_CLAIM_BY_ADDRESS, 4, addresses, update -> {
             update.setString(1, token);
             update.setObject(2, dialect.timestamp(leaseUntil));
             update.setString(3, holder);
-            update.setArray(4, connection.createArrayOf("text", addresses.toArray()));
-            update.executeUpdate();
+        });
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /**
+     * Runs {@code sql}, whose parameters {@code table} and {@code table + 1} are a table's oid and its rows' ctids, once per table among
+     * {@code addresses} ("oid ctid"): once on the plain table the changelog creates, once per partition touched on a
+     * partitioned one.
+     */
+    private static void byTable(Connection connection, String sql, int table, List<String> addresses, Binder others)
+            throws SQLException {
+        if (addresses.isEmpty()) {
+            return;
+        }
+        java.util.Map<Long, List<String>> tids = new java.util.TreeMap<>();
+        for (String address : addresses) {
+            int space = address.indexOf(' ');
+            tids.computeIfAbsent(Long.parseLong(address.substring(0, space)), oid -> new ArrayList<>())
+                    .add(address.substring(space + 1));
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (java.util.Map.Entry<Long, List<String>> entry : tids.entrySet()) {
+                others.bind(statement);
+                statement.setLong(table, entry.getKey());
+                statement.setArray(table + 1, connection.createArrayOf("text", entry.getValue().toArray()));
+                statement.executeUpdate();
+            }
         }
     }
 }

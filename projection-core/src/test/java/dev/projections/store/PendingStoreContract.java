@@ -594,6 +594,34 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aClaimAndAnAckOfOneProjectionsMarksLeaveEveryOtherProjectionsMarksWhereverTheirRowsLie() throws Exception {
+        // on a queue partitioned by projection the rows of two partitions can share a physical address: the claim and
+        // the ack of order-search's mark, whose row moved to the address of a customer-stats row, must not touch it;
+        // emptied to its first page, so that both partitions' rows start at the same addresses
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("TRUNCATE TABLE projection_pending");
+        }
+        MarkKey x = key(STATS, "x");
+        MarkKey y = key(STATS, "y");
+        MarkKey z = key(STATS, "z");
+        mark(at(0), x, y, z);
+        mark(at(0), ORDER_1);
+
+        List<ClaimedMark> mine = claimDue(at(1), tokenA, 10, ORDERS);
+        assertThat(keysOf(mine)).containsExactly(ORDER_1);
+        for (MarkKey other : List.of(x, y, z)) {
+            assertThat(row(other).claimToken()).as("%s unclaimed", other).isNull();
+        }
+        List<AckOutcome> outcomes = inTransaction(connection -> store.queue().ackAll(connection, mine, at(2)));
+        assertThat(outcomes).containsExactly(AckOutcome.SUCCESS);
+
+        assertThat(row(ORDER_1)).as("acked").isNull();
+        for (MarkKey other : List.of(x, y, z)) {
+            assertThat(row(other)).as("%s still marked", other).isNotNull();
+        }
+    }
+
+    @Test
     void aBatchAckWaitingForOneOfItsKeysHoldsNoLaterKeyOfTheBatch() throws Exception {
         // the lock order of docs/contract.md §3: a business transaction that holds ORDER_2 and then upserts
         // ORDER_3 must not find ORDER_3 held by an ack that waits for ORDER_2

@@ -171,9 +171,22 @@ class PostgresClaimPlanTest {
                     .doesNotContain("Seq Scan on projection_pending");
 
             String delete = plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_BY_ADDRESS,
-                    select -> select.setArray(1, connection.createArrayOf("text", new String[] {"(0,1)", "(0,2)"})));
+                    select -> {
+                        select.setLong(1, tableOid(connection, "projection_pending"));
+                        select.setArray(2, connection.createArrayOf("text", new String[] {"(0,1)", "(0,2)"}));
+                    });
             assertThat(delete).as(delete).contains("Tid Scan")
                     .doesNotContain("Seq Scan on projection_pending");
+        }
+    }
+
+    static long tableOid(Connection connection, String table) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT ?::regclass::oid::bigint")) {
+            select.setString(1, table);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         }
     }
 
@@ -181,7 +194,7 @@ class PostgresClaimPlanTest {
         void bind(PreparedStatement statement) throws SQLException;
     }
 
-    private static String plan(Connection connection, String explain, Binding binding) throws SQLException {
+    static String plan(Connection connection, String explain, Binding binding) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(explain)) {
             binding.bind(select);
             StringBuilder plan = new StringBuilder();

@@ -1,0 +1,112 @@
+package dev.projections.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine's queue statements on a {@code projection_pending} partitioned by projection (docs/install.md), with
+ * 300,000 marks: the claim reads each projection's own partition in its claim index's order, never a sort of the due
+ * set or a scan of another partition; the ack and the claim's stamp go by row address within a partition (a TID scan).
+ * Plans, not times.
+ */
+class PostgresPartitionedQueuePlanTest {
+
+    private static final String SCHEMA = "partitioned_plan";
+    private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
+    private static String url;
+
+    @BeforeAll
+    static void partitionedMarks() throws Exception {
+        url = LiquibaseSchema.freshPostgresSchema(SCHEMA);
+        try (Connection connection = connect()) {
+            PostgresPartitionedPendingStoreTest.partition(connection);
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("""
+                        INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, priority,
+                            available_at, first_marked_at)
+                        SELECT (ARRAY['order-search', 'customer-stats', 'other'])[1 + i % 3], '', lpad(i::text, 8, '0'),
+                               'g', CASE WHEN i % 10 = 0 THEN 0 ELSE 1 END,
+                               TIMESTAMPTZ '2030-01-01 10:00:00+00' + (300000 - i) * INTERVAL '1 millisecond',
+                               TIMESTAMPTZ '2030-01-01 10:00:00+00'
+                          FROM generate_series(1, 300000) AS i""");
+                statement.execute("ANALYZE projection_pending");
+            }
+        }
+    }
+
+    @AfterAll
+    static void dropThem() throws Exception {
+        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE");
+        }
+    }
+
+    @Test
+    void aClaimReadsOnlyItsProjectionsPartitionInClaimIndexOrder() throws Exception {
+        // the partition is chosen at run time (the projection comes from the outer unnest), so the plan is read as it
+        // ran, in a transaction rolled back: the other partitions' scans are never executed
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            String plan = PostgresClaimPlanTest.plan(connection,
+                    "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + PostgresPendingQueue.CLAIM_DUE, select -> {
+                select.setArray(1, connection.createArrayOf("text", List.of("order-search").toArray()));
+                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(4, 100);
+                select.setInt(5, 100);
+            });
+            connection.rollback();
+
+            assertThat(plan).as(plan).doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
+            String perProjection = plan.substring(plan.indexOf("Nested Loop"));
+            assertThat(perProjection).as("no sort below the per-projection read:%n%s", plan).doesNotContain("Sort Method");
+            for (String line : plan.lines().filter(line -> line.contains(" on projection_pending_")).toList()) {
+                assertThat(line).as("a partition read in the claim index's order:%n%s", plan)
+                        .contains("Index Scan using").contains("_projection_priority_available");
+                assertThat(line.contains("on projection_pending_order_search") || line.contains("never executed"))
+                        .as("only order-search's partition read:%n%s", plan).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void anAckDeletesAndAClaimStampsByAddressWithinOnePartition() throws Exception {
+        try (Connection connection = connect()) {
+            long partition = PostgresClaimPlanTest.tableOid(connection, "projection_pending_order_search");
+            String[] tids = {"(0,1)", "(0,2)"};
+            String delete = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_BY_ADDRESS,
+                    select -> {
+                        select.setLong(1, partition);
+                        select.setArray(2, connection.createArrayOf("text", tids));
+                    });
+            String stamp = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.SET_CLAIM_BY_ADDRESS,
+                    select -> {
+                        select.setString(1, "token");
+                        select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+                        select.setString(3, "node");
+                        select.setLong(4, partition);
+                        select.setArray(5, connection.createArrayOf("text", tids));
+                    });
+
+            for (String plan : List.of(delete, stamp)) {
+                assertThat(plan).as(plan).contains("Tid Scan").doesNotContain("Seq Scan").doesNotContain("Index Scan");
+            }
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        TestDatabase database = TestDatabase.get();
+        return DriverManager.getConnection(url, database.user(), database.password());
+    }
+}
