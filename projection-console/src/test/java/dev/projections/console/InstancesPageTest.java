@@ -25,7 +25,7 @@ class InstancesPageTest {
         assertThat(line(Duration.ofMillis(-4_999)).isSkewed()).isFalse();
     }
 
-    /** Review D5: 11 s was under the old tenth of the 2-minute lease and overlapped leases without a flag. */
+    /** Review D5: 11 s was within the old tenth of the 2-minute lease (12 s), and more than the whole 10 s margin. */
     @Test
     void aClockElevenSecondsOffWithTheDefaultLeaseIsFlagged() {
         assertThat(line(Duration.ofSeconds(11)).isSkewed()).isTrue();
