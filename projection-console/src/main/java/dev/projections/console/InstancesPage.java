@@ -2,11 +2,11 @@ package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.ee.admin.Instances;
+import dev.projections.refresh.ClockSkewRule;
 import dev.projections.store.NodeReport;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -22,12 +22,12 @@ public class InstancesPage {
     public static final class Line {
         private final NodeReport node;
         private final Instances instances;
-        private final Duration skewTolerance;
+        private final ClockSkewRule skewRule;
 
-        Line(NodeReport node, Instances instances, Duration skewTolerance) {
+        Line(NodeReport node, Instances instances, ClockSkewRule skewRule) {
             this.node = node;
             this.instances = instances;
-            this.skewTolerance = skewTolerance;
+            this.skewRule = skewRule;
         }
 
         public String getInstance() {
@@ -84,9 +84,9 @@ public class InstancesPage {
                     + Format.number(node.clockSkew().toMillis()));
         }
 
-        /** A clock off by more than a tenth of the lease: the engine warns in the log too. */
+        /** A clock beyond half the lease margin, the rule the engine warns by in its log. */
         public boolean isSkewed() {
-            return node.clockSkew().abs().compareTo(skewTolerance) > 0;
+            return skewRule.exceededBy(node.clockSkew());
         }
     }
 
@@ -117,6 +117,7 @@ public class InstancesPage {
 
     private List<Line> lines;
     private List<Silent> silent;
+    private ClockSkewRule skewRule;
 
     public List<Line> getLines() {
         read();
@@ -129,13 +130,19 @@ public class InstancesPage {
         return silent;
     }
 
+    /** What the clock column means and where it flags, with this instance's limit (its lease-time is everyone's). */
+    public String getSkewTitle() {
+        read();
+        return Text.of("instances.skew.title", Format.number(skewRule.limit().toMillis()));
+    }
+
     private void read() {
         if (lines != null) {
             return;
         }
         Instances instances = reads.instances();
-        Duration tolerance = reads.settings().leaseTime().dividedBy(10);
-        lines = instances.nodes().stream().map(node -> new Line(node, instances, tolerance)).toList();
+        skewRule = new ClockSkewRule(reads.settings().leaseTime());
+        lines = instances.nodes().stream().map(node -> new Line(node, instances, skewRule)).toList();
         java.util.Set<String> reporting = new java.util.HashSet<>();
         instances.nodes().forEach(node -> reporting.add(node.instanceId()));
         silent = instances.deployed().entrySet().stream().filter(entry -> !reporting.contains(entry.getKey()))

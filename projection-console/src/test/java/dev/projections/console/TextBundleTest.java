@@ -74,6 +74,8 @@ class TextBundleTest {
         assertThat(Text.of(Locale.ENGLISH, "run.state.finished-failing", 12_345))
                 .as("counts grouped as Format.number groups them").isEqualTo("finished, 12,345 failing");
         assertThat(Text.of(Locale.ENGLISH, "rebuilds.empty")).contains("overview's");
+        assertThat(Text.of(Locale.ENGLISH, "instances.skew.title", "5,000")).startsWith("this instance's clock")
+                .contains("beyond 5,000 ms either way");
         assertThat(Text.of(Locale.ENGLISH, "overview.rebuild-started", 1)).isEqualTo("rebuild started: 1 run");
         assertThat(Text.of(Locale.ENGLISH, "overview.rebuild-started", 12_345)).as("a choice, its count ungrouped")
                 .isEqualTo("rebuild started: 12345 runs");

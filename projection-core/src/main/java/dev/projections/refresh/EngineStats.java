@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.ClockSkew;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +51,18 @@ public final class EngineStats {
 
     public long sweeps() {
         return sweeps.get();
+    }
+
+    private volatile ClockSkew clockSkew;
+
+    /** The heartbeat measured this instance's clock against the database's. */
+    public void clockMeasured(ClockSkew measured) {
+        clockSkew = measured;
+    }
+
+    /** This instance's clock against the database's at the last heartbeat, {@code null} before the first. */
+    public ClockSkew clockSkew() {
+        return clockSkew;
     }
 
     /** One commit-time statement wrote a transaction's marks. */

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.ClockSkew;
 import dev.projections.store.InstanceTable;
 import dev.projections.store.NodeReport;
 import dev.projections.store.NodeTable;
@@ -13,7 +14,9 @@ import java.util.logging.Logger;
  * Run by every sweep: records in {@code projection_instance} that this instance deploys its projections (so the
  * console can tell marks nobody will refresh), compares the engine's clock with the database's, and reports what the
  * instance is doing in {@code projection_node} (the console's instances page). Leases and due times are compared
- * across instances, so their clocks must agree; a difference over a tenth of the lease is reported.
+ * across instances, so their clocks must agree: a difference beyond {@link ClockSkewRule}'s limit (half the lease
+ * margin) is logged as a warning at every sweep, and the measurement goes to {@link EngineStats} for health and
+ * metrics.
  */
 public final class InstanceHeartbeat {
 
@@ -28,16 +31,16 @@ public final class InstanceHeartbeat {
     private final Supplier<Activity> activity;
     /** When this instance's engine began to report (its first heartbeat object): the instances page's "started". */
     private final Instant startedAt;
-    private volatile Duration lastSkew = Duration.ZERO;
     private final Transactions transactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final String instanceId;
-    private final Duration tolerance;
+    private final ClockSkewRule skewRule;
+    private final EngineStats stats;
 
     public InstanceHeartbeat(InstanceTable instances, NodeTable nodes, Supplier<Activity> activity,
                              Transactions transactions, Clock clock, ProjectionCatalog catalog, String instanceId,
-                             Duration leaseTime) {
+                             Duration leaseTime, EngineStats stats) {
         this.instances = instances;
         this.nodes = nodes;
         this.activity = activity;
@@ -46,22 +49,28 @@ public final class InstanceHeartbeat {
         this.clock = clock;
         this.catalog = catalog;
         this.instanceId = instanceId;
-        this.tolerance = leaseTime.dividedBy(10);
+        this.skewRule = new ClockSkewRule(leaseTime);
+        this.stats = stats;
     }
 
-    /** Returns the clock difference (engine minus database). */
-    public Duration beat() {
+    /** Returns the clock difference (engine minus database) against its limit. */
+    public ClockSkew beat() {
         try {
-            Duration skew = transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
-                Instant at = clock.instant();
-                instances.heartbeat(connection, instanceId, catalog.names(), at);
-                return Duration.between(instances.databaseTime(connection), at);
+            ClockSkew skew = transactions.inNewTransaction(Duration.ofSeconds(30), connection -> {
+                // the database's time as the transaction's first statement, taken against the middle of our
+                // readings around it: neither the upsert's time (MariaDB reads the statement's time, PostgreSQL the
+                // transaction's start) nor the query's round trip counts as skew, and the limit is only 100 ms
+                // for the shortest lease
+                Instant before = clock.instant();
+                Instant database = instances.databaseTime(connection);
+                Instant after = clock.instant();
+                instances.heartbeat(connection, instanceId, catalog.names(), before);
+                Instant ours = before.plus(Duration.between(before, after).dividedBy(2));
+                return skewRule.measured(Duration.between(database, ours));
             });
-            lastSkew = skew;
-            if (skew.abs().compareTo(tolerance) > 0) {
-                LOG.warning("projection engine: this instance's clock differs from the database's by "
-                        + skew.toMillis() + " ms, more than a tenth of projection.lease-time ("
-                        + tolerance.toMillis() + " ms); synchronise the clocks (NTP) of all instances");
+            stats.clockMeasured(skew);
+            if (skew.exceeded()) {
+                LOG.warning(skewRule.warning(skew));
             }
             return skew;
         } catch (RuntimeException e) {
@@ -80,9 +89,14 @@ public final class InstanceHeartbeat {
         Database.call("reporting this instance", () -> transactions.inNewTransaction(Duration.ofSeconds(10),
                 connection -> {
                     nodes.report(connection, new NodeReport(instanceId, startedAt, clock.instant(), now.workers(),
-                            now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew));
+                            now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew()));
                     return null;
                 }));
+    }
+
+    private Duration lastSkew() {
+        ClockSkew measured = stats.clockSkew();
+        return measured == null ? Duration.ZERO : measured.skew();
     }
 
     public String instanceId() {

@@ -7,13 +7,15 @@ import java.util.List;
 
 /**
  * How a refresh fits inside its lease (docs/contract.md §4 steps 2–3). A refresh transaction times out after
- * {@code min(lease-time / 2, lease left − margin)}, and a mark is only started while its lease has at least
- * {@code lease-time / 2 + margin} left, so the refresh's <em>transaction</em> ends before the lease lapses. The
- * thread may not: the transaction reaper rolls the transaction back, but a projection that keeps running (or
- * writes a store outside the database) can still write after the lease lapsed and another worker took the key.
- * Only writes in the pending table's database are protected, by that rollback; for any other read model the
+ * {@code min(lease-time / 2, lease left − margin)} (the margin is {@link LeaseMargin}'s), and a mark is only started
+ * while its lease has at least {@code lease-time / 2 + margin} left, so the refresh's <em>transaction</em> ends before
+ * the lease lapses. The thread may not: the transaction reaper rolls the transaction back, but a projection that keeps
+ * running (or writes a store outside the database) can still write after the lease lapsed and another worker took the
+ * key. Only writes in the pending table's database are protected, by that rollback; for any other read model the
  * stale write is repaired by the re-mark every path makes when it finds its claim gone. With the default lease
- * of 2 min: margin 10 s, timeout 60 s, start only with 70 s left. The shortest lease is
+ * of 2 min: margin 10 s, timeout 60 s, start only with 70 s left. All of this is in the claiming instance's clock:
+ * another instance takes the key at its own clock's end of the lease, so two clocks further apart than the margin
+ * overlap, and {@link ClockSkewRule} warns before they can. The shortest lease is
  * {@link dev.projections.config.Settings#MIN_LEASE_TIME}.
  */
 final class LeasePolicy {
@@ -23,8 +25,12 @@ final class LeasePolicy {
 
     LeasePolicy(Duration lease) {
         this.lease = lease;
-        Duration tenth = lease.dividedBy(10);
-        this.margin = tenth.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : tenth;
+        this.margin = LeaseMargin.of(lease);
+    }
+
+    /** What the transaction keeps clear of the lease's end ({@link LeaseMargin}). */
+    Duration margin() {
+        return margin;
     }
 
     boolean leftToStart(ClaimedMark mark, Instant now) {

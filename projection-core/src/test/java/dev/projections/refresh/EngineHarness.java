@@ -102,7 +102,7 @@ final class EngineHarness {
                 TenantScope.NONE, (key, outcome, took) -> refreshed.add(new Refreshed(key, outcome)), rebuilds);
     }
 
-    private ProjectionCatalog catalog() {
+    ProjectionCatalog catalog() {
         return new ProjectionCatalog() {
             @Override
             public Projection byName(String name) {

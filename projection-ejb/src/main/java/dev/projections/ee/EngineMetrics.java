@@ -1,8 +1,10 @@
 package dev.projections.ee;
 
+import dev.projections.metrics.ClockSkewGauges;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
 import dev.projections.metrics.RefreshTimer;
+import dev.projections.refresh.ClockSkewRule;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.annotation.PostConstruct;
@@ -52,6 +54,8 @@ public class EngineMetrics implements MetricsText {
         }
         new PendingGauges(resources.dataSource(), resources.counts(), resources.store().control(), resources.clock())
                 .register(registry, projections.names());
+        new ClockSkewGauges(resources.stats()::clockSkew, new ClockSkewRule(resources.settings().leaseTime()).limit())
+                .register(registry);
         refreshTimer = new RefreshTimer(registry);
     }
 

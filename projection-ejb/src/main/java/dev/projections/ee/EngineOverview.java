@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
 import dev.projections.inspect.ProjectionCounts;
@@ -57,6 +58,8 @@ public class EngineOverview {
         Instant lastSweep = resources.stats().lastSweepAt();
         Duration stale = resources.settings().sweepInterval().multipliedBy(3);
         Instant sweepExpectedSince = lastSweep == null ? resources.stats().startedAt() : lastSweep;
+        // the last measurement, even when the database cannot be reached now: it is still this clock's best reading
+        ClockSkew clockSkew = resources.stats().clockSkew();
         try (Connection connection = resources.dataSource().getConnection()) {
             Instant now = resources.clock().instant();
             Instant oldest = resources.counts().oldestDue(connection, registry.names(), now);
@@ -70,18 +73,18 @@ public class EngineOverview {
             if (sweeping && Duration.between(sweepExpectedSince, Instant.now()).compareTo(stale) > 0) {
                 return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
                         : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused,
-                        suspended);
+                        suspended, clockSkew);
             }
-            return new EngineHealth(true, null, lastSweep, oldestAge, paused, suspended);
+            return new EngineHealth(true, null, lastSweep, oldestAge, paused, suspended, clockSkew);
         } catch (SQLException e) {
             if (new BackPressure(resources.settings().backPressure()).isBackPressure(e)) {
                 // the pool is busy, not the database gone: taking this instance out of service would only move its
                 // load to the others (docs/contract.md §6, back-pressure is not failure)
                 return new EngineHealth(true, "connection pool exhausted: " + e.getMessage(), lastSweep, null,
-                        Set.of(), java.util.Map.of());
+                        Set.of(), java.util.Map.of(), clockSkew);
             }
             return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of(),
-                    java.util.Map.of());
+                    java.util.Map.of(), clockSkew);
         }
     }
 }

@@ -74,7 +74,8 @@ public class EngineRuntime {
     public synchronized InstanceHeartbeat heartbeat() {
         if (heartbeat == null) {
             heartbeat = new InstanceHeartbeat(resources.store().instances(), resources.store().nodes(), this::activity,
-                    transactions, resources.clock(), registry, resources.instanceId(), resources.settings().leaseTime());
+                    transactions, resources.clock(), registry, resources.instanceId(), resources.settings().leaseTime(),
+                    resources.stats());
         }
         return heartbeat;
     }

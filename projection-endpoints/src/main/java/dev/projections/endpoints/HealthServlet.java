@@ -1,5 +1,6 @@
 package dev.projections.endpoints;
 
+import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
 import dev.projections.Projections;
 import jakarta.inject.Inject;
@@ -11,7 +12,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code GET /projections/health}: 200 with a JSON body (last sweep, oldest due age, paused projections, suspended projections with their reasons), 503
+ * {@code GET /projections/health}: 200 with a JSON body (last sweep, oldest due age, paused projections, suspended projections with their reasons,
+ * the clock against the database's), 503
  * when the database is unreachable or the last sweep is older than three sweep intervals. Outside the console's
  * login, for load balancers and probes. Mapped by the console WAR's web.xml, or by this jar's web fragment in a
  * WAR of the application ({@code /projections/health}).
@@ -41,10 +43,27 @@ public class HealthServlet extends HttpServlet {
         jakarta.json.JsonObjectBuilder suspended = Json.createObjectBuilder();
         health.suspendedProjections().forEach(suspended::add);
         body.add("suspendedProjections", suspended);
+        addClockSkew(body, health.clockSkew());
         response.setStatus(health.healthy() ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");
         response.setHeader("Cache-Control", "no-store");
         response.getWriter().write(body.build().toString());
+    }
+
+    /**
+     * This instance's clock against the database's (docs/contract.md §4, "Time"): {@code clockSkewed} is true beyond the
+     * limit, and the status stays UP. The instance serves as well as before (it is leases across instances that
+     * suffer), and taking it out of service would not set its clock; the log names the fix.
+     */
+    private static void addClockSkew(JsonObjectBuilder body, ClockSkew skew) {
+        if (skew == null) {
+            body.addNull("clockSkewMs");
+            body.add("clockSkewed", false);
+            return;
+        }
+        body.add("clockSkewMs", skew.skew().toMillis());
+        body.add("clockSkewLimitMs", skew.limit().toMillis());
+        body.add("clockSkewed", skew.exceeded());
     }
 }

@@ -15,9 +15,9 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * The readiness check "projections" (docs/contract.md §12): UP when the engine has started and is healthy, DOWN
  * before it has started (its schema not yet checked), after it stopped, and whenever {@code /projections/health}
- * would answer 503 (database unreachable, no sweep for three sweep intervals). Suspended and paused projections are
- * reported as data and keep it UP: they are an operator's matter, not a reason to take the instance out of a load
- * balancer.
+ * would answer 503 (database unreachable, no sweep for three sweep intervals). Suspended and paused projections, and a
+ * clock too far from the database's ({@code clockSkewed}), are reported as data and keep it UP: they are an operator's
+ * matter, not a reason to take the instance out of a load balancer.
  */
 @Readiness
 @ApplicationScoped
@@ -51,6 +51,11 @@ public class ProjectionsReadiness implements HealthCheck {
             }
             data.put("pausedProjections", String.join(",", new TreeSet<>(health.pausedProjections())));
             data.put("suspendedProjections", String.join(",", new TreeSet<>(health.suspendedProjections().keySet())));
+            if (health.clockSkew() != null) {
+                data.put("clockSkewMs", health.clockSkew().skew().toMillis());
+                data.put("clockSkewLimitMs", health.clockSkew().limit().toMillis());
+                data.put("clockSkewed", health.clockSkew().exceeded());
+            }
         }
         return new HealthCheckResponse(NAME, up ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
                 Optional.of(data));

@@ -2,6 +2,7 @@ package dev.projections.health.microprofile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,5 +36,28 @@ class ProjectionsReadinessTest {
                 "database unreachable: connection refused", sweep, null, Set.of(), Map.of())));
         assertThat(down.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
         assertThat(down.getData().orElseThrow()).containsEntry("problem", "database unreachable: connection refused");
+    }
+
+    @Test
+    void aClockBeyondItsLimitIsReportedAsDataAndKeepsTheInstanceReady() {
+        HealthCheckResponse skewed = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true, null,
+                Instant.parse("2026-12-01T10:00:00Z"), Duration.ZERO, Set.of(), Map.of(),
+                new ClockSkew(Duration.ofMillis(-5_001), Duration.ofSeconds(5)))));
+        assertThat(skewed.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(skewed.getData().orElseThrow()).containsEntry("clockSkewMs", -5_001L)
+                .containsEntry("clockSkewLimitMs", 5_000L).containsEntry("clockSkewed", true);
+
+        HealthCheckResponse within = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true, null,
+                Instant.parse("2026-12-01T10:00:00Z"), Duration.ZERO, Set.of(), Map.of(),
+                new ClockSkew(Duration.ofMillis(4_999), Duration.ofSeconds(5)))));
+        assertThat(within.getData().orElseThrow()).containsEntry("clockSkewMs", 4_999L)
+                .containsEntry("clockSkewed", false);
+    }
+
+    @Test
+    void beforeTheFirstSweepMeasuredTheClockNoSkewIsReported() {
+        HealthCheckResponse unmeasured = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true, null, null,
+                Duration.ZERO, Set.of(), Map.of())));
+        assertThat(unmeasured.getData().orElseThrow()).doesNotContainKeys("clockSkewMs", "clockSkewed");
     }
 }

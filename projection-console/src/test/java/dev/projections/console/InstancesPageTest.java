@@ -1,0 +1,39 @@
+package dev.projections.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.ee.admin.Instances;
+import dev.projections.refresh.ClockSkewRule;
+import dev.projections.store.NodeReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The instances page flags a clock by the rule the engine warns by: beyond half the lease margin (contract §4). */
+class InstancesPageTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+    private final ClockSkewRule rule = new ClockSkewRule(Duration.ofMinutes(2));
+
+    @Test
+    void aClockJustBeyondHalfTheMarginEitherWayIsFlaggedAndOneJustWithinIsNot() {
+        assertThat(line(Duration.ofMillis(5_001)).isSkewed()).isTrue();
+        assertThat(line(Duration.ofMillis(-5_001)).isSkewed()).isTrue();
+        assertThat(line(Duration.ofMillis(4_999)).isSkewed()).isFalse();
+        assertThat(line(Duration.ofMillis(-4_999)).isSkewed()).isFalse();
+    }
+
+    /** Review D5: 11 s was within the old tenth of the 2-minute lease (12 s), and more than the whole 10 s margin. */
+    @Test
+    void aClockElevenSecondsOffWithTheDefaultLeaseIsFlagged() {
+        assertThat(line(Duration.ofSeconds(11)).isSkewed()).isTrue();
+    }
+
+    private InstancesPage.Line line(Duration skew) {
+        NodeReport node = new NodeReport("node-a", NOW, NOW, 4, 0, 0, 0, skew);
+        return new InstancesPage.Line(node, new Instances(List.of(node), Map.of(), NOW, Duration.ofSeconds(15),
+                "node-a"), rule);
+    }
+}
