@@ -20,7 +20,8 @@ class AfterCommitFailureTest {
     private static final int KEYS = 100;
 
     @Test
-    void aListenerThrowingAfterEachCommittedRefreshOfOneMarkLeavesEveryKeyRefreshedOnceAndNoneFailed() throws Exception {
+    void aListenerThrowingAfterEachCommittedRefreshOfOneMarkLeavesEveryKeyRefreshedOnceAndNoneFailed()
+            throws Exception {
         refreshesEveryKeyOnceWithAThrowingListener("after-commit-one", "1");
     }
 
@@ -53,6 +54,8 @@ class AfterCommitFailureTest {
         assertThat(harness.refreshed).extracting(EngineHarness.Refreshed::outcome).hasSize(KEYS)
                 .containsOnly(RefreshOutcome.SUCCESS);
         assertThat(harness.suspensions()).as("no refresh failed, so nothing to suspend").isEmpty();
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).as("each listener failure counted")
+                .isEqualTo(KEYS);
     }
 
     @Test
@@ -73,6 +76,7 @@ class AfterCommitFailureTest {
 
         assertThat(harness.pending()).as("the drainer went on after the first batch").isZero();
         assertThat(projection.calls).hasSize(20).doesNotHaveDuplicates();
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).isEqualTo(20);
     }
 
     @Test
@@ -89,6 +93,7 @@ class AfterCommitFailureTest {
         assertThat(harness.row(key)).as("acked, not given back").isNull();
         assertThat(harness.suspensions()).isEmpty();
         assertThat(projection.calls).containsExactly("k");
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).isEqualTo(1);
     }
 
     @Test
@@ -111,6 +116,7 @@ class AfterCommitFailureTest {
         assertThat(projection.calls).hasSize(10).doesNotHaveDuplicates();
         assertThat(harness.pending()).as("no acked mark marked again").isZero();
         assertThat(harness.refreshed).extracting(EngineHarness.Refreshed::outcome).containsOnly(RefreshOutcome.SUCCESS);
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).as("one scope, closed once").isEqualTo(1);
     }
 
     @Test
@@ -128,6 +134,7 @@ class AfterCommitFailureTest {
 
         assertThat(harness.row(key)).as("acked, not recorded as failed").isNull();
         assertThat(harness.outcomes(key)).containsExactly(RefreshOutcome.SUCCESS);
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).isEqualTo(1);
     }
 
     @Test
@@ -147,6 +154,7 @@ class AfterCommitFailureTest {
         assertThat(harness.row(key).lastError()).contains("no tenant gone");
         assertThat(harness.outcomes(key)).containsExactly(RefreshOutcome.FAILED);
         assertThat(projection.calls).isEmpty();
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).as("the refresh's own failure").isZero();
     }
 
     @Test
@@ -159,7 +167,7 @@ class AfterCommitFailureTest {
         for (int i = 0; i < 5; i++) {
             harness.mark(ScriptedProjection.NAME, "k" + i);
         }
-        projection.failNext("a-failing", 1);
+        projection.failNext("a-failing", 2); // its refreshAll, then its refresh alone
         harness.listenerThrows = () -> new IllegalStateException("metrics backend down");
 
         while (engine.drain()) {
@@ -169,5 +177,7 @@ class AfterCommitFailureTest {
         assertThat(harness.pending()).as("only the failing key left").isEqualTo(1);
         assertThat(harness.row(failing).attempts()).isEqualTo(1);
         assertThat(harness.outcomes(failing)).containsExactly(RefreshOutcome.FAILED);
+        assertThat(harness.stats.listenerFailures(ScriptedProjection.NAME)).as("five successes and one failure told")
+                .isEqualTo(6);
     }
 }

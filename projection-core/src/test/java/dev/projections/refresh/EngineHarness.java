@@ -39,6 +39,8 @@ final class EngineHarness {
     final AdjustableClock clock = new AdjustableClock();
     final PendingStore store = PendingStore.forProduct("H2");
     final List<Refreshed> refreshed = new CopyOnWriteArrayList<>();
+    /** Shared by the harness's engines, as one instance's are. */
+    final EngineStats stats = new EngineStats();
     private final String url;
     private final Settings settings;
     private final Map<String, Projection> projections;
@@ -49,7 +51,7 @@ final class EngineHarness {
      */
     volatile java.util.function.Supplier<? extends RuntimeException> listenerThrows;
 
-    /** The application's tenant scope the engines and rebuild steps enter; read at each entry, so a test may swap it. */
+    /** The application's tenant scope that engines and rebuild steps enter; read at each entry, so tests swap it. */
     volatile TenantScope tenantScope = TenantScope.NONE;
 
     /** Transactions still to refuse, as an exhausted pool would: no connection in time. */
@@ -113,7 +115,7 @@ final class EngineHarness {
 
     private RefreshEngine newEngine(RebuildStepper rebuilds) {
         return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog(),
-                tenant -> tenantScope.enter(tenant), this::record, rebuilds);
+                tenant -> tenantScope.enter(tenant), this::record, stats, rebuilds);
     }
 
     private void record(MarkKey key, RefreshOutcome outcome, Duration took) {
@@ -189,7 +191,8 @@ final class EngineHarness {
 
     /** The suspended projections of {@code projection_control}, with their reasons. */
     Map<String, dev.projections.store.Suspension> suspensions() throws Exception {
-        return transactions.inNewTransaction(Duration.ofSeconds(5), connection -> store.control().suspensions(connection));
+        return transactions.inNewTransaction(Duration.ofSeconds(5),
+                connection -> store.control().suspensions(connection));
     }
 
     /** Suspends {@code projection} by hand, as {@code Projections.suspend} does. */

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
 import dev.projections.metrics.RefreshTimer;
@@ -52,6 +53,7 @@ public class EngineMetrics implements MetricsText {
         }
         new PendingGauges(resources.dataSource(), resources.counts(), resources.store().control(), resources.clock())
                 .register(registry, projections.names());
+        ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
     }
 
