@@ -11,7 +11,8 @@ import java.util.Optional;
  * {@link #FINISHED_FAILING}, 0 before), {@code ratePerSecond} ids marked per second since it started. A run whose
  * ids were all marked ends {@link #FINISHED} when no rebuild mark is left, or {@link #FINISHED_FAILING} when only
  * failing ones are: they stay as failing marks to retry, and never keep the run (or the next one) open. A run may
- * be {@link #CANCELLED} (by {@code cancelledBy}) or end {@link #FAILED} when its ids could not be listed.
+ * be {@link #CANCELLED} (by {@code cancelledBy}) or end {@link #FAILED} when a step failed for good (its ids could not
+ * be listed, its tenant scope not entered; {@code lastError} says why).
  * {@code scope} says which ids it marks, {@code partitions} how many cursors step it in parallel, of which
  * {@code partitionsDone} have marked all theirs; {@code takeovers} counts the steps another instance took over after
  * the previous owner's lease lapsed.

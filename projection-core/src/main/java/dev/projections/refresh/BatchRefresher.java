@@ -31,7 +31,8 @@ import java.util.logging.Logger;
  * with enough lease left to finish, else given back unstarted; once started, it ends refreshed, recorded as
  * failed with backoff, or (at shutdown) released. A failed {@code refreshAll} that used up the lease does not
  * return its marks unrecorded: they get a fresh lease and go on one by one, so a slow or poison id backs off
- * alone and never holds its neighbours.
+ * alone and never holds its neighbours. Once a refresh committed, nothing that follows is its failure: the
+ * application's listener and the close of its tenant scope run guarded ({@link ApplicationCallbacks}).
  */
 final class BatchRefresher {
 
@@ -46,7 +47,7 @@ final class BatchRefresher {
     private final SuspensionGuard guard;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
-    private final RefreshListener listener;
+    private final ApplicationCallbacks callbacks;
     private final LeasePolicy leases;
     private final Backoff backoff;
     private final InFlight inFlight;
@@ -58,15 +59,15 @@ final class BatchRefresher {
     private final Map<dev.projections.MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
 
     BatchRefresher(PendingQueue queue, ControlTable control, Transactions transactions, Clock clock, Settings settings,
-                   ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, LeasePolicy leases,
-                   InFlight inFlight, BooleanSupplier stopping) {
+                   ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, EngineStats stats,
+                   LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
         this.queue = queue;
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
         this.catalog = catalog;
         this.tenantScope = tenantScope;
-        this.listener = listener;
+        this.callbacks = new ApplicationCallbacks(listener, stats, clock);
         this.leases = leases;
         this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.parking = new ParkingPolicy(settings);
@@ -202,12 +203,14 @@ final class BatchRefresher {
         List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
         Instant start = clock.instant();
         List<AckOutcome> outcomes;
-        try (TenantScope.Entered ignored = enterTenant(first.key().tenantId())) {
-            outcomes = transactions.inNewTransaction(leases.refreshTimeout(marks, clock.instant()), connection -> {
-                projection.refreshAll(ids);
-                // acks lock rows: in key order, like every statement locking several pending rows (docs/contract.md §3)
-                return queue.ackAll(connection, marks, clock.instant());
-            });
+        try {
+            outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> transactions.inNewTransaction(
+                    leases.refreshTimeout(marks, clock.instant()), connection -> {
+                        projection.refreshAll(ids);
+                        // acks lock rows: in key order, like every statement locking several pending rows
+                        // (docs/contract.md §3)
+                        return queue.ackAll(connection, marks, clock.instant());
+                    }), closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
         } catch (Exception | LinkageError | AssertionError e) {
             if (backPressure.isBackPressure(e) && !pressedOften(marks)) {
                 pressed(batch, marks, e);
@@ -219,12 +222,13 @@ final class BatchRefresher {
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
             return Ended.FAILED;
         }
+        // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
         Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
         for (int i = 0; i < marks.size(); i++) {
             guard.succeeded(marks.get(i).key());
             pressedTimes.remove(marks.get(i).key());
-            listener.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
+            callbacks.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }
         return Ended.REFRESHED;
     }
@@ -241,15 +245,9 @@ final class BatchRefresher {
     private Ended refreshOne(ClaimedMark mark, ClaimedBatch batch) {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
-        try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
-            AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
-                projection.refresh(mark.key().entityId());
-                return queue.ack(connection, mark, clock.instant());
-            });
-            guard.succeeded(mark.key());
-            pressedTimes.remove(mark.key());
-            listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
-            return Ended.REFRESHED;
+        AckOutcome outcome;
+        try {
+            outcome = refreshAndAck(projection, mark, start);
         } catch (Exception | LinkageError | AssertionError e) {
             if (backPressure.isBackPressure(e)) {
                 pressed(batch, List.of(mark), e);
@@ -260,9 +258,26 @@ final class BatchRefresher {
             if (guard.failed(mark.key(), FailureText.of(e))) {
                 batch.suspended(mark.key().projection());
             }
-            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+            callbacks.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
             return Ended.FAILED;
         }
+        // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
+        guard.succeeded(mark.key());
+        pressedTimes.remove(mark.key());
+        callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+        return Ended.REFRESHED;
+    }
+
+    /**
+     * One mark's refresh and ack in one transaction, as its tenant; returns once they committed. Entering the tenant
+     * scope is part of it, the scope's close after the commit is not.
+     */
+    private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark, Instant start) throws Exception {
+        return TenantScoped.run(tenantScope, mark.key().tenantId(), () -> transactions.inNewTransaction(
+                leases.refreshTimeout(List.of(mark), start), connection -> {
+                    projection.refresh(mark.key().entityId());
+                    return queue.ack(connection, mark, clock.instant());
+                }), closing -> callbacks.scopeCloseFailed(mark.key(), closing));
     }
 
     /**
@@ -273,26 +288,32 @@ final class BatchRefresher {
         Projection projection = catalog.byName(mark.key().projection());
         Instant start = clock.instant();
         inFlight.refreshBegins();
-        try (TenantScope.Entered ignored = enterTenant(mark.key().tenantId())) {
-            AckOutcome outcome = transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), start), connection -> {
-                projection.refresh(mark.key().entityId());
-                return queue.ack(connection, mark, clock.instant());
-            });
-            listener.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+        try {
+            AckOutcome outcome;
+            try {
+                outcome = refreshAndAck(projection, mark, start);
+            } catch (Exception | LinkageError | AssertionError e) {
+                probeFailed(mark, e);
+                return false;
+            }
+            // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)
             guard.forget(mark.key().projection());
+            callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
             return true;
-        } catch (Exception | LinkageError | AssertionError e) {
-            LOG.log(Level.INFO, "probe of suspended {0} failed, it stays suspended: {1}",
-                    new Object[] {mark.key(), FailureText.of(e)});
-            // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
-            // failing for its own reason must not keep its projection suspended)
-            Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> queue.giveBackUntried(connection, mark, clock.instant(),
-                            clock.instant().plus(settings.probeInterval()))));
-            return false;
         } finally {
             inFlight.refreshEnds();
         }
+    }
+
+    /** The probe's refresh failed: logged, and its mark given back without an attempt. */
+    private void probeFailed(ClaimedMark mark, Throwable e) {
+        LOG.log(Level.INFO, "probe of suspended {0} failed, it stays suspended: {1}",
+                new Object[] {mark.key(), FailureText.of(e)});
+        // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
+        // failing for its own reason must not keep its projection suspended)
+        Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
+                connection -> queue.giveBackUntried(connection, mark, clock.instant(),
+                        clock.instant().plus(settings.probeInterval()))));
     }
 
     /** Outcomes seen while a projection was suspended say nothing about it once the suspension is lifted. */
@@ -412,7 +433,7 @@ final class BatchRefresher {
             if (guard.failed(mark.key(), FailureText.of(failure))) {
                 batch.suspended(mark.key().projection());
             }
-            listener.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.ZERO);
+            callbacks.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.ZERO);
         }
     }
 
@@ -430,10 +451,6 @@ final class BatchRefresher {
             Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
                     connection -> queue.abandon(connection, marks, clock.instant())));
         }
-    }
-
-    private TenantScope.Entered enterTenant(String tenantId) {
-        return tenantId.isEmpty() ? () -> { } : tenantScope.enter(tenantId);
     }
 
     private static RefreshOutcome outcomeOf(AckOutcome ack) {

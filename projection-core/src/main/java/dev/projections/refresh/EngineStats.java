@@ -3,7 +3,9 @@ package dev.projections.refresh;
 import dev.projections.ClockSkew;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /** Counters of what the engine did on this instance, for tests, metrics and the health endpoint. */
 public final class EngineStats {
@@ -12,6 +14,7 @@ public final class EngineStats {
     private final AtomicLong sweeps = new AtomicLong();
     private final AtomicLong markStatements = new AtomicLong();
     private final RefreshRate refreshRate = new RefreshRate();
+    private final Map<String, LongAdder> listenerFailures = new ConcurrentHashMap<>();
 
     /** Completed refreshes per projection in the last minute on this instance. */
     public RefreshRate refreshRate() {
@@ -72,5 +75,19 @@ public final class EngineStats {
 
     public long markStatements() {
         return markStatements.get();
+    }
+
+    /**
+     * Application code called once a refresh of {@code projection} had its outcome — a {@code RefreshListener}, the
+     * close of a {@code TenantScope} — threw; the outcome stood (docs/contract.md §6).
+     */
+    public void listenerFailed(String projection) {
+        listenerFailures.computeIfAbsent(projection, p -> new LongAdder()).increment();
+    }
+
+    /** How often {@link #listenerFailed} was told of {@code projection} on this instance since it started. */
+    public long listenerFailures(String projection) {
+        LongAdder failures = listenerFailures.get(projection);
+        return failures == null ? 0 : failures.sum();
     }
 }

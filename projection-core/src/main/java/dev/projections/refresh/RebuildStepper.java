@@ -20,7 +20,9 @@ import java.util.logging.Logger;
  * One step of a background rebuild (docs/contract.md §7): lease a run, take the page of ids after its cursor from
  * {@code ids(cursor, rebuild-page-size)} inside the run's tenant scope, mark them at rebuild priority with one upsert and
  * advance the cursor — in one transaction, so a step is marked and counted exactly once or not at all. Steps run
- * on the drainers, no thread is held per run.
+ * on the drainers, no thread is held per run. A step that fails for a transient reason ({@link Transient}) rolls back
+ * and is stepped again once its lease lapses; any other failure — of {@code ids}, of entering the tenant scope, of a
+ * statement — fails the run with its error at once, as it would fail again at every lease.
  */
 public final class RebuildStepper {
 
@@ -63,35 +65,62 @@ public final class RebuildStepper {
         }
         RebuildRun run = leased.get();
         Projection projection = catalog.byName(run.projection());
-        try (TenantScope.Entered ignored = run.tenant().isEmpty() ? () -> { } : tenantScope.enter(run.tenant())) {
-            transactions.inNewTransaction(lease.dividedBy(2), connection -> {
-                List<String> ids = idsAfter(projection, run);
-                TreeSet<MarkKey> keys = new TreeSet<>();
-                for (String id : ids) {
-                    keys.add(new MarkKey(run.projection(), run.tenant(), id));
-                }
-                pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, clock.instant());
-                String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
-                if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
-                    throw new IllegalStateException("the lease of partition " + run.partition() + " of rebuild run "
-                            + run.runId() + " was lost, or the run was cancelled");
-                }
-                return null;
-            });
+        try {
+            // entering the tenant is part of the step; closing it once the step committed is not
+            TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(lease.dividedBy(2),
+                    connection -> markPage(connection, projection, run)), closing -> scopeCloseFailed(run, closing));
         } catch (BadIdsException e) {
-            LOG.log(Level.WARNING, "rebuild run {0} of {1} failed: {2}",
-                    new Object[] {run.runId(), run.projection(), FailureText.of(e.getCause())});
-            Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
-                rebuilds.fail(connection, run, FailureText.of(e.getCause()), clock.instant());
-                return null;
-            }));
+            fail(run, e.getCause());
+        } catch (LeaseLostException e) {
+            // taken over after the lease lapsed, or cancelled: the new owner or the cancel decides what follows
+            LOG.log(Level.INFO, "rebuild step of run {0} ({1}) rolled back: {2}",
+                    new Object[] {run.runId(), run.projection(), e.getMessage()});
         } catch (Exception | LinkageError | AssertionError e) {
-            // a timeout, a lost connection, a lock timeout: the step rolled back, the run stays RUNNING and is
-            // stepped again from its cursor once the lease lapses
-            LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
-                    new Object[] {run.runId(), run.projection(), FailureText.of(e)});
+            if (Transient.is(e)) {
+                // a timeout, a lost connection, a deadlock: the step rolled back, the run stays RUNNING and is
+                // stepped again from its cursor once the lease lapses
+                LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
+                        new Object[] {run.runId(), run.projection(), FailureText.of(e)});
+            } else {
+                // a tenant scope that cannot be entered, a statement that is wrong: it would fail the same way at
+                // every lease, and the run would never end nor let a new run of its projection and tenant start
+                fail(run, e);
+            }
         }
         return true;
+    }
+
+    /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */
+    private Void markPage(java.sql.Connection connection, Projection projection, RebuildRun run) throws Exception {
+        List<String> ids = idsAfter(projection, run);
+        TreeSet<MarkKey> keys = new TreeSet<>();
+        for (String id : ids) {
+            keys.add(new MarkKey(run.projection(), run.tenant(), id));
+        }
+        pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, clock.instant());
+        String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
+        if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
+            throw new LeaseLostException("the lease of partition " + run.partition() + " of rebuild run "
+                    + run.runId() + " was lost, or the run was cancelled");
+        }
+        return null;
+    }
+
+    /** The step committed before its tenant scope's close threw: the page is marked and counted, nothing to undo. */
+    private static void scopeCloseFailed(RebuildRun run, Throwable closing) {
+        LOG.log(Level.WARNING, "TenantScope close failed after a rebuild step of run {0} ({1} [{2}]) committed; the "
+                + "step stands: {3}", new Object[] {run.runId(), run.projection(), run.tenant(), FailureText.of(closing)});
+    }
+
+    /** Ends the run FAILED with {@code failure}, as the console and the history show it (its last error). */
+    private void fail(RebuildRun run, Throwable failure) {
+        String error = FailureText.of(failure);
+        LOG.log(Level.WARNING, "rebuild run {0} of {1} [{2}] failed: {3}",
+                new Object[] {run.runId(), run.projection(), run.tenant(), error});
+        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
+            rebuilds.fail(connection, run, error, clock.instant());
+            return null;
+        }));
     }
 
     /** The next page; anything wrong with it is the projection's and fails the run. */
@@ -118,6 +147,13 @@ public final class RebuildStepper {
             throw new BadIdsException(e);
         } catch (LinkageError e) {
             throw new BadIdsException(e);
+        }
+    }
+
+    /** The step's partition is no longer this step's: it rolled back, and nothing is failed. */
+    private static final class LeaseLostException extends RuntimeException {
+        LeaseLostException(String message) {
+            super(message);
         }
     }
 

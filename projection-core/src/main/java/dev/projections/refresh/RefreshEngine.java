@@ -42,10 +42,13 @@ public final class RefreshEngine {
     private final InFlight inFlight = new InFlight();
     private volatile boolean stopping;
 
-    /** {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). */
+    /**
+     * {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). {@code stats}
+     * counts what {@code listener} and {@code tenantScope} throw once a refresh's outcome is settled.
+     */
     public RefreshEngine(PendingStore store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
-                         RebuildStepper rebuilds) {
+                         EngineStats stats, RebuildStepper rebuilds) {
         this.queue = store.queue();
         this.control = store.control();
         this.transactions = transactions;
@@ -57,7 +60,7 @@ public final class RefreshEngine {
         this.leases = new LeasePolicy(settings.leaseTime());
         this.claimer = new Claimer(queue, transactions, clock, settings, leases);
         this.refresher = new BatchRefresher(queue, control, transactions, clock, settings, catalog, tenantScope, listener,
-                leases, inFlight, () -> stopping);
+                stats, leases, inFlight, () -> stopping);
     }
 
     /**

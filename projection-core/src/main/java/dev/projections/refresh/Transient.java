@@ -6,8 +6,8 @@ import java.util.Set;
 
 /**
  * Whether a failure says "not now" rather than "wrong": a timeout, a lost connection, a lock or pool wait that ran
- * out. A rebuild step that meets one rolls back and is stepped again from its cursor (docs/contract.md §7); only
- * a projection whose {@code ids} is wrong fails its run.
+ * out. A rebuild step that meets one rolls back and is stepped again from its cursor (docs/contract.md §7); any
+ * other failure of a step fails its run.
  */
 final class Transient {
 

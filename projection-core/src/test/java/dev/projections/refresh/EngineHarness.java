@@ -39,9 +39,20 @@ final class EngineHarness {
     final AdjustableClock clock = new AdjustableClock();
     final PendingStore store = PendingStore.forProduct("H2");
     final List<Refreshed> refreshed = new CopyOnWriteArrayList<>();
+    /** Shared by the harness's engines, as one instance's are. */
+    final EngineStats stats = new EngineStats();
     private final String url;
     private final Settings settings;
     private final Map<String, Projection> projections;
+
+    /**
+     * When set, the recording listener throws what it makes after recording each outcome, as an application's
+     * {@code RefreshListener} that fails (a metrics backend down, a full executor) would.
+     */
+    volatile java.util.function.Supplier<? extends RuntimeException> listenerThrows;
+
+    /** The application's tenant scope that engines and rebuild steps enter; read at each entry, so tests swap it. */
+    volatile TenantScope tenantScope = TenantScope.NONE;
 
     /** Transactions still to refuse, as an exhausted pool would: no connection in time. */
     final java.util.concurrent.atomic.AtomicInteger refuseTransactions = new java.util.concurrent.atomic.AtomicInteger();
@@ -88,18 +99,31 @@ final class EngineHarness {
     /** An engine whose drainers also step rebuild runs, {@code pageSize} ids a step. */
     RefreshEngine newEngineWithRebuilds(int pageSize) {
         return newEngine(new RebuildStepper(new dev.projections.store.RebuildStore(), store.queue(), transactions, clock,
-                catalog(), TenantScope.NONE, pageSize, settings.leaseTime()));
+                catalog(), tenant -> tenantScope.enter(tenant), pageSize, settings.leaseTime()));
     }
 
     /** Starts a rebuild run of {@code projection} (no tenant); the drainers step it. */
     String startRebuild(String projection) throws Exception {
+        return startRebuild(projection, "");
+    }
+
+    /** Starts a rebuild run of {@code projection} in {@code tenant}; the drainers step it inside the tenant's scope. */
+    String startRebuild(String projection, String tenant) throws Exception {
         return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
-                new dev.projections.store.RebuildStore().start(connection, projection, "", clock.instant()));
+                new dev.projections.store.RebuildStore().start(connection, projection, tenant, clock.instant()));
     }
 
     private RefreshEngine newEngine(RebuildStepper rebuilds) {
         return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog(),
-                TenantScope.NONE, (key, outcome, took) -> refreshed.add(new Refreshed(key, outcome)), rebuilds);
+                tenant -> tenantScope.enter(tenant), this::record, stats, rebuilds);
+    }
+
+    private void record(MarkKey key, RefreshOutcome outcome, Duration took) {
+        refreshed.add(new Refreshed(key, outcome));
+        java.util.function.Supplier<? extends RuntimeException> failure = listenerThrows;
+        if (failure != null) {
+            throw failure.get();
+        }
     }
 
     ProjectionCatalog catalog() {
@@ -163,6 +187,20 @@ final class EngineHarness {
             rows.next();
             return rows.getLong(1);
         }
+    }
+
+    /** The suspended projections of {@code projection_control}, with their reasons. */
+    Map<String, dev.projections.store.Suspension> suspensions() throws Exception {
+        return transactions.inNewTransaction(Duration.ofSeconds(5),
+                connection -> store.control().suspensions(connection));
+    }
+
+    /** Suspends {@code projection} by hand, as {@code Projections.suspend} does. */
+    void suspend(String projection, String reason) throws Exception {
+        transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
+            store.control().suspend(connection, projection, reason, "operator", clock.instant());
+            return null;
+        });
     }
 
     List<RefreshOutcome> outcomes(MarkKey key) {

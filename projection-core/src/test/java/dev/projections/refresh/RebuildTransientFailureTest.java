@@ -13,9 +13,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rebuild step whose {@code ids} meets a timeout or a lost connection rolls back and is stepped again from its
- * cursor once its lease lapses (docs/contract.md §7): the run stays RUNNING and ends FINISHED; only an {@code ids}
- * that is wrong fails a run.
+ * A rebuild step that meets a timeout or a lost connection rolls back and is stepped again from its cursor once its
+ * lease lapses (docs/contract.md §7): the run stays RUNNING and ends FINISHED. Any other failure of a step — an
+ * {@code ids} that is wrong, a tenant scope that cannot be entered — fails the run with its error at once.
  */
 class RebuildTransientFailureTest {
 
@@ -42,6 +42,107 @@ class RebuildTransientFailureTest {
             }
             return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
         }
+    }
+
+    /** Lists {@link #IDS} in every tenant. */
+    static final class ListedProjection implements Projection {
+        final List<String> refreshed = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String name() {
+            return "p";
+        }
+
+        @Override
+        public void refresh(String id) {
+            refreshed.add(id);
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+        }
+    }
+
+    @Test
+    void aStepWhoseTenantScopeCannotBeEnteredFailsTheRunWithTheScopesErrorRatherThanRetryingItEveryLease()
+            throws Exception {
+        EngineHarness harness = new EngineHarness("rebuild-scope-gone", Map.of("projection.batch-size", "10"),
+                new ListedProjection());
+        harness.tenantScope = tenant -> {
+            throw new IllegalStateException("tenant " + tenant + " is not in the directory");
+        };
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p", "gone");
+
+        for (int lease = 0; lease < 3; lease++) {
+            while (engine.drain()) {
+                // the step that cannot enter the tenant
+            }
+            harness.clock.advance(Duration.ofMinutes(10)); // past the step's lease: another step may take it over
+        }
+
+        RebuildProgress run = progress(harness, runId);
+        assertThat(run.state()).isEqualTo(RebuildProgress.FAILED);
+        assertThat(run.lastError()).isEqualTo("java.lang.IllegalStateException: tenant gone is not in the directory");
+        assertThat(run.takeovers()).as("failed at the first step, never taken over").isZero();
+        assertThat(run.marked()).isZero();
+    }
+
+    @Test
+    void aStepWhoseTenantScopeMeetsALostConnectionIsSteppedAgainAfterItsLeaseAndTheRunFinishes() throws Exception {
+        ListedProjection projection = new ListedProjection();
+        EngineHarness harness = new EngineHarness("rebuild-scope-transient", Map.of("projection.batch-size", "10"),
+                projection);
+        java.util.concurrent.atomic.AtomicInteger entries = new java.util.concurrent.atomic.AtomicInteger();
+        harness.tenantScope = tenant -> {
+            if (entries.incrementAndGet() == 1) {
+                throw new IllegalStateException("tenant directory unreachable",
+                        new java.sql.SQLTransientConnectionException("connection reset"));
+            }
+            return () -> { };
+        };
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p", "t1");
+
+        while (engine.drain()) {
+            // the first step rolls back; its partition's lease holds the run back
+        }
+        assertThat(progress(harness, runId).state()).as("not failed by a transient error")
+                .isEqualTo(RebuildProgress.RUNNING);
+
+        harness.clock.advance(Duration.ofMinutes(10));
+        while (engine.drain()) {
+            // the whole run
+        }
+        RebuildProgress done = progress(harness, runId);
+        assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(done.marked()).isEqualTo(IDS.size());
+        assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
+    }
+
+    @Test
+    void aTenantScopeWhoseCloseThrowsAfterEachStepCommittedNeitherFailsTheRunNorMarksAPageTwice() throws Exception {
+        ListedProjection projection = new ListedProjection();
+        EngineHarness harness = new EngineHarness("rebuild-scope-close", Map.of("projection.batch-size", "10"),
+                projection);
+        harness.tenantScope = tenant -> () -> {
+            throw new IllegalStateException("could not restore the thread's tenant after " + tenant);
+        };
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p", "t1");
+
+        for (int lease = 0; lease < 5; lease++) {
+            while (engine.drain()) {
+                // steps and refreshes, each closing a scope that throws
+            }
+            harness.clock.advance(Duration.ofMinutes(10));
+        }
+
+        RebuildProgress done = progress(harness, runId);
+        assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(done.marked()).as("each page counted once").isEqualTo(IDS.size());
+        assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.metrics.ClockSkewGauges;
+import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
 import dev.projections.metrics.RefreshTimer;
@@ -56,6 +57,7 @@ public class EngineMetrics implements MetricsText {
                 .register(registry, projections.names());
         new ClockSkewGauges(resources.stats()::clockSkew, new ClockSkewRule(resources.settings().leaseTime()).limit())
                 .register(registry);
+        ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
     }
 

@@ -41,7 +41,7 @@ public class EngineRuntime {
         if (engine == null) {
             engine = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 resources.handoff(), registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
-                    allListeners(), rebuilds());
+                    allListeners(), resources.stats(), rebuilds());
         }
         return engine;
     }
@@ -57,7 +57,10 @@ public class EngineRuntime {
         return rebuilds;
     }
 
-    /** The refresh timer, the console's refreshes/min and every {@link RefreshListener} bean of the application. */
+    /**
+     * The refresh timer, the console's refreshes/min and every {@link RefreshListener} bean of the application, each
+     * told even when one before it threw; the engine logs and counts what they threw (docs/contract.md §6).
+     */
     private RefreshListener allListeners() {
         java.util.List<RefreshListener> all = new java.util.ArrayList<>();
         all.add(metrics.refreshTimer());
@@ -68,7 +71,7 @@ public class EngineRuntime {
             }
         });
         listeners.forEach(all::add);
-        return (key, outcome, took) -> all.forEach(listener -> listener.refreshed(key, outcome, took));
+        return new EveryListener(all);
     }
 
     public synchronized InstanceHeartbeat heartbeat() {

@@ -8,6 +8,7 @@ import dev.projections.bench.db.BenchDatabase;
 import dev.projections.bench.db.JdbcTransactions;
 import dev.projections.bench.db.StatementCounting;
 import dev.projections.config.Settings;
+import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildStepper;
@@ -70,7 +71,7 @@ public final class EngineInstance implements AutoCloseable {
                 : null;
         Handoff handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
         RefreshEngine engine = new RefreshEngine(store, transactions, clock, settings, handoff, catalog,
-                TenantScope.NONE, listener, rebuilds);
+                TenantScope.NONE, listener, new EngineStats(), rebuilds);
         return new EngineInstance(pool, transactions, settings, handoff, engine, rebuilds);
     }
 
