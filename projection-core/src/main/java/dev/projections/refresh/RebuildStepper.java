@@ -65,6 +65,7 @@ public final class RebuildStepper {
         }
         RebuildRun run = leased.get();
         Projection projection = catalog.byName(run.projection());
+        long started = System.nanoTime();
         try {
             // entering the tenant is part of the step; closing it once the step committed is not
             TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(lease.dividedBy(2),
@@ -76,7 +77,10 @@ public final class RebuildStepper {
             LOG.log(Level.INFO, "rebuild step of run {0} ({1}) rolled back: {2}",
                     new Object[] {run.runId(), run.projection(), e.getMessage()});
         } catch (Exception | LinkageError | AssertionError e) {
-            if (Transient.is(e)) {
+            // a step that ran for its whole transaction timeout was rolled back by the server's reaper, whatever the
+            // exception says then (WildFly's is a plain SQLException, "IJ031070 … STATUS_ROLLEDBACK")
+            boolean timedOut = System.nanoTime() - started >= lease.dividedBy(2).toNanos();
+            if (timedOut || Transient.is(e)) {
                 // a timeout, a lost connection, a deadlock: the step rolled back, the run stays RUNNING and is
                 // stepped again from its cursor once the lease lapses
                 LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
@@ -141,7 +145,10 @@ public final class RebuildStepper {
             }
             return ids;
         } catch (RuntimeException e) {
-            if (Transient.is(e)) {
+            // a step that ran for its whole transaction timeout was rolled back by the server's reaper, whatever the
+            // exception says then (WildFly's is a plain SQLException, "IJ031070 … STATUS_ROLLEDBACK")
+            boolean timedOut = System.nanoTime() - started >= lease.dividedBy(2).toNanos();
+            if (timedOut || Transient.is(e)) {
                 throw e; // a timeout or a lost connection: the step rolls back and is retried from the cursor
             }
             throw new BadIdsException(e);

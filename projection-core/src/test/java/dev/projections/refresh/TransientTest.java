@@ -1,0 +1,24 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+class TransientTest {
+
+    @Test
+    void lockWaitsThatRanOutAreTransientOnPostgresqlAndMariaDb() {
+        assertThat(Transient.is(new IllegalStateException(new SQLException("canceling statement due to lock timeout",
+                "55P03")))).isTrue();
+        assertThat(Transient.is(new SQLException("Lock wait timeout exceeded; try restarting transaction", "HY000",
+                1205))).isTrue();
+    }
+
+    @Test
+    void aWrongStatementOrAnApplicationErrorIsNot() {
+        assertThat(Transient.is(new SQLException("syntax error", "42601"))).isFalse();
+        assertThat(Transient.is(new SQLException("other", "HY000", 1064))).isFalse();
+        assertThat(Transient.is(new IllegalStateException("no such tenant"))).isFalse();
+    }
+}
