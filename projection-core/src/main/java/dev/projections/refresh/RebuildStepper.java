@@ -145,10 +145,7 @@ public final class RebuildStepper {
             }
             return ids;
         } catch (RuntimeException e) {
-            // a step that ran for its whole transaction timeout was rolled back by the server's reaper, whatever the
-            // exception says then (WildFly's is a plain SQLException, "IJ031070 … STATUS_ROLLEDBACK")
-            boolean timedOut = System.nanoTime() - started >= lease.dividedBy(2).toNanos();
-            if (timedOut || Transient.is(e)) {
+            if (Transient.is(e)) {
                 throw e; // a timeout or a lost connection: the step rolls back and is retried from the cursor
             }
             throw new BadIdsException(e);
