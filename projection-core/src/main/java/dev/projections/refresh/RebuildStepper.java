@@ -101,7 +101,7 @@ public final class RebuildStepper {
         for (String id : ids) {
             keys.add(new MarkKey(run.projection(), run.tenant(), id));
         }
-        pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, clock.instant());
+        pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, run.runId(), clock.instant());
         String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
         if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
             throw new LeaseLostException("the lease of partition " + run.partition() + " of rebuild run "

@@ -25,10 +25,12 @@ final class H2PendingQueue extends PendingQueue {
                   generation = k.generation,
                   mark_count = p.mark_count + 1,
                   priority = LEAST(p.priority, ?),
-                  available_at = CASE WHEN p.attempts > 0 THEN p.available_at ELSE ? END
+                  available_at = CASE WHEN p.attempts > 0 THEN p.available_at ELSE ? END,
+                  rebuild_run = COALESCE(CAST(? AS VARCHAR), p.rebuild_run)
              WHEN NOT MATCHED THEN INSERT
-                  (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at)
-                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?)
+                  (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
+                   rebuild_run)
+                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?)
             """;
 
     /*
@@ -39,7 +41,8 @@ final class H2PendingQueue extends PendingQueue {
      * before it (out of key order, a deadlock with a concurrent upsert).
      */
     @Override
-    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now) throws SQLException {
+    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun, Instant now)
+            throws SQLException {
         if (sortedKeys.isEmpty()) {
             return;
         }
@@ -51,9 +54,11 @@ final class H2PendingQueue extends PendingQueue {
                 statement.setString(4, Generations.next());
                 statement.setInt(5, priority);
                 statement.setObject(6, dialect.timestamp(now));
-                statement.setInt(7, priority);
-                statement.setObject(8, dialect.timestamp(now));
+                statement.setString(7, rebuildRun);
+                statement.setInt(8, priority);
                 statement.setObject(9, dialect.timestamp(now));
+                statement.setObject(10, dialect.timestamp(now));
+                statement.setString(11, rebuildRun);
                 for (int attempt = 1; ; attempt++) {
                     try {
                         statement.executeUpdate();

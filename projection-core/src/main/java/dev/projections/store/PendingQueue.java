@@ -54,29 +54,41 @@ public abstract class PendingQueue {
      * key gets a new generation, {@code mark_count + 1}, the lower priority, and becomes due now unless it is backing
      * off. Claim columns and {@code first_marked_at} are never touched.
      */
-    public abstract void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now)
-            throws SQLException;
+    public final void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, Instant now)
+            throws SQLException {
+        upsert(connection, sortedKeys, priority, null, now);
+    }
 
     /**
-     * Deletes up to {@code limit} marks of a cancelled run (docs/contract.md §7): rebuild-priority marks of
-     * {@code projection} and {@code tenant} first marked since the run started ({@code since}), not failing, not
-     * parked, not claimed; returns how many. A mark a live change made again is at LIVE priority and stays; a failing or
+     * As {@link #upsert(Connection, List, int, Instant)}, for a step of rebuild run {@code rebuildRun} ({@code null}: a
+     * live mark): a mark it writes or finds is that run's ({@code rebuild_run}), and a live re-mark keeps the run a row
+     * had. A run's remaining, failing and cancelled marks are its own (docs/contract.md §7).
+     */
+    public abstract void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
+                                Instant now) throws SQLException;
+
+    /**
+     * Deletes up to {@code limit} marks of cancelled run {@code runId} (docs/contract.md §7): its rebuild-priority
+     * marks ({@code rebuild_run}; a mark a release before change set 015 wrote is the run's when first marked since
+     * the run started, {@code since}), not failing, not parked, not claimed; returns how many. A mark a live change made again is at LIVE priority and stays; a failing or
      * parked mark of an earlier run stays for the operator; a claimed one ends by its ack or its failure. Candidates are
      * locked in key order without waiting (those a business commit or a claim holds are left for the next chunk), so
      * the purge cannot deadlock with a commit's upsert, then deleted by key.
      */
-    public int deleteCancelledRunMarks(Connection connection, String projection, String tenant, Instant since,
-                                       Instant now, int limit) throws SQLException {
+    public int deleteCancelledRunMarks(Connection connection, String projection, String tenant, String runId,
+                                       Instant since, Instant now, int limit) throws SQLException {
         List<String> ids = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement("""
                 SELECT entity_id FROM projection_pending
                  WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
-                   AND first_marked_at >= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+                   AND (rebuild_run = ? OR rebuild_run IS NULL AND first_marked_at >= ?)
+                   AND (claimed_until IS NULL OR claimed_until <= ?)
                  ORDER BY entity_id""" + dialect.firstRows(limit) + lockClause())) {
             select.setString(1, projection);
             select.setString(2, tenant);
-            select.setObject(3, dialect.timestamp(since));
-            select.setObject(4, dialect.timestamp(now));
+            select.setString(3, runId);
+            select.setObject(4, dialect.timestamp(since));
+            select.setObject(5, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     ids.add(rows.getString(1));
@@ -106,15 +118,16 @@ public abstract class PendingQueue {
     }
 
     /** Whether marks of a cancelled run are left to delete, claimed ones included (see {@link #deleteCancelledRunMarks}). */
-    public boolean hasCancelledRunMarks(Connection connection, String projection, String tenant, Instant since)
-            throws SQLException {
+    public boolean hasCancelledRunMarks(Connection connection, String projection, String tenant, String runId,
+                                        Instant since) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("""
                 SELECT 1 FROM projection_pending
                  WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
-                   AND first_marked_at >= ?""" + dialect.firstRows(1))) {
+                   AND (rebuild_run = ? OR rebuild_run IS NULL AND first_marked_at >= ?)""" + dialect.firstRows(1))) {
             select.setString(1, projection);
             select.setString(2, tenant);
-            select.setObject(3, dialect.timestamp(since));
+            select.setString(3, runId);
+            select.setObject(4, dialect.timestamp(since));
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }

@@ -147,7 +147,7 @@ public final class RebuildStore {
             "SELECT run_id FROM projection_rebuild WHERE state = 'RUNNING' AND exhausted = TRUE";
 
     private static final String LOCK_EXHAUSTED = """
-            SELECT projection, tenant_id FROM projection_rebuild
+            SELECT projection, tenant_id, started_at FROM projection_rebuild
              WHERE run_id = ? AND state = 'RUNNING' AND exhausted = TRUE
                FOR UPDATE SKIP LOCKED
             """;
@@ -165,12 +165,21 @@ public final class RebuildStore {
                 OR r.state = 'CANCELLED' AND r.running_projection IS NOT NULL%s
             """;
 
+    /*
+     * A run's own marks: those its steps wrote or took over (rebuild_run, change set 015), never another run's of the
+     * same projection and tenant; a mark a release before 015 wrote has no run, and is the run's when first marked
+     * since it started, as that release judged (in two instances' clocks, only during the upgrade).
+     */
+    private static final String OWN_MARK = "(rebuild_run = ? OR rebuild_run IS NULL AND first_marked_at >= ?)";
+
     /* remaining is counted for a run that may still have marks of its own: a running one, one left failing */
     static final String PROGRESS = """
             SELECT r.run_id, r.projection, r.tenant_id, r.state, r.marked, r.started_at, r.finished_at, r.last_error,
                    CASE WHEN r.state IN ('RUNNING', 'FINISHED_FAILING') THEN
                    (SELECT COUNT(*) FROM projection_pending p
-                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1) ELSE 0 END,
+                     WHERE p.projection = r.projection AND p.tenant_id = r.tenant_id AND p.priority = 1
+                       AND (p.rebuild_run = r.run_id OR p.rebuild_run IS NULL AND p.first_marked_at >= r.started_at))
+                   ELSE 0 END,
                    r.scope_from, r.scope_to, r.scope_changed_since, r.scope_filter, r.partitions, r.partitions_left,
                    r.started_by, r.cancelled_by,
                    (SELECT COALESCE(SUM(t.takeovers), 0) FROM projection_rebuild_partition t WHERE t.run_id = r.run_id)
@@ -182,10 +191,9 @@ public final class RebuildStore {
               FROM projection_rebuild_partition WHERE run_id = ? ORDER BY partition_no
             """;
 
-    private static final String FAILING_REBUILD_MARKS = """
-            SELECT COUNT(*) FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts > 0
-            """;
+    private static final String FAILING_REBUILD_MARKS =
+            "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts > 0"
+            + " AND " + OWN_MARK;
 
     /** A whole run, one partition, started by nobody in particular (tests, the engine's own callers). */
     public String start(Connection connection, String projection, String tenant, Instant now) throws SQLException {
@@ -417,8 +425,8 @@ public final class RebuildStore {
                 started = dialect.instant(rows, 3);
             }
         }
-        int deleted = queue.deleteCancelledRunMarks(connection, projection, tenant, started, now, limit);
-        if (deleted < limit && !queue.hasCancelledRunMarks(connection, projection, tenant, started)) {
+        int deleted = queue.deleteCancelledRunMarks(connection, projection, tenant, runId, started, now, limit);
+        if (deleted < limit && !queue.hasCancelledRunMarks(connection, projection, tenant, runId, started)) {
             try (PreparedStatement update = connection.prepareStatement(RELEASE_CANCELLED)) {
                 update.setString(1, runId);
                 update.executeUpdate();
@@ -444,23 +452,21 @@ public final class RebuildStore {
         }
         int finished = 0;
         for (String runId : exhausted) {
-            String projection;
-            String tenant;
+            RunMarks marks;
             try (PreparedStatement lock = connection.prepareStatement(LOCK_EXHAUSTED)) {
                 lock.setString(1, runId);
                 try (ResultSet rows = lock.executeQuery()) {
                     if (!rows.next()) {
                         continue; // ended meanwhile, or being ended by another instance
                     }
-                    projection = rows.getString(1);
-                    tenant = rows.getString(2);
+                    marks = new RunMarks(rows.getString(1), rows.getString(2), runId, dialect.instant(rows, 3));
                 }
             }
-            if (anyRebuildMark(connection, dialect, projection, tenant, "attempts = 0")) {
+            if (anyRebuildMark(connection, dialect, marks, "attempts = 0")) {
                 continue; // still being refreshed
             }
             // FINISHED_FAILING only where failing marks are left: "finished, N failing" never hides remaining marks
-            String end = anyRebuildMark(connection, dialect, projection, tenant, "attempts > 0")
+            String end = anyRebuildMark(connection, dialect, marks, "attempts > 0")
                     ? RebuildProgress.FINISHED_FAILING : RebuildProgress.FINISHED;
             try (PreparedStatement update = connection.prepareStatement(FINISH)) {
                 update.setString(1, end);
@@ -472,17 +478,30 @@ public final class RebuildStore {
         return finished;
     }
 
-    /** Whether a rebuild mark of {@code projection} and {@code tenant} meeting {@code condition} is pending. */
-    static String rebuildMarkSql(Dialect dialect, String condition) {
-        return "SELECT 1 FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1 AND " + condition
-                + dialect.firstRows(1);
+    /** Whose marks: a run's, of its projection and tenant, known by its id and its start. */
+    private record RunMarks(String projection, String tenant, String runId, Instant started) {
+        int bind(PreparedStatement statement, Dialect dialect) throws SQLException {
+            statement.setString(1, projection);
+            statement.setString(2, tenant);
+            statement.setString(3, runId);
+            statement.setObject(4, dialect.timestamp(started));
+            return 5;
+        }
     }
 
-    private static boolean anyRebuildMark(Connection connection, Dialect dialect, String projection, String tenant,
-                                          String condition) throws SQLException {
+    /**
+     * Whether a rebuild mark of a run (projection, tenant, run id, its start: {@link #OWN_MARK}) meeting
+     * {@code condition} is pending.
+     */
+    static String rebuildMarkSql(Dialect dialect, String condition) {
+        return "SELECT 1 FROM projection_pending WHERE projection = ? AND tenant_id = ? AND priority = 1 AND " + OWN_MARK
+                + " AND " + condition + dialect.firstRows(1);
+    }
+
+    private static boolean anyRebuildMark(Connection connection, Dialect dialect, RunMarks marks, String condition)
+            throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(rebuildMarkSql(dialect, condition))) {
-            select.setString(1, projection);
-            select.setString(2, tenant);
+            marks.bind(select, dialect);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }
@@ -576,7 +595,8 @@ public final class RebuildStore {
         List<RebuildProgress> counted = new ArrayList<>(runs.size());
         for (RebuildProgress run : runs) {
             counted.add(RebuildProgress.FINISHED_FAILING.equals(run.state()) && run.remaining() > 0
-                    ? withFailing(run, failing(connection, run.projection(), run.tenant())) : run);
+                    ? withFailing(run, failing(connection, dialect, new RunMarks(run.projection(), run.tenant(),
+                    run.runId(), run.startedAt()))) : run);
         }
         return counted;
     }
@@ -597,10 +617,9 @@ public final class RebuildStore {
         return String.join(", ", Collections.nCopies(values.size(), "?"));
     }
 
-    private static long failing(Connection connection, String projection, String tenant) throws SQLException {
+    private static long failing(Connection connection, Dialect dialect, RunMarks marks) throws SQLException {
         try (PreparedStatement count = connection.prepareStatement(FAILING_REBUILD_MARKS)) {
-            count.setString(1, projection);
-            count.setString(2, tenant);
+            marks.bind(count, dialect);
             try (ResultSet rows = count.executeQuery()) {
                 rows.next();
                 return rows.getLong(1);

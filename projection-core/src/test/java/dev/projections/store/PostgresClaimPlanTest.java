@@ -134,6 +134,8 @@ class PostgresClaimPlanTest {
                             // the costly case: nothing of it left, so no early row ends a scan
                             select.setString(1, "finished-projection");
                             select.setString(2, "");
+                            select.setString(3, "run");
+                            select.setObject(4, NOW.atOffset(ZoneOffset.UTC));
                         });
                 // the rebuild marks' partial index, or for failing ones the failing marks' partial index
                 assertThat(finish).as(finish).containsPattern("Index (Only )?Scan using projection_pending_(rebuild|failing)_idx")

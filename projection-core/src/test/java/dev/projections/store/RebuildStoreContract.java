@@ -132,6 +132,54 @@ abstract class RebuildStoreContract {
     }
 
     @Test
+    void anEarlierRunLeftFailingKeepsItsOwnCountsWhileANewerRunOfTheSameTenantMarks() throws Exception {
+        try (Connection connection = connect()) {
+            String first = exhaustedRun(connection, "a");
+            List<MarkKey> failing = List.of(new MarkKey(ORDERS, "a", "f1"), new MarkKey(ORDERS, "a", "f2"));
+            pending.queue().upsert(connection, failing, PendingQueue.REBUILD, first, T0);
+            for (ClaimedMark claimed : pending.queue().claimKeys(connection, failing, List.of(ORDERS), T0,
+                    Duration.ofMinutes(2), "token")) {
+                pending.queue().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(60));
+            }
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
+
+            String second = runs.start(connection, ORDERS, "a", T0.plusSeconds(2));
+            List<MarkKey> page = java.util.stream.IntStream.range(0, 100)
+                    .mapToObj(i -> new MarkKey(ORDERS, "a", "p" + i)).toList();
+            pending.queue().upsert(connection, page, PendingQueue.REBUILD, second, T0.plusSeconds(3));
+
+            RebuildProgress earlier = runs.progress(connection, first, T0.plusSeconds(4)).orElseThrow();
+            assertThat(earlier.state()).isEqualTo(RebuildProgress.FINISHED_FAILING);
+            assertThat(earlier.remaining()).as("its own two failing marks, not the newer run's page").isEqualTo(2);
+            assertThat(earlier.failing()).isEqualTo(2);
+            RebuildProgress newer = runs.progress(connection, second, T0.plusSeconds(4)).orElseThrow();
+            assertThat(newer.remaining()).as("its page, not the earlier run's failing marks").isEqualTo(100);
+        }
+    }
+
+    @Test
+    void aCancelDeletesTheRunsOwnMarksWhicheverInstancesClockMarkedThemAndNoOtherRunsMarks() throws Exception {
+        try (Connection connection = connect()) {
+            // an earlier failed run's waiting mark, written by an instance 5 s ahead: after this run's start by its clock
+            String earlier = runs.start(connection, ORDERS, "a", T0.minusSeconds(60));
+            runs.cancel(connection, earlier, "ops", T0.minusSeconds(50));
+            assertThat(runs.purgeCancelled(connection, pending.queue(), earlier, T0.minusSeconds(50), 100)).isZero();
+            MarkKey leftOver = new MarkKey(ORDERS, "a", "left-over");
+            pending.queue().upsert(connection, List.of(leftOver), PendingQueue.REBUILD, earlier, T0.plusSeconds(1));
+
+            String runId = runs.start(connection, ORDERS, "a", T0); // started by instance A at A-time T0
+            // its first page, stepped by instance B 4 s behind A: marked at B-time T0 - 2 s
+            List<MarkKey> page = List.of(new MarkKey(ORDERS, "a", "1"), new MarkKey(ORDERS, "a", "2"));
+            pending.queue().upsert(connection, page, PendingQueue.REBUILD, runId, T0.minusSeconds(2));
+            assertThat(runs.cancel(connection, runId, "alice", T0.plusSeconds(3))).isTrue();
+
+            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(4), 100)).isEqualTo(2);
+            assertThat(entityIds(connection)).as("the run's page went, the earlier run's mark stayed")
+                    .containsExactly("left-over");
+        }
+    }
+
+    @Test
     void aRunsPartitionsCoverItsScopeOnceAndAreLeasedEachByItsOwnStepper() throws Exception {
         RebuildScope scope = RebuildScope.idRange("100", null);
         try (Connection connection = connect()) {
