@@ -169,10 +169,13 @@ public final class RebuildStepper {
     }
 
     /**
-     * Marks runs whose ids are all marked and whose rebuild marks are all refreshed as finished, and deletes the
-     * rebuild marks of cancelled runs.
+     * Adopts the runs a previous release started and left (see {@link RebuildStore#adoptLegacyRuns}), marks runs
+     * whose ids are all marked and whose rebuild marks are all refreshed as finished, and deletes the rebuild marks of
+     * cancelled runs.
      */
     public void finishExhausted() {
+        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
+                connection -> rebuilds.adoptLegacyRuns(connection, clock.instant())));
         Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.finishExhausted(connection, clock.instant())));
         purgeCancelled();

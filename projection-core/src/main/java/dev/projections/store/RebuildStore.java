@@ -71,6 +71,32 @@ public final class RebuildStore {
                FOR UPDATE SKIP LOCKED
             """;
 
+    /*
+     * A run a previous release started after change set 012 (during a rolling upgrade) has no partition: that release
+     * inserts only the run row, and steps it under the run row's own lease. Once that lease lapsed (its instance
+     * stopped, or is between steps for longer than a lease) the run is adopted: fenced off from the previous release
+     * as 012 fenced the runs it converted, and given partition 0 from its cursor. Locked without waiting, so two
+     * adopters never both insert.
+     */
+    private static final String ORPHANED_LEGACY_RUNS = """
+            SELECT run_id, cursor_id, exhausted, marked FROM projection_rebuild r
+             WHERE state = 'RUNNING' AND (lease_until IS NULL OR lease_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id)
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String FENCE_ADOPTED = """
+            UPDATE projection_rebuild SET owner_token = 'partitioned', lease_until = ?, partitions = 1,
+                   partitions_left = CASE WHEN exhausted THEN 0 ELSE 1 END
+             WHERE run_id = ?
+            """;
+
+    private static final String ADOPT_PARTITION = """
+            INSERT INTO projection_rebuild_partition (run_id, partition_no, range_after, range_up_to, cursor_id,
+                                                      exhausted, marked, takeovers)
+            VALUES (?, 0, NULL, NULL, ?, ?, ?, 0)
+            """;
+
     private static final String RUN_OF_PARTITION = """
             SELECT projection, tenant_id, scope_from, scope_to, scope_changed_since, scope_filter
               FROM projection_rebuild WHERE run_id = ?
@@ -260,6 +286,38 @@ public final class RebuildStore {
                 return rows.next() ? rows.getString(1) : null;
             }
         }
+    }
+
+    /**
+     * Adopts the runs a previous release started after change set 012 whose own lease lapsed (see
+     * {@link #ORPHANED_LEGACY_RUNS}); returns how many. Run by the sweep: without it such a run stays RUNNING for ever
+     * and blocks every new run of its projection and tenant.
+     */
+    public int adoptLegacyRuns(Connection connection, Instant now) throws SQLException {
+        Dialect dialect = Dialect.of(connection);
+        List<Object[]> orphans = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(ORPHANED_LEGACY_RUNS)) {
+            select.setObject(1, dialect.timestamp(now));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    orphans.add(new Object[] {rows.getString(1), rows.getString(2), rows.getBoolean(3), rows.getLong(4)});
+                }
+            }
+        }
+        for (Object[] orphan : orphans) {
+            try (PreparedStatement fence = connection.prepareStatement(FENCE_ADOPTED);
+                 PreparedStatement insert = connection.prepareStatement(ADOPT_PARTITION)) {
+                fence.setObject(1, dialect.timestamp(LEGACY_FENCE));
+                fence.setString(2, (String) orphan[0]);
+                fence.executeUpdate();
+                insert.setString(1, (String) orphan[0]);
+                insert.setString(2, (String) orphan[1]);
+                insert.setBoolean(3, (Boolean) orphan[2]);
+                insert.setLong(4, (Long) orphan[3]);
+                insert.executeUpdate();
+            }
+        }
+        return orphans.size();
     }
 
     /** Leases the first runnable partition of the oldest run of {@code projections} for one step. */
