@@ -181,6 +181,22 @@ public final class RebuildStepper {
         purgeCancelled();
     }
 
+    /**
+     * Cancels run {@code runId} for {@code by}, in a transaction of its own, committed before this returns
+     * (docs/contract.md §7); false when it was not running. Of its own: the cancel locks the run's row, and a step
+     * takes the row after its page's pending rows; in the caller's transaction, which goes on to mark keys at its
+     * commit, the two would wait for each other (review D6). A rollback of the caller's transaction therefore does not
+     * undo a cancel. This instance's drainers then delete the run's marks before they claim more.
+     */
+    public boolean cancel(String runId, String by) {
+        boolean cancelled = Database.call("rebuild cancel", () -> transactions.inTransactionOfItsOwn(
+                lease.dividedBy(2), connection -> rebuilds.cancel(connection, runId, by, clock.instant())));
+        if (cancelled) {
+            requestPurge();
+        }
+        return cancelled;
+    }
+
     /** After a cancel on this instance: its drainers delete the run's marks before they claim more. */
     public void requestPurge() {
         purgeRequested.set(true);

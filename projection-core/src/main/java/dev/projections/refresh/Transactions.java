@@ -12,6 +12,15 @@ public interface Transactions {
 
     <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception;
 
+    /**
+     * As {@link #inNewTransaction}, called where the thread may be in a transaction of the caller's (an application's,
+     * a console action's): that one is suspended meanwhile, so the work commits on its own and holds none of its locks
+     * while the caller's transaction goes on. Where threads carry no transaction, the same as a new one.
+     */
+    default <T> T inTransactionOfItsOwn(Duration timeout, Work<T> work) throws Exception {
+        return inNewTransaction(timeout, work);
+    }
+
     @FunctionalInterface
     interface Work<T> {
         /** {@code connection} belongs to the projection datasource, enlisted in the new transaction. */

@@ -80,6 +80,23 @@ public class JtaTransactions implements Transactions {
     }
 
     /**
+     * As {@link #inNewTransaction}, on a thread that may be in the caller's transaction: that one is suspended for the
+     * work and resumed afterwards, whatever the work's outcome.
+     */
+    @Override
+    public <T> T inTransactionOfItsOwn(Duration timeout, Work<T> work) throws Exception {
+        jakarta.transaction.Transaction callers = manager.getStatus() == Status.STATUS_NO_TRANSACTION ? null
+                : manager.suspend();
+        try {
+            return inNewTransaction(timeout, work);
+        } finally {
+            if (callers != null) {
+                manager.resume(callers);
+            }
+        }
+    }
+
+    /**
      * Ends whatever transaction the failed work left on the thread. A transaction the reaper timed out stays
      * associated with the thread in state ROLLEDBACK: it must be taken off too, or the next transaction of this
      * pooled thread (the failure record) could not begin.

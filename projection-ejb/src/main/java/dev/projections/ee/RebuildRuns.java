@@ -81,20 +81,16 @@ public class RebuildRuns {
         return runId;
     }
 
-    /** Cancels a running run; its rebuild marks are deleted after the caller's transaction commits. */
+    /** Cancels a running run, committed on its own before this returns; its rebuild marks are deleted afterwards. */
     void cancel(String runId) {
         if (runId == null) {
             throw new IllegalArgumentException("runId must not be null");
         }
-        boolean cancelled = read("cancel rebuild run " + runId,
-                c -> rebuildStore.cancel(c, runId, caller(), resources.clock().instant()));
-        if (!cancelled) {
-            RebuildProgress run = progress(runId);
-            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is " + run.state()
-                    + ", not running: there is nothing to cancel");
+        RebuildProgress run = progress(runId); // names an unknown run, before anything is written
+        if (!runtime.rebuilds().cancel(runId, caller())) {
+            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is "
+                    + progress(runId).state() + ", not running: there is nothing to cancel");
         }
-        // after the commit: a purge that ran before it would find the run still RUNNING and stop asking
-        drainer.afterCommit(() -> runtime.rebuilds().requestPurge());
     }
 
     List<RebuildProgress> history(String projection, int limit) {

@@ -49,6 +49,9 @@ class ScopedRebuildIT {
     @Inject
     HeldRebuildProjection held;
 
+    @Resource
+    jakarta.transaction.UserTransaction transaction;
+
     @Test
     void aScopedRunMarksExactlyTheIdsOfItsScope() throws Exception {
         long first = 810_000_000L;
@@ -150,6 +153,54 @@ class ScopedRebuildIT {
         assertThat(held.refreshed()).contains(HeldRebuildProjection.IDS.get(1));
         assertThat(held.refreshed()).as("the cancelled run's later pages were never marked")
                 .doesNotContain(HeldRebuildProjection.IDS.get(2999));
+    }
+
+    @Test
+    void aCancelInsideTheApplicationsTransactionCommitsOnItsOwnAndHoldsNoRunRowWhileTheApplicationGoesOn()
+            throws Exception {
+        // a step takes its page's pending rows, then the run's row; a cancel that held the run's row in the
+        // application's transaction, which then marks keys at its commit, could wait for that step in a cycle
+        held.hold();
+        String runId;
+        Rows rows = new Rows(dataSource);
+        try {
+            runId = projections.rebuild(HeldRebuildProjection.NAME, "");
+            Await.until("a page marked", () -> rebuildMarks(rows) >= 100);
+            transaction.begin();
+            try {
+                projections.cancelRebuild(runId);
+                // from outside the application's transaction, without waiting: the row is free, the cancel committed
+                String state = java.util.concurrent.CompletableFuture.supplyAsync(() -> stateWithoutWaiting(runId))
+                        .get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(state).isEqualTo(RebuildProgress.CANCELLED);
+                projections.markDirty(HeldRebuildProjection.NAME, HeldRebuildProjection.IDS.get(5));
+            } finally {
+                transaction.commit();
+            }
+        } finally {
+            held.release();
+        }
+        Await.until("the tenant free for a new run", () -> rows.count("SELECT COUNT(*) FROM projection_rebuild"
+                + " WHERE run_id = ? AND running_projection IS NULL", runId) == 1);
+        Await.until("the application's mark refreshed", () -> projections.pending(HeldRebuildProjection.NAME) == 0);
+    }
+
+    /** The run's state, read under a row lock that fails at once if another transaction holds the row. */
+    private String stateWithoutWaiting(String runId) {
+        try (Connection connection = dataSource.getConnection();
+             java.sql.PreparedStatement select = connection.prepareStatement(
+                     "SELECT state FROM projection_rebuild WHERE run_id = ? FOR UPDATE NOWAIT")) {
+            connection.setAutoCommit(false);
+            select.setString(1, runId);
+            try (java.sql.ResultSet result = select.executeQuery()) {
+                result.next();
+                String state = result.getString(1);
+                connection.rollback();
+                return state;
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("the run's row is held: " + e.getMessage(), e);
+        }
     }
 
     private long rebuildMarks(Rows rows) {
