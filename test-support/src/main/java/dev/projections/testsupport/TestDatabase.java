@@ -9,10 +9,12 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
- * The PostgreSQL database the tests run against, chosen once per JVM in this order: the one named by
- * {@code PROJECTION_TEST_JDBC_URL} (with {@code _USER} and {@code _PASSWORD}); a Testcontainers PostgreSQL
- * when a Docker engine answers; otherwise an embedded PostgreSQL started from Maven Central binaries. The
- * same tests run whichever is chosen; the choice is logged in one line.
+ * The PostgreSQL database the tests run against, chosen once per JVM in this order: the embedded one when the system
+ * property {@value #EMBEDDED} is {@code true} (the build's second pass of the store tests, on the newest PostgreSQL
+ * its binaries carry); the one named by {@code PROJECTION_TEST_JDBC_URL} (with {@code _USER} and {@code _PASSWORD});
+ * a Testcontainers PostgreSQL when a Docker engine answers; otherwise an embedded PostgreSQL started from Maven
+ * Central binaries. The same tests run whichever is chosen; the choice and the server's version are logged in one
+ * line.
  */
 public final class TestDatabase {
 
@@ -30,16 +32,30 @@ public final class TestDatabase {
         this.source = source;
     }
 
+    /** The system property that asks for the embedded PostgreSQL whatever the environment names. */
+    public static final String EMBEDDED = "projection.test.embedded-postgresql";
+
     public static synchronized TestDatabase get() {
         if (instance == null) {
             instance = choose();
             System.out.println("[test-database] " + instance.source + " at " + instance.jdbcUrl
-                    + " (user " + instance.user + ")");
+                    + " (user " + instance.user + ", " + instance.version() + ")");
         }
         return instance;
     }
 
+    private String version() {
+        try (Connection connection = connect()) {
+            return "PostgreSQL " + connection.getMetaData().getDatabaseProductVersion();
+        } catch (SQLException e) {
+            return "version unknown: " + e.getMessage();
+        }
+    }
+
     private static TestDatabase choose() {
+        if (Boolean.getBoolean(EMBEDDED)) {
+            return embedded("embedded PostgreSQL (" + EMBEDDED + ")");
+        }
         String url = System.getenv("PROJECTION_TEST_JDBC_URL");
         if (url != null && !url.isBlank()) {
             return new TestDatabase(url, envOr("PROJECTION_TEST_JDBC_USER", "postgres"),
@@ -52,8 +68,14 @@ public final class TestDatabase {
             return new TestDatabase(container.getJdbcUrl(), container.getUsername(), container.getPassword(),
                     "Testcontainers PostgreSQL");
         }
+        return embedded("embedded PostgreSQL (no PROJECTION_TEST_JDBC_URL, no Docker engine)");
+    }
+
+    private static TestDatabase embedded(String source) {
         try {
-            EmbeddedPostgres embedded = EmbeddedPostgres.builder().start();
+            // the library's defaults switch synchronous_commit off server-wide: on, as a production server has it, so
+            // the claim's own switch (off for its transaction only) is what the tests see
+            EmbeddedPostgres embedded = EmbeddedPostgres.builder().setServerConfig("synchronous_commit", "on").start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
                     embedded.close();
@@ -61,8 +83,7 @@ public final class TestDatabase {
                     // the JVM is exiting; the data directory is a temporary one
                 }
             }));
-            return new TestDatabase(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "postgres",
-                    "embedded PostgreSQL (no PROJECTION_TEST_JDBC_URL, no Docker engine)");
+            return new TestDatabase(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "postgres", source);
         } catch (IOException e) {
             throw new IllegalStateException("no test database: set PROJECTION_TEST_JDBC_URL, start Docker, "
                     + "or let the embedded PostgreSQL start (it failed)", e);
