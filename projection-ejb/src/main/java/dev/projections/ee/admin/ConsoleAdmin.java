@@ -130,7 +130,7 @@ public class ConsoleAdmin {
         return runs;
     }
 
-    /** Cancels a running rebuild run; its rebuild marks are deleted after this commits, live ones stay. */
+    /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7); its rebuild marks are deleted afterwards, live ones stay. */
     public void cancelRebuild(String runId) {
         dev.projections.RebuildProgress run = act(() -> projections.rebuildProgress(runId));
         act(() -> {
