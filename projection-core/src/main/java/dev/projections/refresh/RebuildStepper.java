@@ -38,6 +38,9 @@ public final class RebuildStepper {
     private final Duration lease;
     private final java.util.concurrent.atomic.AtomicBoolean purgeRequested = new java.util.concurrent.atomic.AtomicBoolean(true);
 
+    /* the servers' own back-pressure signals (IronJacamar's blocking timeout, an exhausted pool, …), none listed */
+    private static final BackPressure SERVERS_NOT_NOW = new BackPressure(List.of());
+
     /** Rebuild marks of a cancelled run deleted per transaction. */
     static final int PURGE_CHUNK = 5_000;
     /** How long one call deletes before it lets its drainer claim again. */
@@ -79,8 +82,10 @@ public final class RebuildStepper {
         } catch (Exception | LinkageError | AssertionError e) {
             // a step that ran for its whole transaction timeout was rolled back by the server's reaper, whatever the
             // exception says then (WildFly's is a plain SQLException, "IJ031070 … STATUS_ROLLEDBACK")
-            boolean timedOut = System.nanoTime() - started >= lease.dividedBy(2).toNanos();
-            if (timedOut || Transient.is(e)) {
+            boolean timedOut = System.nanoTime() - started >= Duration.ofSeconds(
+                    Math.max(1, lease.dividedBy(2).toSeconds())).toNanos(); // as JTA applies it: whole seconds
+            // a pool with no connection free in time, or another of the servers' "not now" signals: also retried
+            if (timedOut || Transient.is(e) || SERVERS_NOT_NOW.isBackPressure(e)) {
                 // a timeout, a lost connection, a deadlock: the step rolled back, the run stays RUNNING and is
                 // stepped again from its cursor once the lease lapses
                 LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
@@ -169,13 +174,10 @@ public final class RebuildStepper {
     }
 
     /**
-     * Adopts the runs a previous release started and left (see {@link RebuildStore#adoptLegacyRuns}), marks runs
-     * whose ids are all marked and whose rebuild marks are all refreshed as finished, and deletes the rebuild marks of
-     * cancelled runs.
+     * Marks runs whose ids are all marked and whose rebuild marks are all refreshed as finished, and deletes the
+     * rebuild marks of cancelled runs.
      */
     public void finishExhausted() {
-        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                connection -> rebuilds.adoptLegacyRuns(connection, clock.instant())));
         Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
                 connection -> rebuilds.finishExhausted(connection, clock.instant())));
         purgeCancelled();
@@ -195,6 +197,15 @@ public final class RebuildStepper {
             requestPurge();
         }
         return cancelled;
+    }
+
+    /**
+     * Adopts the runs a previous release started during a rolling upgrade and no longer steps (see
+     * {@link RebuildStore#adoptLegacyRuns}). The sweep's, once per sweep: such runs are rare and wait a lease anyway.
+     */
+    public void adoptLegacyRuns() {
+        Database.call("rebuild adoption", () -> transactions.inNewTransaction(lease.dividedBy(2),
+                connection -> rebuilds.adoptLegacyRuns(connection, clock.instant())));
     }
 
     /** After a cancel on this instance: its drainers delete the run's marks before they claim more. */

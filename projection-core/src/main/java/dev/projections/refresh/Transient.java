@@ -32,6 +32,9 @@ final class Transient {
                     || sql.getSQLState().equals("HYT00"))) {
                 return true; // connection exception, query cancelled, serialization failure, deadlock, timeout
             }
+            if (t.getMessage() != null && t.getMessage().contains("IJ031070")) {
+                return true; // IronJacamar: the transaction was rolled back (its timeout ran out) under the statement
+            }
             if (t instanceof java.sql.SQLException sql && ("55P03".equals(sql.getSQLState())
                     || sql.getErrorCode() == 1205 && "HY000".equals(sql.getSQLState()))) {
                 return true; // a lock wait that ran out: PostgreSQL's lock_timeout, MariaDB's innodb_lock_wait_timeout

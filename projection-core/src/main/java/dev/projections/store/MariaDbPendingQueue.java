@@ -19,11 +19,8 @@ import java.util.List;
  */
 final class MariaDbPendingQueue extends PendingQueue {
 
-    private final SnapshotChecks snapshotChecks;
-
-    MariaDbPendingQueue(String holder, SnapshotChecks snapshotChecks) {
+    MariaDbPendingQueue(String holder) {
         super(Dialect.MARIADB, holder);
-        this.snapshotChecks = snapshotChecks;
     }
 
     /*
@@ -62,7 +59,7 @@ final class MariaDbPendingQueue extends PendingQueue {
         for (int from = 0; from < sortedKeys.size(); from += ROWS_PER_UPSERT) {
             List<MarkKey> chunk = sortedKeys.subList(from, Math.min(sortedKeys.size(), from + ROWS_PER_UPSERT));
             String sql = UPSERT.formatted(String.join(", ", Collections.nCopies(chunk.size(), UPSERT_ROW)));
-            try (PreparedStatement statement = connection.prepareStatement(snapshotChecks.statement(connection, sql))) {
+            try (PreparedStatement statement = connection.prepareStatement(SnapshotChecks.statement(connection, sql))) {
                 int i = 1;
                 for (MarkKey key : chunk) {
                     i = bindKey(statement, i, key);
@@ -106,7 +103,9 @@ final class MariaDbPendingQueue extends PendingQueue {
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
             throws SQLException {
-        PreparedStatement select = connection.prepareStatement(claimDueSql(projections.size(), limit));
+        // its subqueries read before it locks: without the check (SnapshotChecks)
+        PreparedStatement select = connection.prepareStatement(SnapshotChecks.statement(connection,
+                claimDueSql(projections.size(), limit)));
         int i = 1;
         for (String projection : projections) {
             select.setString(i++, projection);

@@ -135,6 +135,14 @@ public abstract class PendingQueue {
     }
 
     /**
+     * {@code sql}, a statement that reads (a subquery) before it locks: on MariaDB without the snapshot check, which
+     * would fail it when a row it locks changed after the statement began ({@link SnapshotChecks}).
+     */
+    String lockingRead(Connection connection, String sql) throws SQLException {
+        return dialect == Dialect.MARIADB ? SnapshotChecks.statement(connection, sql) : sql;
+    }
+
+    /**
      * Lets the current transaction commit without waiting for its log to reach the disk, where the database allows
      * it. Only for claims: a claim lost in a database crash leaves its marks unclaimed, which is where they were, and
      * the refresh transaction that follows a claim commits durably, flushing the claim's log with its own.
@@ -259,7 +267,7 @@ public abstract class PendingQueue {
             throws SQLException {
         String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), "",
                 "priority, available_at", dialect.firstRows(limit)) + lockClause();
-        PreparedStatement select = connection.prepareStatement(sql);
+        PreparedStatement select = connection.prepareStatement(lockingRead(connection, sql));
         int i = 1;
         for (String projection : projections) {
             select.setString(i++, projection);
@@ -279,7 +287,7 @@ public abstract class PendingQueue {
                 java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
         String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), keyFilter,
                 "projection, tenant_id, entity_id", dialect.firstRows(keys.size())) + lockClause();
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
+        try (PreparedStatement select = connection.prepareStatement(lockingRead(connection, sql))) {
             int i = 1;
             for (String projection : projections) {
                 select.setString(i++, projection);

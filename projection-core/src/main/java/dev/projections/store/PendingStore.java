@@ -19,7 +19,6 @@ public final class PendingStore {
     private final InstanceTable instances;
     private final NodeTable nodes;
     private final TrendTable trends;
-    private final SnapshotChecks snapshotChecks;
 
     /** Work on a connection of the projection datasource. */
     @FunctionalInterface
@@ -27,8 +26,7 @@ public final class PendingStore {
         T run(Connection connection) throws SQLException;
     }
 
-    private PendingStore(Dialect dialect, PendingQueue queue, SnapshotChecks snapshotChecks) {
-        this.snapshotChecks = snapshotChecks;
+    private PendingStore(Dialect dialect, PendingQueue queue) {
         this.dialect = dialect;
         this.queue = queue;
         this.actions = new MarkActions(dialect);
@@ -49,9 +47,7 @@ public final class PendingStore {
         try (Connection connection = dataSource.getConnection()) {
             product = connection.getMetaData().getDatabaseProductName();
             PendingStore store = forProduct(product, holder);
-            if (store.snapshotChecks != null) {
-                store.snapshotChecks.present(connection); // at deployment: a server that cannot go without fails it
-            }
+            SnapshotChecks.present(connection); // at deployment: a MariaDB that cannot go without the check fails it
             return store;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the projection datasource to detect its database", e);
@@ -66,44 +62,30 @@ public final class PendingStore {
     /** As {@link #forProduct(String)}, for the server {@code holder}, whose name each of its claims carries. */
     public static PendingStore forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);
-        SnapshotChecks snapshotChecks = dialect == Dialect.MARIADB ? new SnapshotChecks() : null;
         return new PendingStore(dialect, switch (dialect) {
             case POSTGRESQL -> new PostgresPendingQueue(holder);
             case H2 -> new H2PendingQueue(holder);
-            case MARIADB -> new MariaDbPendingQueue(holder, snapshotChecks);
-        }, snapshotChecks);
+            case MARIADB -> new MariaDbPendingQueue(holder);
+        });
+    }
+
+    /**
+     * Prepares a transaction of the engine on {@code connection}, before its first statement: READ COMMITTED on MariaDB
+     * and MySQL ({@link Dialect#beginEngineTransaction}). Its statements that read before they lock go without
+     * MariaDB's snapshot check by themselves ({@link SnapshotChecks}).
+     */
+    public void beginEngineTransaction(Connection connection) throws SQLException {
+        dialect.beginEngineTransaction(connection);
     }
 
     /**
      * Runs {@code work} on a connection whose transaction the caller owns (an application's, a console action's in
-     * its container transaction), so at the datasource's isolation: on MariaDB without the snapshot check, which would
-     * otherwise fail a REPEATABLE READ transaction that read before the product's statements wrote a row the engine
-     * changed meanwhile ({@link SnapshotChecks}); elsewhere as it is. The engine's own transactions run at READ
-     * COMMITTED, where the check does not apply.
+     * its container transaction), so at the datasource's isolation: on MariaDB every statement of it goes without the
+     * snapshot check, which would otherwise fail a REPEATABLE READ transaction that read before the product's
+     * statements wrote a row the engine changed meanwhile ({@link SnapshotChecks}); elsewhere as it is.
      */
-    /**
-     * Prepares a transaction of the engine on {@code connection}, before its first statement: READ COMMITTED on MariaDB
-     * and MySQL ({@link Dialect#beginEngineTransaction}) and, where MariaDB has it, without the snapshot check for the
-     * session until {@link #endEngineTransaction}. At READ COMMITTED the check still applies within one statement: a
-     * claim whose subquery read {@code projection_control} first (opening the statement's read view) failed with error
-     * 1020 when it then locked a mark another claimer had committed since.
-     */
-    public void beginEngineTransaction(Connection connection) throws SQLException {
-        dialect.beginEngineTransaction(connection);
-        if (snapshotChecks != null) {
-            snapshotChecks.suspend(connection);
-        }
-    }
-
-    /** Gives the pooled connection back to the application with its own snapshot check (see {@link #beginEngineTransaction}). */
-    public void endEngineTransaction(Connection connection) throws SQLException {
-        if (snapshotChecks != null) {
-            snapshotChecks.restore(connection);
-        }
-    }
-
     public <T> T outsideSnapshotChecks(Connection connection, SqlWork<T> work) throws SQLException {
-        return snapshotChecks == null ? work.run(connection) : snapshotChecks.suspended(connection, work);
+        return work.run(dialect == Dialect.MARIADB ? SnapshotChecks.withoutChecks(connection) : connection);
     }
 
     /** {@code projection_pending} as the engine uses it: mark, claim, ack, fail, park, release. */

@@ -73,14 +73,22 @@ public final class RebuildStore {
 
     /*
      * A run a previous release started after change set 012 (during a rolling upgrade) has no partition: that release
-     * inserts only the run row, and steps it under the run row's own lease. Once that lease lapsed (its instance
-     * stopped, or is between steps for longer than a lease) the run is adopted: fenced off from the previous release
-     * as 012 fenced the runs it converted, and given partition 0 from its cursor. Locked without waiting, so two
-     * adopters never both insert.
+     * inserts only the run row, and steps it under the run row's own lease, which each of its steps sets and its
+     * advance clears. Whenever no step of it holds that lease (between two steps, or for good once its instance
+     * stopped) the run is adopted: fenced off from the previous release as 012 fenced the runs it converted — a step of
+     * that release still under way then finds its token gone at its advance and rolls back — and given partition 0
+     * from its cursor. Read without a lock first (a sweep finds none nearly always), then each one locked by its key
+     * without waiting and checked again, so two adopters never both insert.
      */
     private static final String ORPHANED_LEGACY_RUNS = """
-            SELECT run_id, cursor_id, exhausted, marked FROM projection_rebuild r
+            SELECT run_id FROM projection_rebuild r
              WHERE state = 'RUNNING' AND (lease_until IS NULL OR lease_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id)
+            """;
+
+    private static final String LOCK_ORPHANED_LEGACY_RUN = """
+            SELECT run_id, cursor_id, exhausted, marked FROM projection_rebuild r
+             WHERE run_id = ? AND state = 'RUNNING' AND (lease_until IS NULL OR lease_until <= ?)
                AND NOT EXISTS (SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id)
                FOR UPDATE SKIP LOCKED
             """;
@@ -295,12 +303,24 @@ public final class RebuildStore {
      */
     public int adoptLegacyRuns(Connection connection, Instant now) throws SQLException {
         Dialect dialect = Dialect.of(connection);
-        List<Object[]> orphans = new ArrayList<>();
+        List<String> candidates = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(ORPHANED_LEGACY_RUNS)) {
             select.setObject(1, dialect.timestamp(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    orphans.add(new Object[] {rows.getString(1), rows.getString(2), rows.getBoolean(3), rows.getLong(4)});
+                    candidates.add(rows.getString(1));
+                }
+            }
+        }
+        List<Object[]> orphans = new ArrayList<>();
+        for (String candidate : candidates) {
+            try (PreparedStatement lock = connection.prepareStatement(lockingRead(connection, LOCK_ORPHANED_LEGACY_RUN))) {
+                lock.setString(1, candidate);
+                lock.setObject(2, dialect.timestamp(now));
+                try (ResultSet rows = lock.executeQuery()) {
+                    if (rows.next()) {
+                        orphans.add(new Object[] {rows.getString(1), rows.getString(2), rows.getBoolean(3), rows.getLong(4)});
+                    }
                 }
             }
         }
@@ -344,7 +364,7 @@ public final class RebuildStore {
         for (Object[] candidate : candidates) {
             String runId = (String) candidate[0];
             int partition = (Integer) candidate[1];
-            try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
+            try (PreparedStatement lock = connection.prepareStatement(lockingRead(connection, LOCK_CANDIDATE))) {
                 lock.setString(1, runId);
                 lock.setInt(2, partition);
                 lock.setObject(3, dialect.timestamp(now));
@@ -422,7 +442,7 @@ public final class RebuildStore {
 
     /** Fails the run of a leased partition, when its ids cannot be listed. */
     public void fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(FAIL)) {
+        try (PreparedStatement update = connection.prepareStatement(lockingRead(connection, FAIL))) {
             update.setString(1, Statements.truncate(error));
             update.setObject(2, Dialect.of(connection).timestamp(now));
             update.setString(3, run.runId());
@@ -669,6 +689,11 @@ public final class RebuildStore {
     private static RebuildScope scope(Dialect dialect, ResultSet rows, int column) throws SQLException {
         return new RebuildScope(rows.getString(column), rows.getString(column + 1), dialect.instant(rows, column + 2),
                 rows.getString(column + 3));
+    }
+
+    /* a statement whose subquery reads before it locks: on MariaDB without the snapshot check (SnapshotChecks) */
+    private static String lockingRead(Connection connection, String sql) throws SQLException {
+        return SnapshotChecks.statement(connection, sql);
     }
 
     private static String placeholders(Collection<String> values) {

@@ -1,92 +1,83 @@
 package dev.projections.store;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * MariaDB's {@code innodb_snapshot_isolation} (docs/design.md D28, docs/pitfalls.md #73), switched off for the
- * product's own statements on connections whose transaction the application owns. From 11.6.2 it is ON by default:
- * a REPEATABLE READ transaction that read anything, then locks or writes a row another transaction changed since,
- * fails with ER_CHECKREAD (1020) and rolls back whole. A business transaction reads first and writes its marks at
- * commit, when a drainer has usually claimed, acked or re-marked the key meanwhile: with the check on, the user's
- * own changes would roll back because of the engine's writes. Our statements are reasoned at READ COMMITTED (they
- * decide on the latest committed row, never on a snapshot), so the check protects nothing of ours; the
- * application's own statements keep the setting it chose. MySQL and MariaDB releases before the variable have no
- * such check, and get the statements unchanged.
+ * product's own statements, one statement at a time ({@code SET STATEMENT innodb_snapshot_isolation = OFF FOR …}):
+ * nothing of the session changes, so nothing has to be restored, whatever happens to the transaction.
+ * <p>
+ * From 11.6.2 the check is ON by default: a transaction that read anything, then locks or writes a row another
+ * transaction changed since, fails with ER_CHECKREAD (1020) and rolls back whole. At REPEATABLE READ — a business
+ * transaction writing its marks at commit, a console action in its container transaction — "since" is the
+ * transaction's first read; at READ COMMITTED, the engine's level, it is the start of the statement, so a claim whose
+ * subquery reads {@code projection_control} before it locks marks failed when another worker claimed one meanwhile.
+ * Our statements decide on the latest committed row, never on a snapshot, so the check protects nothing of ours; the
+ * application's own statements keep the setting it chose. MySQL, and MariaDB releases before the variable, have no
+ * such check and get the statements unchanged.
  */
 final class SnapshotChecks {
 
     private static final String OFF_FOR = "SET STATEMENT innodb_snapshot_isolation = OFF FOR ";
 
-    /* the session's value kept in a user variable, so that it is restored to what the application had */
-    private static final String SUSPEND =
-            "SET @projections_snapshot_isolation = @@SESSION.innodb_snapshot_isolation, SESSION innodb_snapshot_isolation = OFF";
-    private static final String RESTORE = "SET SESSION innodb_snapshot_isolation = @projections_snapshot_isolation";
+    /** Whether a server has the variable, by JDBC URL: asked once, on the first connection that needs to know. */
+    private static final Map<String, Boolean> PRESENT = new ConcurrentHashMap<>();
 
-    /** Whether the server has the variable: asked once, on the first connection that needs to know. */
-    private volatile Boolean present;
-
-    /** {@code sql}, run without the check where the server has it. */
-    String statement(Connection connection, String sql) throws SQLException {
-        return present(connection) ? OFF_FOR + sql : sql;
+    private SnapshotChecks() {
     }
 
-    /** Runs {@code work} on {@code connection} without the check where the server has it, then restores it. */
-    <T> T suspended(Connection connection, PendingStore.SqlWork<T> work) throws SQLException {
-        if (!suspend(connection)) {
-            return work.run(connection);
-        }
-        try {
-            return work.run(connection);
-        } finally {
-            restore(connection);
-        }
+    /** {@code sql}, run without the check where {@code connection}'s server has it. */
+    static String statement(Connection connection, String sql) throws SQLException {
+        return present(connection) && !sql.stripLeading().toUpperCase(Locale.ROOT).startsWith("SET ") ? OFF_FOR + sql
+                : sql;
     }
 
     /**
-     * Switches the check off for the session where the server has it, keeping its value for {@link #restore}; false
-     * where there is nothing to switch.
+     * {@code connection} for work in a transaction its caller owns: every statement prepared or run through the
+     * returned connection goes without the check. {@code connection} itself where the server has none.
      */
-    boolean suspend(Connection connection) throws SQLException {
+    static Connection withoutChecks(Connection connection) throws SQLException {
         if (!present(connection)) {
+            return connection;
+        }
+        return (Connection) Proxy.newProxyInstance(SnapshotChecks.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, new Rewriting(connection));
+    }
+
+    /** Whether {@code connection}'s server is a MariaDB with the variable; at deployment, that it can go without it. */
+    static boolean present(Connection connection) throws SQLException {
+        if (!"MariaDB".equals(connection.getMetaData().getDatabaseProductName())) {
             return false;
         }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(SUSPEND);
-        }
-        return true;
-    }
-
-    /** Gives the session back the value {@link #suspend} found. */
-    void restore(Connection connection) throws SQLException {
-        if (present(connection)) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(RESTORE);
-            }
-        }
-    }
-
-    boolean present(Connection connection) throws SQLException {
-        Boolean known = present;
+        String server = connection.getMetaData().getURL();
+        Boolean known = PRESENT.get(server);
         if (known == null) {
             known = ask(connection);
-            present = known;
+            PRESENT.put(server, known);
         }
         return known;
     }
 
     /*
-     * A failed SELECT does not end a MariaDB or MySQL transaction, so asking on a business connection is harmless.
-     * Asking for the variable opens no InnoDB read view.
+     * A failed SELECT does not end a MariaDB transaction, so asking on a business connection is harmless. Asking for
+     * the variable opens no InnoDB read view.
      */
-    private static boolean ask(Connection connection) throws SQLException {
+    private static boolean ask(Connection connection) {
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT @@innodb_snapshot_isolation")) {
             rows.next();
         } catch (SQLException unknownVariable) {
-            return false; // MySQL, or a MariaDB release before the variable (error 1193)
+            return false; // a MariaDB release before the variable (error 1193)
         }
         try (Statement statement = connection.createStatement()) {
             statement.execute(OFF_FOR + "SELECT 1");
@@ -98,5 +89,42 @@ final class SnapshotChecks {
                     + "innodb_snapshot_isolation=OFF on the server (docs/design.md D28)", e);
         }
         return true;
+    }
+
+    /** Prefixes the SQL of every statement made through a connection, and of those run by its plain statements. */
+    private static final class Rewriting implements InvocationHandler {
+
+        private final Object target;
+        private final Connection connection;
+
+        Rewriting(Connection connection) {
+            this(connection, connection);
+        }
+
+        private Rewriting(Object target, Connection connection) {
+            this.target = target;
+            this.connection = connection;
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            String name = method.getName();
+            if (args != null && args.length > 0 && args[0] instanceof String sql
+                    && (name.startsWith("prepare") || name.startsWith("execute") || name.equals("addBatch"))) {
+                args = args.clone();
+                args[0] = statement(connection, sql);
+            }
+            Object result;
+            try {
+                result = method.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+            if (target == connection && name.equals("createStatement") && result instanceof Statement plain) {
+                return Proxy.newProxyInstance(SnapshotChecks.class.getClassLoader(), new Class<?>[] {Statement.class},
+                        new Rewriting(plain, connection));
+            }
+            return result;
+        }
     }
 }

@@ -122,6 +122,35 @@ class RebuildTransientFailureTest {
     }
 
     @Test
+    void aStepThatFindsNoConnectionFreeInThePoolIsSteppedAgainAfterItsLeaseAndTheRunFinishes() throws Exception {
+        // WildFly's blocking timeout is a plain SQLException naming IJ000655: no type says "transient"
+        ListedProjection projection = new ListedProjection();
+        EngineHarness harness = new EngineHarness("rebuild-pool-exhausted", Map.of("projection.batch-size", "10"),
+                projection);
+        java.util.concurrent.atomic.AtomicInteger entries = new java.util.concurrent.atomic.AtomicInteger();
+        harness.tenantScope = tenant -> {
+            if (entries.incrementAndGet() == 1) {
+                throw new IllegalStateException(new java.sql.SQLException(
+                        "javax.resource.ResourceException: IJ000655: No managed connections available within configured blocking timeout (30000 [ms])"));
+            }
+            return () -> { };
+        };
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p", "t1");
+
+        while (engine.drain()) {
+            // the first step rolls back; its partition's lease holds the run back
+        }
+        assertThat(progress(harness, runId).state()).as("not failed by an exhausted pool")
+                .isEqualTo(RebuildProgress.RUNNING);
+        harness.clock.advance(Duration.ofMinutes(10));
+        while (engine.drain()) {
+            // the whole run
+        }
+        assertThat(progress(harness, runId).state()).isEqualTo(RebuildProgress.FINISHED);
+    }
+
+    @Test
     void aTenantScopeWhoseCloseThrowsAfterEachStepCommittedNeitherFailsTheRunNorMarksAPageTwice() throws Exception {
         ListedProjection projection = new ListedProjection();
         EngineHarness harness = new EngineHarness("rebuild-scope-close", Map.of("projection.batch-size", "10"),

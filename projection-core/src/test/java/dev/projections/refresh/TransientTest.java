@@ -16,6 +16,11 @@ class TransientTest {
     }
 
     @Test
+    void aStatementRefusedBecauseTheServersReaperRolledTheTransactionBackIsTransient() {
+        assertThat(Transient.is(new SQLException("IJ031070: Transaction cannot proceed: STATUS_ROLLEDBACK"))).isTrue();
+    }
+
+    @Test
     void aWrongStatementOrAnApplicationErrorIsNot() {
         assertThat(Transient.is(new SQLException("syntax error", "42601"))).isFalse();
         assertThat(Transient.is(new SQLException("other", "HY000", 1064))).isFalse();

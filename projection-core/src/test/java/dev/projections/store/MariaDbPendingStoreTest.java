@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * The pending-table contract on MariaDB ({@code PROJECTION_TEST_MARIADB_URL}), in a database of its own created by
  * the changelog. Connections keep the server's default isolation, REPEATABLE READ, as an application's would; the
- * contract runs the engine's transactions through {@link Dialect#beginEngineTransaction}.
+ * contract runs the engine's transactions through {@link PendingStore#beginEngineTransaction}.
  */
 class MariaDbPendingStoreTest extends PendingStoreContract {
 

@@ -101,21 +101,24 @@ class MariaDbSnapshotIsolationTest {
     }
 
     @Test
-    void aCancelInACallersTransactionThatReadTheRunBeforeAStepAdvancedItStillCommits() throws Exception {
-        RebuildStore rebuilds = new RebuildStore();
-        String runId = engine(c -> rebuilds.start(c, ORDERS, "", T0));
-        try (Connection caller = businessTransactionThatHasRead()) {
-            assertThat(rebuilds.progress(caller, runId, T0)).isPresent(); // the console reads the run first
-            engine(c -> {
-                RebuildRun run = rebuilds.lease(c, List.of(ORDERS), T0, Duration.ofMinutes(2), "step").orElseThrow();
-                return rebuilds.advance(c, run, "100", 100, false);
-            });
+    void aConsoleActionInTheCallersTransactionThatReadBeforeABusinessCommitChangedTheMarkStillCommits() throws Exception {
+        mark(T0);
+        engine(c -> {
+            ClaimedMark claimed = store.queue().claimDue(c, List.of(ORDERS), T0, Duration.ofMinutes(2), "worker", 1).get(0);
+            store.queue().recordFailure(c, claimed, "boom", T0, T0.plusSeconds(60));
+            return null;
+        });
+        try (Connection caller = businessTransactionThatHasRead()) { // the console's container transaction
+            try (Connection other = businessTransactionThatHasRead()) {
+                store.queue().upsert(other, List.of(HOT), PendingQueue.LIVE, T0.plusSeconds(1));
+                other.commit();
+            }
 
-            boolean cancelled = store.outsideSnapshotChecks(caller, c -> rebuilds.cancel(c, runId, "operator", T0));
+            int retried = store.outsideSnapshotChecks(caller, c -> store.actions().retryFailed(c, ORDERS, T0.plusSeconds(2)));
             caller.commit();
 
-            assertThat(cancelled).isTrue();
-            assertThat(sessionCheck(caller)).as("the caller's own setting restored").isEqualTo(1);
+            assertThat(retried).isEqualTo(1);
+            assertThat(sessionCheck(caller)).as("the caller's session untouched").isEqualTo(1);
         }
     }
 

@@ -1572,7 +1572,7 @@ abstract class PendingStoreContract {
 
     /**
      * Runs {@code work} in a transaction of the engine's, on a connection of its own: prepared as the engine prepares
-     * each of its transactions ({@link Dialect#beginEngineTransaction}).
+     * each of its transactions ({@link PendingStore#beginEngineTransaction}).
      */
     <T> T inTransaction(Work<T> work) throws Exception {
         return inTransaction(true, work);

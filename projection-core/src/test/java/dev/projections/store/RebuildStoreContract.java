@@ -462,6 +462,44 @@ abstract class RebuildStoreContract {
     }
 
     @Test
+    void aRunAPreviousReleaseStartedWithoutPartitionsIsAdoptedOnceItsOwnLeaseLapsedAndOnlyOnce() throws Exception {
+        Dialect dialect = pending.dialect();
+        try (Connection connection = connect(); java.sql.PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, cursor_id, marked, exhausted,
+                                                started_at, running_projection, running_tenant, owner_token, lease_until)
+                VALUES (?, ?, ?, 'RUNNING', ?, 7, FALSE, ?, ?, ?, 'old-step', ?)""")) {
+            // as the previous release starts and steps a run: the run row only, leased by its own token
+            for (Object[] run : new Object[][] {{"lapsed", "a", T0.plusSeconds(10)}, {"held", "b", T0.plusSeconds(90)}}) {
+                insert.setString(1, (String) run[0]);
+                insert.setString(2, ORDERS);
+                insert.setString(3, (String) run[1]);
+                insert.setString(4, "7");
+                insert.setObject(5, dialect.timestamp(T0));
+                insert.setString(6, ORDERS);
+                insert.setString(7, (String) run[1]);
+                insert.setObject(8, dialect.timestamp((Instant) run[2]));
+                insert.executeUpdate();
+            }
+            Instant now = T0.plusSeconds(60);
+            assertThat(runs.hasWork(connection, List.of(ORDERS), now)).as("nothing to lease before adoption").isFalse();
+
+            assertThat(runs.adoptLegacyRuns(connection, now)).as("the lapsed one").isEqualTo(1);
+            assertThat(runs.adoptLegacyRuns(connection, now)).as("once").isZero();
+
+            RebuildRun run = runs.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "new").orElseThrow();
+            assertThat(run.runId()).isEqualTo("lapsed");
+            assertThat(run.cursor()).as("from the previous release's cursor").isEqualTo("7");
+            assertThat(runs.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "other"))
+                    .as("the held one is still the previous release's").isEmpty();
+            assertThat(runs.advance(connection, run, "9", 2, true)).isTrue();
+            assertThat(runs.finishExhausted(connection, now)).isEqualTo(1);
+            RebuildProgress done = runs.progress(connection, "lapsed", now).orElseThrow();
+            assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
+            assertThat(done.marked()).as("7 by the previous release, 2 since").isEqualTo(9);
+        }
+    }
+
+    @Test
     void theHistoryListsRunsNewestFirstWithTheirScopeAndEnd() throws Exception {
         try (Connection connection = connect()) {
             String old = runs.start(connection, ORDERS, "a", T0);

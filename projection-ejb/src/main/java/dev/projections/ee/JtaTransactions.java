@@ -61,13 +61,9 @@ public class JtaTransactions implements Transactions {
             manager.begin();
             T result;
             try (Connection connection = resources.dataSource().getConnection()) {
-                // READ COMMITTED on MariaDB/MySQL, for this transaction only, without MariaDB's snapshot check (D28)
+                // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
                 resources.store().beginEngineTransaction(connection);
-                try {
-                    result = work.run(connection);
-                } finally {
-                    resources.store().endEngineTransaction(connection);
-                }
+                result = work.run(connection);
             }
             manager.commit();
             return result;

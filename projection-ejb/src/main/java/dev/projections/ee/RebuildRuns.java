@@ -42,6 +42,9 @@ public class RebuildRuns {
     @Inject
     Principal callerPrincipal;
 
+    @jakarta.annotation.Resource
+    jakarta.transaction.TransactionSynchronizationRegistry transactions;
+
     private final RebuildStore rebuildStore = new RebuildStore();
 
     /** For the caller's tenant. */
@@ -77,6 +80,7 @@ public class RebuildRuns {
         }
         String runId = read("start a rebuild of " + projection, c -> rebuildStore.start(c, projection, checkedTenant,
                 scope, bounds, caller(), resources.clock().instant()));
+        startedInThisTransaction().add(runId);
         drainer.start();
         return runId;
     }
@@ -87,6 +91,11 @@ public class RebuildRuns {
             throw new IllegalArgumentException("runId must not be null");
         }
         RebuildProgress run = progress(runId); // names an unknown run, before anything is written
+        if (startedInThisTransaction().contains(runId)) {
+            // the cancel commits on its own, and would wait for (or not see) a run this transaction has not committed
+            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " was started in "
+                    + "this transaction: cancel it once the transaction committed");
+        }
         if (!runtime.rebuilds().cancel(runId, caller())) {
             throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is "
                     + progress(runId).state() + ", not running: there is nothing to cancel");
@@ -130,6 +139,22 @@ public class RebuildRuns {
         return read("read the latest rebuild of " + projection,
                 c -> rebuildStore.latest(c, projection, tenant, resources.clock().instant()));
     }
+
+    /** The runs this thread's transaction started, so far; outside a transaction an empty set nobody keeps. */
+    @SuppressWarnings("unchecked")
+    private java.util.Set<String> startedInThisTransaction() {
+        if (transactions.getTransactionStatus() == jakarta.transaction.Status.STATUS_NO_TRANSACTION) {
+            return new java.util.HashSet<>();
+        }
+        java.util.Set<String> started = (java.util.Set<String>) transactions.getResource(STARTED_RUNS);
+        if (started == null) {
+            started = new java.util.HashSet<>();
+            transactions.putResource(STARTED_RUNS, started);
+        }
+        return started;
+    }
+
+    private static final String STARTED_RUNS = RebuildRuns.class.getName() + ".started";
 
     private <T> T read(String what, SqlCalls.Work<T> call) {
         return SqlCalls.call(resources, what, call);

@@ -93,6 +93,7 @@ public class SweepTimer {
                 LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
             }
             runtime.heartbeat().beat();
+            runtime.rebuilds().adoptLegacyRuns();
             runtime.rebuilds().finishExhausted();
             // a suspended projection's probe: one refresh per probe-interval across the instances, on a drainer thread
             starter.startProbes();

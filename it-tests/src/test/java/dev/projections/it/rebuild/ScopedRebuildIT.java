@@ -169,8 +169,9 @@ class ScopedRebuildIT {
             transaction.begin();
             try {
                 projections.cancelRebuild(runId);
-                // from outside the application's transaction, without waiting: the row is free, the cancel committed
-                String state = java.util.concurrent.CompletableFuture.supplyAsync(() -> stateWithoutWaiting(runId))
+                // from outside the application's transaction: the cancel committed already, so its lock on the run's
+                // row is gone too (a purge may hold the row for a moment now: the state is read without a lock)
+                String state = java.util.concurrent.CompletableFuture.supplyAsync(() -> committedState(runId))
                         .get(30, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(state).isEqualTo(RebuildProgress.CANCELLED);
                 projections.markDirty(HeldRebuildProjection.NAME, HeldRebuildProjection.IDS.get(5));
@@ -185,21 +186,34 @@ class ScopedRebuildIT {
         Await.until("the application's mark refreshed", () -> projections.pending(HeldRebuildProjection.NAME) == 0);
     }
 
-    /** The run's state, read under a row lock that fails at once if another transaction holds the row. */
-    private String stateWithoutWaiting(String runId) {
+    @Test
+    void aRunStartedInTheApplicationsTransactionCannotBeCancelledInItAndTheErrorSaysWhen() throws Exception {
+        String runId;
+        transaction.begin();
+        try {
+            runId = projections.rebuild("order-search", "same-transaction");
+            String started = runId;
+            assertThatThrownBy(() -> projections.cancelRebuild(started)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(started).hasMessageContaining("started in this transaction");
+        } finally {
+            transaction.commit();
+        }
+        Await.until("the run, committed with the transaction, finished", Duration.ofMinutes(1),
+                () -> projections.rebuildProgress(runId).finished());
+    }
+
+    /** The run's state as another transaction sees it: what has committed. */
+    private String committedState(String runId) {
         try (Connection connection = dataSource.getConnection();
              java.sql.PreparedStatement select = connection.prepareStatement(
-                     "SELECT state FROM projection_rebuild WHERE run_id = ? FOR UPDATE NOWAIT")) {
-            connection.setAutoCommit(false);
+                     "SELECT state FROM projection_rebuild WHERE run_id = ?")) {
             select.setString(1, runId);
             try (java.sql.ResultSet result = select.executeQuery()) {
                 result.next();
-                String state = result.getString(1);
-                connection.rollback();
-                return state;
+                return result.getString(1);
             }
         } catch (java.sql.SQLException e) {
-            throw new IllegalStateException("the run's row is held: " + e.getMessage(), e);
+            throw new IllegalStateException("could not read run " + runId + ": " + e.getMessage(), e);
         }
     }
 
