@@ -11,9 +11,12 @@ import dev.projections.store.SchemaCheck;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.logging.Logger;
-import liquibase.Contexts;
-import liquibase.LabelExpression;
-import liquibase.Liquibase;
+import java.util.Map;
+import liquibase.Scope;
+import liquibase.command.CommandScope;
+import liquibase.command.core.UpdateCommandStep;
+import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
+import liquibase.command.core.helpers.ShowSummaryArgument;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
@@ -76,9 +79,16 @@ public class SchemaMigration {
         try (Connection connection = resources.dataSource().getConnection()) {
             Database database = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
-                    database);
-            liquibase.update(new Contexts(), new LabelExpression());
+            // Liquibase's command API (the Liquibase class's update methods are deprecated); the changelog is read
+            // through this module's class loader, which sees projection-liquibase in the EAR's lib/
+            Scope.child(Map.of(Scope.Attr.resourceAccessor.name(),
+                    new ClassLoaderResourceAccessor(getClass().getClassLoader())), () -> new CommandScope(
+                    UpdateCommandStep.COMMAND_NAME)
+                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT,
+                            liquibase.UpdateSummaryOutputEnum.LOG)
+                    .execute());
             LOG.info("projection schema is up to date (" + database.getDatabaseProductName() + ")");
         } catch (Exception e) {
             throw new IllegalStateException("projection schema migration failed: " + e.getMessage(), e);
