@@ -32,7 +32,8 @@ public record Settings(
         int suspendAfterFailingKeys,
         int suspendFailurePercent,
         Duration probeInterval,
-        Duration trendRetention) {
+        Duration trendRetention,
+        String transactionManager) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -40,6 +41,12 @@ public record Settings(
     public static final String AUTO_REFRESH = "projection.auto-refresh";
     public static final String SCHEMA = "projection.schema";
     public static final String DATASOURCE = "projection.datasource";
+    /**
+     * The JNDI name of the server's JTA {@code TransactionManager}; unset, the names WildFly and Payara/GlassFish bind
+     * it under are tried ({@code java:jboss/TransactionManager}, {@code java:appserver/TransactionManager},
+     * {@code java:/TransactionManager}).
+     */
+    public static final String TRANSACTION_MANAGER = "projection.transaction-manager";
     public static final String SWEEP_INTERVAL = "projection.sweep-interval";
     public static final String BATCH_SIZE = "projection.batch-size";
     public static final String WORKERS = "projection.workers";
@@ -122,7 +129,8 @@ public record Settings(
                 p.whole(SUSPEND_AFTER_FAILING_KEYS, 10, NEVER_SUSPEND, 1_000_000),
                 p.whole(SUSPEND_FAILURE_PERCENT, 50, 1, 100),
                 p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)),
-                p.duration(TREND_RETENTION, Duration.ofHours(48)));
+                p.duration(TREND_RETENTION, Duration.ofHours(48)),
+                p.text(TRANSACTION_MANAGER, null));
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "

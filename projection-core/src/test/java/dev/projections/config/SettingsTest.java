@@ -114,4 +114,11 @@ class SettingsTest {
         assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("90s");
         assertThat(Durations.format(Duration.ofMinutes(5))).isEqualTo("5m");
     }
+
+    @Test
+    void theTransactionManagersJndiNameIsUnsetByDefaultSoTheServersKnownNamesAreTriedAndTakenAsGivenWhenSet() {
+        assertThat(Settings.defaults().transactionManager()).isNull();
+        assertThat(Settings.from(Map.of("projection.transaction-manager", "java:comp/TransactionManager")::get)
+                .transactionManager()).isEqualTo("java:comp/TransactionManager");
+    }
 }

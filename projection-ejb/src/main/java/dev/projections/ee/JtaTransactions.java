@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.config.Settings;
 import dev.projections.refresh.Transactions;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -36,6 +37,17 @@ public class JtaTransactions implements Transactions {
 
     @PostConstruct
     void lookUp() {
+        String configured = resources.settings().transactionManager();
+        if (configured != null) {
+            try {
+                manager = (TransactionManager) new InitialContext().lookup(configured);
+                return;
+            } catch (NamingException | ClassCastException e) {
+                throw new IllegalStateException(Settings.TRANSACTION_MANAGER + "=" + configured + ": no JTA "
+                        + "TransactionManager under that JNDI name (" + e + "); set it to the name your server binds "
+                        + "its TransactionManager under, or leave it unset to try " + TRANSACTION_MANAGER, e);
+            }
+        }
         for (String name : TRANSACTION_MANAGER) {
             try {
                 manager = (TransactionManager) new InitialContext().lookup(name);
@@ -44,7 +56,8 @@ public class JtaTransactions implements Transactions {
                 // try the next server's name
             }
         }
-        throw new IllegalStateException("no JTA TransactionManager under " + TRANSACTION_MANAGER);
+        throw new IllegalStateException("no JTA TransactionManager under " + TRANSACTION_MANAGER + ": set "
+                + Settings.TRANSACTION_MANAGER + " to the JNDI name your server binds it under");
     }
 
     @Override

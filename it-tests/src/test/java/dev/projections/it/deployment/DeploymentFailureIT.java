@@ -57,6 +57,11 @@ class DeploymentFailureIT {
         return named("too-many-workers", Map.of("projection.workers", "1000"));
     }
 
+    @Deployment(name = "no-such-transaction-manager", managed = false, testable = false)
+    static EnterpriseArchive noSuchTransactionManager() {
+        return named("no-such-transaction-manager", Map.of("projection.transaction-manager", "java:/NoSuchTransactionManager"));
+    }
+
     @Deployment(name = "valid", managed = false, testable = false)
     static EnterpriseArchive valid() {
         return named("valid", Map.of());
@@ -122,6 +127,12 @@ class DeploymentFailureIT {
     @Test
     void aBatchSizeBelowOneFailsTheDeploymentNamingKeyAndValue() {
         assertDeploymentFails("batch-size-zero", "projection.batch-size must be >= 1, was 0");
+    }
+
+    @Test
+    void aTransactionManagerNameTheServerDoesNotBindFailsTheDeploymentNamingKeyAndValue() {
+        assertDeploymentFails("no-such-transaction-manager",
+                "projection.transaction-manager=java:/NoSuchTransactionManager", "no JTA TransactionManager");
     }
 
     @Test
