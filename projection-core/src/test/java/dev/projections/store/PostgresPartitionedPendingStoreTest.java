@@ -5,8 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,23 +62,12 @@ class PostgresPartitionedPendingStoreTest extends PendingStoreContract {
 
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return PostgresPendingStoreTest.backendPid(connection);
     }
 
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        try (PreparedStatement statement = observer.prepareStatement(
-                "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
-            statement.setLong(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) > 0;
-            }
-        }
+        return PostgresPendingStoreTest.waitsForALock(observer, sessionId);
     }
 
     @org.junit.jupiter.api.Test

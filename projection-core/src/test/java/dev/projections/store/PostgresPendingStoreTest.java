@@ -41,6 +41,16 @@ class PostgresPendingStoreTest extends PendingStoreContract {
 
     @Override
     protected long sessionId(Connection connection) throws SQLException {
+        return backendPid(connection);
+    }
+
+    @Override
+    protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+        return waitsForALock(observer, sessionId);
+    }
+
+    /** PostgreSQL's id of the session behind {@code connection}. */
+    static long backendPid(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
             rows.next();
@@ -48,8 +58,8 @@ class PostgresPendingStoreTest extends PendingStoreContract {
         }
     }
 
-    @Override
-    protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+    /** Whether backend {@code sessionId} waits for a lock, as {@code pg_locks} says through {@code observer}. */
+    static boolean waitsForALock(Connection observer, long sessionId) throws SQLException {
         try (PreparedStatement statement = observer.prepareStatement(
                 "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
             statement.setLong(1, sessionId);
