@@ -31,7 +31,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * docs/install/wildfly.cli (PostgreSQL driver as a deployment, a datasource, a filesystem realm) and
  * docs/install/operator.cli (two named operators), and an application of its own — src/it/library-app, built by
  * the maven-invoker-plugin against this build's artifacts through the BOM, not the demo — deployed with
- * {@code jboss-cli deploy}. No custom module, no thread-pool setting, nothing from wildfly-config.
+ * {@code jboss-cli deploy}. No custom module, no thread-pool setting, nothing from wildfly-config. Beside it,
+ * src/it/notes-war: a single WAR with its one starter, on the server's own ExampleDS (H2) — an engine of its own.
  */
 class StockWildFlyIT {
 
@@ -64,6 +65,8 @@ class StockWildFlyIT {
 
         Path ear = Path.of(System.getProperty("library.ear", "target/it/library-app/library-ear/target/library.ear"));
         server.cliCommand("deploy " + ear.toAbsolutePath());
+        Path war = Path.of(System.getProperty("notes.war", "target/it/notes-war/target/notes.war"));
+        server.cliCommand("deploy " + war.toAbsolutePath());
     }
 
     @AfterAll
@@ -82,6 +85,19 @@ class StockWildFlyIT {
         Await.until("book " + id + "'s read model after the change",
                 () -> "Dune Messiah — Frank Herbert".equals(titleLine(id)));
         assertThat(count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", id)).isZero();
+    }
+
+    @Test
+    void aSingleWarApplicationWithItsOneStarterRefreshesItsReadModel() throws Exception {
+        String id = send("POST", "/notes/api/notes", "text=buy+milk").body();
+        Await.until("note " + id + "'s read model",
+                () -> ("#" + id + ": buy milk").equals(body("/notes/api/notes/" + id + "/line")));
+
+        HttpResponse<String> health = get("/notes/projections/health");
+        assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+        assertThat(health.body()).contains("\"status\":\"UP\"");
+        Await.until("the WAR's refresh in its own metrics", () -> get("/notes/projections/metrics").body()
+                .contains("projection_refresh_seconds_count{outcome=\"success\",projection=\"note-lines\""));
     }
 
     @Test
@@ -181,7 +197,12 @@ class StockWildFlyIT {
     }
 
     private String titleLine(String id) {
-        HttpResponse<String> response = get("/library/api/books/" + id + "/title");
+        return body("/library/api/books/" + id + "/title");
+    }
+
+    /** The body of a 200 answer, else {@code null}. */
+    private String body(String path) {
+        HttpResponse<String> response = get(path);
         return response.statusCode() == 200 ? response.body() : null;
     }
 
