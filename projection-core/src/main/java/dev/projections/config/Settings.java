@@ -40,6 +40,11 @@ public record Settings(
     public static final String ENABLED = "projection.enabled";
     public static final String AUTO_REFRESH = "projection.auto-refresh";
     public static final String SCHEMA = "projection.schema";
+    /**
+     * The JNDI name of the engine's datasource; unset ({@link #datasource()} {@code null}), the engine takes the
+     * datasource of the persistence units with {@code @Projected} entities, else {@link #DEFAULT_DATASOURCE}
+     * (docs/design.md D35).
+     */
     public static final String DATASOURCE = "projection.datasource";
     /**
      * The JNDI name of the server's JTA {@code TransactionManager}; unset, the names WildFly and Payara/GlassFish bind
@@ -79,7 +84,10 @@ public record Settings(
      */
     public static final Duration MIN_LEASE_TIME = Duration.ofSeconds(2);
 
-    /** The datasource of the product's tables when {@value #DATASOURCE} is not set. */
+    /**
+     * The datasource of the product's tables when {@value #DATASOURCE} is not set and no persistence unit with
+     * {@code @Projected} entities has started before the engine.
+     */
     public static final String DEFAULT_DATASOURCE = "java:jboss/datasources/ProjectionDS";
 
     public static Settings defaults() {
@@ -115,7 +123,7 @@ public record Settings(
                 p.bool(ENABLED, true),
                 p.bool(AUTO_REFRESH, true),
                 p.schema(SCHEMA, SchemaMode.UPDATE),
-                p.text(DATASOURCE, DEFAULT_DATASOURCE),
+                p.text(DATASOURCE, null),
                 p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
                 p.atLeastOne(BATCH_SIZE, 100),
                 p.atLeastOne(WORKERS, 4),

@@ -1,5 +1,6 @@
 package dev.projections.marking;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -17,8 +18,17 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
  */
 public final class ProjectedUnits {
 
-    /** A unit as the datasource check sees it: its name and the datasource its sessions write through. */
+    /**
+     * A unit as the datasource check sees it: its name, the datasource its sessions write through (the object its
+     * {@code ConnectionProvider} unwraps, or {@code null}) and that datasource's JNDI name where the unit's properties
+     * give it as text ({@code null} on WildFly, which hands Hibernate the object: the EE layer finds the name).
+     */
     public record Unit(String name, DataSource dataSource, String dataSourceName) {
+
+        /** The same unit with its datasource's JNDI name. */
+        public Unit withDataSourceName(String jndiName) {
+            return new Unit(name, dataSource, jndiName);
+        }
     }
 
     private static final Set<SessionFactoryImplementor> UNITS = new CopyOnWriteArraySet<>();
@@ -28,11 +38,18 @@ public final class ProjectedUnits {
     }
 
     static void register(SessionFactoryImplementor sessionFactory) {
+        // added before the check is read, as checkEach installs it before it reads the units: a unit starting while
+        // the engine does is checked by one of the two (perhaps both), never by neither
+        UNITS.add(sessionFactory);
         Consumer<Unit> installed = check;
         if (installed != null) {
-            installed.accept(unitOf(sessionFactory)); // a unit started after the engine: fails its start
+            try {
+                installed.accept(unitOf(sessionFactory)); // a unit started after the engine: fails its start
+            } catch (RuntimeException e) {
+                UNITS.remove(sessionFactory);
+                throw e;
+            }
         }
-        UNITS.add(sessionFactory);
     }
 
     static void unregister(SessionFactoryImplementor sessionFactory) {
@@ -48,6 +65,11 @@ public final class ProjectedUnits {
         for (SessionFactoryImplementor unit : UNITS) {
             unitCheck.accept(unitOf(unit));
         }
+    }
+
+    /** The units started so far, as the datasource check sees them. */
+    public static List<Unit> units() {
+        return UNITS.stream().map(ProjectedUnits::unitOf).toList();
     }
 
     /** Whether a persistence unit with projected entities is multi-tenant. */

@@ -121,4 +121,12 @@ class SettingsTest {
         assertThat(Settings.from(Map.of("projection.transaction-manager", "java:comp/TransactionManager")::get)
                 .transactionManager()).isEqualTo("java:comp/TransactionManager");
     }
+
+    @Test
+    void theDatasourceIsUnsetByDefaultSoTheEngineCanTakeTheProjectedUnitsOneAndTakenAsGivenWhenSet() {
+        assertThat(Settings.defaults().datasource()).isNull();
+        assertThat(Settings.from(Map.of("projection.datasource", " ")::get).datasource()).isNull();
+        assertThat(Settings.from(Map.of("projection.datasource", "java:jboss/datasources/OrdersDS")::get)
+                .datasource()).isEqualTo("java:jboss/datasources/OrdersDS");
+    }
 }

@@ -11,7 +11,6 @@ import dev.projections.trend.RefreshMinutes;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /** The engine's plain objects, built once per deployment from the settings. */
@@ -23,6 +22,7 @@ public class EngineResources {
 
     private Settings settings;
     private DataSource dataSource;
+    private EngineDatasource engineDatasource;
     private PendingStore store;
     private PendingCounts counts;
     private Handoff handoff;
@@ -34,16 +34,16 @@ public class EngineResources {
     @PostConstruct
     void init() {
         settings = DeploymentSettings.load();
-        try {
-            dataSource = (DataSource) new InitialContext().lookup(settings.datasource());
-        } catch (NamingException | ClassCastException e) {
-            throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
-        }
+        // unset, the datasource of the units with @Projected entities that have started (on WildFly: all of the
+        // application's, as its components wait for them), else the default (docs/design.md D35)
+        engineDatasource = EngineDatasource.choose(settings.datasource(), ProjectedUnits.units(),
+                name -> (DataSource) new InitialContext().lookup(name), DatasourceNames::of);
+        dataSource = engineDatasource.dataSource();
         instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
         store = PendingStore.forDatabase(dataSource, instanceId);
         counts = new PendingCounts(store.dialect());
-        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));
+        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
     }
 
@@ -53,6 +53,11 @@ public class EngineResources {
 
     public DataSource dataSource() {
         return dataSource;
+    }
+
+    /** The engine's datasource's JNDI name ({@code projection.datasource}, a unit's or the default), for messages. */
+    public String dataSourceName() {
+        return engineDatasource.name();
     }
 
     public PendingStore store() {

@@ -67,10 +67,10 @@ public class SchemaMigration {
         try {
             transactions.inNewTransaction(java.time.Duration.ofSeconds(30), connection -> null);
         } catch (IllegalStateException e) {
-            throw new IllegalStateException("projection datasource " + resources.settings().datasource() + ": "
+            throw new IllegalStateException("projection datasource " + resources.dataSourceName() + ": "
                     + e.getMessage(), e);
         } catch (Exception e) {
-            throw new IllegalStateException("projection datasource " + resources.settings().datasource()
+            throw new IllegalStateException("projection datasource " + resources.dataSourceName()
                     + " could not run a transaction: " + e.getMessage(), e);
         }
     }

@@ -102,9 +102,20 @@ class DeploymentFailureIT {
     }
 
 
+    /** Beside the demo's unit (the default datasource, ProjectionDS) a projected unit on OtherDS; no setting. */
     @Deployment(name = "unit-on-another-database", managed = false, testable = false)
     static EnterpriseArchive unitOnAnotherDatabase() {
-        EnterpriseArchive ear = named("unit-on-another-database", Map.of());
+        return withUnitOnOtherDatasource(named("unit-on-another-database", Map.of()));
+    }
+
+    /** The same with projection.datasource set to ProjectionDS. */
+    @Deployment(name = "unit-on-another-database-than-the-setting", managed = false, testable = false)
+    static EnterpriseArchive unitOnAnotherDatabaseThanTheSetting() {
+        return withUnitOnOtherDatasource(named("unit-on-another-database-than-the-setting",
+                Map.of("projection.datasource", "java:jboss/datasources/ProjectionDS")));
+    }
+
+    private static EnterpriseArchive withUnitOnOtherDatasource(EnterpriseArchive ear) {
         ear.addAsLibrary(ShrinkWrap.create(JavaArchive.class, "elsewhere.jar")
                 .addClass(ElsewhereEntity.class)
                 .addAsManifestResource(new StringAsset("""
@@ -180,8 +191,25 @@ class DeploymentFailureIT {
     }
 
     @Test
-    void aProjectedUnitOnAnotherDatabaseThanTheEnginesFailsTheDeploymentNamingUnitDatasourceAndSetting()
+    void twoProjectedUnitsOnDifferentDatasourcesWithoutTheSettingFailTheDeploymentNamingEachUnitAndItsJndiName()
             throws Exception {
+        withOtherDatasource(() -> assertDeploymentFails("unit-on-another-database",
+                "the persistence units with @Projected entities write to different datasources",
+                "demo to java:jboss/datasources/ProjectionDS", "elsewhere to " + OTHER_DATASOURCE,
+                "projection.datasource is not set"));
+    }
+
+    @Test
+    void aProjectedUnitOnAnotherDatabaseThanTheSettingFailsTheDeploymentNamingUnitItsJndiNameAndTheSetting()
+            throws Exception {
+        withOtherDatasource(() -> assertDeploymentFails("unit-on-another-database-than-the-setting",
+                "persistence unit elsewhere has @Projected entities but writes to " + OTHER_DATASOURCE
+                        + " (jdbc:h2:mem:elsewhere", "projection.datasource is java:jboss/datasources/ProjectionDS",
+                "both must be one database", "or set projection.datasource to " + OTHER_DATASOURCE));
+    }
+
+    /** OtherDS, an H2 database in memory, while {@code test} runs. */
+    private static void withOtherDatasource(ThrowingRunnable test) throws Exception {
         ModelNode address = Operations.createAddress("subsystem", "datasources", "data-source", "OtherDS");
         ModelNode add = Operations.createAddOperation(address);
         add.get("jndi-name").set(OTHER_DATASOURCE);
@@ -191,12 +219,14 @@ class DeploymentFailureIT {
         add.get("password").set("sa");
         manage(add);
         try {
-            assertDeploymentFails("unit-on-another-database", "persistence unit elsewhere has @Projected entities",
-                    "jdbc:h2:mem:elsewhere", "projection.datasource is java:jboss/datasources/ProjectionDS",
-                    "both must be one database");
+            test.run();
         } finally {
             manage(Operations.createRemoveOperation(address));
         }
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
     }
 
     /** Through the server's management port (the managed container's default, 9990 on localhost). */
