@@ -7,6 +7,7 @@ import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.store.PendingStore;
+import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,7 @@ public class EngineResources {
 
     private Settings settings;
     private DataSource dataSource;
+    private TableSchema tables;
     private PendingStore store;
     private PendingCounts counts;
     private Handoff handoff;
@@ -34,16 +36,21 @@ public class EngineResources {
     @PostConstruct
     void init() {
         settings = DeploymentSettings.load();
+        DataSource server;
         try {
-            dataSource = (DataSource) new InitialContext().lookup(settings.datasource());
+            server = (DataSource) new InitialContext().lookup(settings.datasource());
         } catch (NamingException | ClassCastException e) {
             throw new IllegalStateException(Settings.DATASOURCE + " names no datasource: " + settings.datasource(), e);
         }
+        tables = TableSchema.of(settings.tableSchema());
+        // every statement of the engine, the console and the facade goes through it: the product's tables in their
+        // schema when projection.table-schema is set, the server's datasource itself when not (docs/design.md D32)
+        dataSource = tables.dataSource(server);
         instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
         store = PendingStore.forDatabase(dataSource, instanceId);
         counts = new PendingCounts(store.dialect());
-        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, dataSource, settings.datasource()));
+        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, server, settings.datasource()));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
     }
 
@@ -51,8 +58,14 @@ public class EngineResources {
         return settings;
     }
 
+    /** The projection datasource, its connections naming the product's tables in {@link #tables()}. */
     public DataSource dataSource() {
         return dataSource;
+    }
+
+    /** The schema of the product's tables ({@code projection.table-schema}). */
+    public TableSchema tables() {
+        return tables;
     }
 
     public PendingStore store() {
