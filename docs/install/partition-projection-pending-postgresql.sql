@@ -3,6 +3,8 @@
 -- (or undeployed) and after the changelog has run; later change sets apply to the partitioned table as they are.
 -- The engine addresses a row by (tableoid, ctid), so acks and claims stay within the row's partition.
 -- Index and constraint names must stay as they are: projection.schema=validate compares them.
+-- With projection.table-schema set, begin the transaction with SET LOCAL search_path TO <that schema>; (it ends with
+-- the transaction): the statements below name the tables unqualified, and the indexes follow their table's schema.
 
 ALTER TABLE projection_pending RENAME TO projection_pending_unpartitioned;
 ALTER TABLE projection_pending_unpartitioned RENAME CONSTRAINT projection_pending_pk TO projection_pending_unpartitioned_pk;

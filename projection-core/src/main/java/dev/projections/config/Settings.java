@@ -33,7 +33,10 @@ public record Settings(
         int suspendFailurePercent,
         Duration probeInterval,
         Duration trendRetention,
-        String transactionManager) {
+        String transactionManager,
+        String tableSchema,
+        String changelogTable,
+        String changelogLockTable) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -67,6 +70,27 @@ public record Settings(
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
     public static final String TREND_RETENTION = "projection.trend-retention";
+    /**
+     * The schema (on MariaDB/MySQL: the database) of the product's tables; unset, the connection's default schema.
+     * Not {@value #SCHEMA}, which is the update/validate mode.
+     */
+    public static final String TABLE_SCHEMA = "projection.table-schema";
+    /** The name of Liquibase's changelog table for the product's changelog (beside the product's tables). */
+    public static final String CHANGELOG_TABLE = "projection.liquibase.changelog-table";
+    /** The name of Liquibase's lock table for the product's changelog (beside the product's tables). */
+    public static final String CHANGELOG_LOCK_TABLE = "projection.liquibase.lock-table";
+    public static final String DEFAULT_CHANGELOG_TABLE = "DATABASECHANGELOG";
+    public static final String DEFAULT_CHANGELOG_LOCK_TABLE = "DATABASECHANGELOGLOCK";
+
+    /*
+     * A schema is written into the engine's SQL unquoted, so it must be an identifier every database reads the same
+     * way: lower case (PostgreSQL folds unquoted names to lower case, MariaDB's database names may be case-sensitive),
+     * at most 63 characters (PostgreSQL's limit). Liquibase's table names are Liquibase's to quote and fold, as its
+     * defaults (upper case) are.
+     */
+    private static final java.util.regex.Pattern LOWER_CASE_IDENTIFIER =
+            java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     /** The shortest {@value #TREND_RETENTION}: the console draws the last hour. */
     public static final Duration MIN_TREND_RETENTION = Duration.ofHours(1);
@@ -138,7 +162,23 @@ public record Settings(
                 p.whole(SUSPEND_FAILURE_PERCENT, 50, 1, 100),
                 p.duration(PROBE_INTERVAL, Duration.ofSeconds(30)),
                 p.duration(TREND_RETENTION, Duration.ofHours(48)),
-                p.text(TRANSACTION_MANAGER, null));
+                p.text(TRANSACTION_MANAGER, null),
+                p.identifier(TABLE_SCHEMA, null, LOWER_CASE_IDENTIFIER,
+                        "a lower-case SQL identifier ([a-z_][a-z0-9_]*, at most 63 characters) naming an existing schema"),
+                p.identifier(CHANGELOG_TABLE, DEFAULT_CHANGELOG_TABLE, IDENTIFIER,
+                        "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
+                p.identifier(CHANGELOG_LOCK_TABLE, DEFAULT_CHANGELOG_LOCK_TABLE, IDENTIFIER,
+                        "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"));
+        if (settings.changelogTable.equalsIgnoreCase(settings.changelogLockTable)) {
+            p.errors.add(CHANGELOG_TABLE + " and " + CHANGELOG_LOCK_TABLE + " must name two tables, both were \""
+                    + settings.changelogTable + "\"");
+        }
+        for (String key : List.of(CHANGELOG_TABLE, CHANGELOG_LOCK_TABLE)) {
+            String table = key.equals(CHANGELOG_TABLE) ? settings.changelogTable : settings.changelogLockTable;
+            if (dev.projections.store.TableSchema.TABLES.contains(table.toLowerCase(java.util.Locale.ROOT))) {
+                p.errors.add(key + " must not name one of the product's own tables, was \"" + table + "\"");
+            }
+        }
         if (settings.retryDelay != null && settings.maxRetryDelay != null
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
@@ -191,6 +231,19 @@ public record Settings(
             }
             errors.add(key + " must be true or false, was \"" + value + "\"");
             return fallback;
+        }
+
+        /** A name that goes into SQL: {@code fallback} when unset, else it must match {@code form}. */
+        String identifier(String key, String fallback, java.util.regex.Pattern form, String description) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            if (!form.matcher(value).matches()) {
+                errors.add(key + " must be " + description + ", was \"" + value + "\"");
+                return fallback;
+            }
+            return value;
         }
 
         String text(String key, String fallback) {

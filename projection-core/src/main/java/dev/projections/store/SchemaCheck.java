@@ -113,13 +113,21 @@ public final class SchemaCheck {
 
     /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
     public List<String> missing(Connection connection) throws SQLException {
+        return missing(connection, TableSchema.DEFAULT);
+    }
+
+    /** What is missing in the schema of {@code tables} ({@code projection.table-schema}). */
+    public List<String> missing(Connection connection, TableSchema tables) throws SQLException {
         DatabaseMetaData metadata = connection.getMetaData();
         Dialect dialect = Dialect.of(connection);
         Expected expected = expected(connection);
-        // the connection's own schema only: a table of the same name in another schema proves nothing. MariaDB's
-        // driver calls its databases catalogs and has no schemas.
-        String catalog = dialect == Dialect.MARIADB ? connection.getCatalog() : null;
-        String schema = dialect == Dialect.MARIADB ? null : connection.getSchema();
+        // the product's schema only: a table of the same name in another schema proves nothing. MariaDB's driver
+        // calls its databases catalogs and has no schemas; H2 keeps unquoted names in upper case.
+        String own = tables.schema();
+        String catalog = dialect != Dialect.MARIADB ? null : own != null ? own : connection.getCatalog();
+        String schema = dialect == Dialect.MARIADB ? null
+                : own == null ? connection.getSchema()
+                : dialect == Dialect.H2 ? own.toUpperCase(Locale.ROOT) : own;
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> table : expected.columnsByTable.entrySet()) {
             Set<String> present = columnsOf(metadata, catalog, schema, table.getKey());
@@ -134,7 +142,7 @@ public final class SchemaCheck {
             }
         }
         if (dialect == Dialect.MARIADB) {
-            missing.addAll(foldingColumns(connection, expected.columnsByTable.keySet()));
+            missing.addAll(foldingColumns(connection, catalog, expected.columnsByTable.keySet()));
         }
         boolean partialIndexesSupported = dialect == Dialect.POSTGRESQL;
         for (Map.Entry<String, String> index : expected.tableByIndex.entrySet()) {
@@ -153,20 +161,23 @@ public final class SchemaCheck {
      * with one, ids "abc", "ABC" and "abc " are one key, and a refresh of one would ack another's mark
      * (docs/pitfalls.md #50). A table created from the shipped DDL, or by Liquibase, has a binary no-pad collation.
      */
-    private static List<String> foldingColumns(Connection connection, Set<String> tables) throws SQLException {
+    private static List<String> foldingColumns(Connection connection, String database, Set<String> tables)
+            throws SQLException {
         List<String> folding = new ArrayList<>();
         try (java.sql.PreparedStatement select = connection.prepareStatement("""
                 SELECT TABLE_NAME, COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS
-                 WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME IS NOT NULL ORDER BY TABLE_NAME, ORDINAL_POSITION""");
-             java.sql.ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                String table = rows.getString(1).toLowerCase(Locale.ROOT);
-                String collation = rows.getString(3).toLowerCase(Locale.ROOT);
-                boolean exact = collation.endsWith("_nopad_bin") || collation.endsWith("_0900_bin")
-                        || collation.equals("binary");
-                if (tables.contains(table) && !exact) {
-                    folding.add("column " + table + "." + rows.getString(2).toLowerCase(Locale.ROOT) + " in a binary "
-                            + "no-pad collation (utf8mb4_nopad_bin; MySQL: utf8mb4_0900_bin), not " + collation);
+                 WHERE TABLE_SCHEMA = ? AND COLLATION_NAME IS NOT NULL ORDER BY TABLE_NAME, ORDINAL_POSITION""")) {
+            select.setString(1, database);
+            try (java.sql.ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String table = rows.getString(1).toLowerCase(Locale.ROOT);
+                    String collation = rows.getString(3).toLowerCase(Locale.ROOT);
+                    boolean exact = collation.endsWith("_nopad_bin") || collation.endsWith("_0900_bin")
+                            || collation.equals("binary");
+                    if (tables.contains(table) && !exact) {
+                        folding.add("column " + table + "." + rows.getString(2).toLowerCase(Locale.ROOT) + " in a binary "
+                                + "no-pad collation (utf8mb4_nopad_bin; MySQL: utf8mb4_0900_bin), not " + collation);
+                    }
                 }
             }
         }
@@ -175,11 +186,18 @@ public final class SchemaCheck {
 
     /** Fails, listing what is missing and the DDL to create it, unless the schema is complete. */
     public void require(Connection connection) throws SQLException {
-        List<String> missing = missing(connection);
+        require(connection, TableSchema.DEFAULT);
+    }
+
+    /** As {@link #require(Connection)}, for the tables in the schema of {@code tables}. */
+    public void require(Connection connection, TableSchema tables) throws SQLException {
+        List<String> missing = missing(connection, tables);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("projection.schema=validate: the database lacks " + String.join(", ", missing)
-                    + ". Apply the product's DDL (or run with projection.schema=update):\n"
-                    + expected(connection).ddl);
+                    + (tables.isDefault() ? "" : " in " + tables) + ". Apply the product's DDL"
+                    + (tables.isDefault() ? "" : " in that schema (e.g. after SET search_path TO " + tables.schema()
+                    + " in psql; on MariaDB USE " + tables.schema() + ")")
+                    + " (or run with projection.schema=update):\n" + expected(connection).ddl);
         }
     }
 

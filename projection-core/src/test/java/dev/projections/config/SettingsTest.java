@@ -129,4 +129,60 @@ class SettingsTest {
         assertThat(Settings.from(Map.of("projection.datasource", "java:jboss/datasources/OrdersDS")::get)
                 .datasource()).isEqualTo("java:jboss/datasources/OrdersDS");
     }
+
+    @Test
+    void theTablesAreInTheConnectionsDefaultSchemaWithLiquibasesDefaultTableNamesUnlessSet() {
+        Settings settings = Settings.defaults();
+        assertThat(settings.tableSchema()).as("the connection's default schema").isNull();
+        assertThat(settings.changelogTable()).isEqualTo("DATABASECHANGELOG");
+        assertThat(settings.changelogLockTable()).isEqualTo("DATABASECHANGELOGLOCK");
+
+        Settings own = Settings.from(Map.of("projection.table-schema", "projections_own",
+                "projection.liquibase.changelog-table", "projection_changelog",
+                "projection.liquibase.lock-table", "projection_changelog_lock")::get);
+        assertThat(own.tableSchema()).isEqualTo("projections_own");
+        assertThat(own.changelogTable()).isEqualTo("projection_changelog");
+        assertThat(own.changelogLockTable()).isEqualTo("projection_changelog_lock");
+        assertThat(own.schema()).as("projection.schema stays the update/validate mode")
+                .isEqualTo(Settings.SchemaMode.UPDATE);
+    }
+
+    @Test
+    void theTableSchemaAndLiquibasesTableNamesTakeEnvironmentVariablesLikeEveryKey() {
+        Settings settings = Settings.from(Settings.source(new Properties(), Map.of("PROJECTION_TABLE_SCHEMA", "ops",
+                "PROJECTION_LIQUIBASE_CHANGELOG_TABLE", "OPS_CHANGELOG"), new Properties()));
+        assertThat(settings.tableSchema()).isEqualTo("ops");
+        assertThat(settings.changelogTable()).isEqualTo("OPS_CHANGELOG");
+    }
+
+    @Test
+    void aSchemaOrTableNameThatIsNoPlainIdentifierFailsNamingKeyAndValue() {
+        Map<String, String> values = Map.of("projection.table-schema", "own; DROP TABLE x",
+                "projection.liquibase.changelog-table", "my-changelog",
+                "projection.liquibase.lock-table", "x".repeat(64));
+        assertThatThrownBy(() -> Settings.from(values::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.table-schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*, "
+                        + "at most 63 characters) naming an existing schema, was \"own; DROP TABLE x\"")
+                .hasMessageContaining("projection.liquibase.changelog-table must be an SQL identifier "
+                        + "([A-Za-z_][A-Za-z0-9_]*, at most 63 characters), was \"my-changelog\"")
+                .hasMessageContaining("projection.liquibase.lock-table must be an SQL identifier");
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.table-schema", "Projections")::get))
+                .as("upper case: PostgreSQL would fold it, MariaDB might not")
+                .hasMessageContaining("projection.table-schema must be a lower-case SQL identifier")
+                .hasMessageContaining("was \"Projections\"");
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.table-schema", "public.x")::get))
+                .hasMessageContaining("was \"public.x\"");
+    }
+
+    @Test
+    void liquibasesTwoTablesMustDifferAndMustNotTakeTheNameOfOneOfTheProductsTables() {
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.liquibase.changelog-table", "changes",
+                "projection.liquibase.lock-table", "CHANGES")::get))
+                .hasMessageContaining("projection.liquibase.changelog-table and projection.liquibase.lock-table must "
+                        + "name two tables, both were \"changes\"");
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.liquibase.lock-table", "PROJECTION_PENDING")::get))
+                .hasMessageContaining("projection.liquibase.lock-table must not name one of the product's own tables, "
+                        + "was \"PROJECTION_PENDING\"");
+    }
 }

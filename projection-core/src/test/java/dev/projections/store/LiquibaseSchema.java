@@ -5,15 +5,6 @@ import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import liquibase.Scope;
-import liquibase.UpdateSummaryOutputEnum;
-import liquibase.command.CommandScope;
-import liquibase.command.core.UpdateCommandStep;
-import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
-import liquibase.command.core.helpers.ShowSummaryArgument;
-import liquibase.database.Database;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.ui.LoggerUIService;
 
 /** Creates the product's tables the way a deployment does: by running the real changelog of module liquibase. */
@@ -40,6 +31,28 @@ public final class LiquibaseSchema {
         String base = database.jdbcUrl();
         String url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + name;
         update(java.sql.DriverManager.getConnection(url, database.user(), database.password()));
+        return url;
+    }
+
+    /**
+     * Schemas {@code tablesSchema} and {@code defaultSchema} of the test PostgreSQL, dropped and created again, and the
+     * product's tables migrated into {@code tablesSchema} as a deployment with {@code projection.table-schema} and
+     * Liquibase table names of its own does, over a connection whose default schema is {@code defaultSchema}; returns
+     * the JDBC URL of such connections.
+     */
+    public static String freshPostgresOwnSchema(String tablesSchema, String defaultSchema, String changelogTable,
+                                                String lockTable) throws Exception {
+        dev.projections.testsupport.TestDatabase database = dev.projections.testsupport.TestDatabase.get();
+        try (Connection connection = database.connect(); java.sql.Statement statement = connection.createStatement()) {
+            for (String schema : new String[] {tablesSchema, defaultSchema}) {
+                statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+                statement.execute("CREATE SCHEMA " + schema);
+            }
+        }
+        String base = database.jdbcUrl();
+        String url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + defaultSchema;
+        update(java.sql.DriverManager.getConnection(url, database.user(), database.password()), null,
+                new ChangelogUpdate(TableSchema.of(tablesSchema), changelogTable, lockTable));
         return url;
     }
 
@@ -78,6 +91,24 @@ public final class LiquibaseSchema {
         return url;
     }
 
+    /**
+     * Databases {@code <the test database>_<tablesSuffix>} and {@code _<defaultSuffix>} of the test MariaDB, dropped and
+     * created again, with the product's tables migrated into the first over a connection to the second, with Liquibase
+     * table names of its own; returns {URL of the connections, name of the tables' database}.
+     */
+    public static String[] freshMariaDbOwnDatabase(String tablesSuffix, String defaultSuffix, String changelogTable,
+                                                   String lockTable) throws Exception {
+        dev.projections.testsupport.MariaDbTestDatabase server = mariaDb();
+        String tablesUrl = server.freshDatabase(tablesSuffix);
+        String url = server.freshDatabase(defaultSuffix);
+        String tablesDatabase;
+        try (Connection connection = server.connect(tablesUrl)) {
+            tablesDatabase = connection.getCatalog();
+        }
+        update(server.connect(url), null, new ChangelogUpdate(TableSchema.of(tablesDatabase), changelogTable, lockTable));
+        return new String[] {url, tablesDatabase};
+    }
+
     /** Runs the changelog on {@code connection}'s current schema, then closes the connection. */
     public static void update(Connection connection) throws Exception {
         update(connection, null);
@@ -85,27 +116,18 @@ public final class LiquibaseSchema {
 
     /** Runs the first {@code count} change sets ({@code null}: all), as a database of an older release has them. */
     public static void update(Connection connection, Integer count) throws Exception {
+        update(connection, count, new ChangelogUpdate(TableSchema.DEFAULT, "DATABASECHANGELOG", "DATABASECHANGELOGLOCK"));
+    }
+
+    /** Runs the changelog as a deployment with these settings does ({@link ChangelogUpdate}), then closes the connection. */
+    public static void update(Connection connection, Integer count, ChangelogUpdate changelog) throws Exception {
         System.setProperty("liquibase.analytics.enabled", "false");
         System.setProperty("liquibase.showBanner", "false");
         LIQUIBASE_LOG.setLevel(Level.WARNING);
-        Database database = DatabaseFactory.getInstance()
-                .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-        try {
+        try (connection) {
             // console output (banner, summary) goes to the log, which is quiet below WARNING
-            Map<String, Object> scope = Map.of(
-                    Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(),
-                    Scope.Attr.ui.name(), new LoggerUIService());
-            Scope.child(scope, () -> {
-                CommandScope command = count == null ? new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                        : new CommandScope(liquibase.command.core.UpdateCountCommandStep.COMMAND_NAME)
-                                .addArgumentValue(liquibase.command.core.UpdateCountCommandStep.COUNT_ARG, count);
-                command.addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                        .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                        .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                        .execute();
-            });
-        } finally {
-            database.close();
+            changelog.update(connection, LiquibaseSchema.class.getClassLoader(), count,
+                    Map.of(Scope.Attr.ui.name(), new LoggerUIService()));
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.store.PendingStore;
+import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +24,7 @@ public class EngineResources {
     private Settings settings;
     private DataSource dataSource;
     private EngineDatasource engineDatasource;
+    private TableSchema tables;
     private PendingStore store;
     private PendingCounts counts;
     private Handoff handoff;
@@ -38,7 +40,11 @@ public class EngineResources {
         // application's, as its components wait for them), else the default (docs/design.md D35)
         engineDatasource = EngineDatasource.choose(settings.datasource(), ProjectedUnits.units(),
                 name -> (DataSource) new InitialContext().lookup(name), DatasourceNames::of);
-        dataSource = engineDatasource.dataSource();
+        DataSource server = engineDatasource.dataSource();
+        tables = TableSchema.of(settings.tableSchema());
+        // every statement of the engine, the console and the facade goes through it: the product's tables in their
+        // schema when projection.table-schema is set, the server's datasource itself when not (docs/design.md D34)
+        dataSource = tables.dataSource(server);
         instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
         store = PendingStore.forDatabase(dataSource, instanceId);
@@ -51,6 +57,7 @@ public class EngineResources {
         return settings;
     }
 
+    /** The projection datasource, its connections naming the product's tables in {@link #tables()}. */
     public DataSource dataSource() {
         return dataSource;
     }
@@ -58,6 +65,11 @@ public class EngineResources {
     /** The engine's datasource's JNDI name ({@code projection.datasource}, a unit's or the default), for messages. */
     public String dataSourceName() {
         return engineDatasource.name();
+    }
+
+    /** The schema of the product's tables ({@code projection.table-schema}). */
+    public TableSchema tables() {
+        return tables;
     }
 
     public PendingStore store() {

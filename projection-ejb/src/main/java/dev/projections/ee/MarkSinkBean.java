@@ -87,7 +87,9 @@ public class MarkSinkBean implements MarkSink {
     @Override
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
         if (resources.settings().enabled()) {
-            resources.store().queue().upsert(connection, sortedKeys, PendingQueue.LIVE, resources.clock().instant());
+            // the persistence unit's own connection: the product's tables named in their schema, if one is set
+            resources.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
+                    resources.clock().instant());
             resources.stats().marksWritten();
         }
     }

@@ -7,20 +7,12 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import dev.projections.store.ChangelogUpdate;
 import dev.projections.store.SchemaCheck;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.logging.Logger;
 import java.util.Map;
-import liquibase.Scope;
-import liquibase.command.CommandScope;
-import liquibase.command.core.UpdateCommandStep;
-import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
-import liquibase.command.core.helpers.ShowSummaryArgument;
-import liquibase.database.Database;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 
 /**
  * Brings the product's tables up to date at deployment ({@code projection.schema=update}), or checks them
@@ -33,7 +25,7 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class SchemaMigration {
 
-    static final String CHANGELOG = "dev/projections/liquibase/changelog.xml";
+    static final String CHANGELOG = ChangelogUpdate.CHANGELOG;
     private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
 
     @Inject
@@ -76,20 +68,18 @@ public class SchemaMigration {
     }
 
     private void update() {
+        Settings settings = resources.settings();
+        // resources.dataSource() names the product's tables in projection.table-schema, if set: the change sets' raw
+        // SQL included, with no search_path or USE left on the pooled connection (docs/design.md D34)
         try (Connection connection = resources.dataSource().getConnection()) {
-            Database database = DatabaseFactory.getInstance()
-                    .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            // Liquibase's command API (the Liquibase class's update methods are deprecated); the changelog is read
-            // through this module's class loader, which sees projection-liquibase in the EAR's lib/
-            Scope.child(Map.of(Scope.Attr.resourceAccessor.name(),
-                    new ClassLoaderResourceAccessor(getClass().getClassLoader())), () -> new CommandScope(
-                    UpdateCommandStep.COMMAND_NAME)
-                    .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT,
-                            liquibase.UpdateSummaryOutputEnum.LOG)
-                    .execute());
-            LOG.info("projection schema is up to date (" + database.getDatabaseProductName() + ")");
+            ChangelogUpdate.requireSchema(connection, resources.tables(), Settings.TABLE_SCHEMA);
+            // the changelog is read through this module's class loader, which sees projection-liquibase in the EAR's lib/
+            String product = new ChangelogUpdate(resources.tables(), settings.changelogTable(),
+                    settings.changelogLockTable()).update(connection, getClass().getClassLoader(), null, Map.of());
+            LOG.info("projection schema is up to date (" + product + ", " + resources.tables() + ", Liquibase tables "
+                    + settings.changelogTable() + " and " + settings.changelogLockTable() + ")");
+        } catch (IllegalStateException e) {
+            throw e;
         } catch (Exception e) {
             throw new IllegalStateException("projection schema migration failed: " + e.getMessage(), e);
         }
@@ -97,8 +87,9 @@ public class SchemaMigration {
 
     private void validate() {
         try (Connection connection = resources.dataSource().getConnection()) {
-            SchemaCheck.ofShippedDdl(getClass().getClassLoader()).require(connection);
-            LOG.info("projection schema validated (projection.schema=validate)");
+            ChangelogUpdate.requireSchema(connection, resources.tables(), Settings.TABLE_SCHEMA);
+            SchemaCheck.ofShippedDdl(getClass().getClassLoader()).require(connection, resources.tables());
+            LOG.info("projection schema validated (projection.schema=validate, " + resources.tables() + ")");
         } catch (SQLException e) {
             throw new IllegalStateException("projection schema validation could not read the catalog: " + e.getMessage(), e);
         }

@@ -1,0 +1,100 @@
+package dev.projections.store;
+
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.Map;
+import liquibase.Scope;
+import liquibase.UpdateSummaryOutputEnum;
+import liquibase.command.CommandScope;
+import liquibase.command.core.UpdateCommandStep;
+import liquibase.command.core.UpdateCountCommandStep;
+import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
+import liquibase.command.core.helpers.ShowSummaryArgument;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+
+/**
+ * Runs the product's changelog through Liquibase's command API (its {@code Liquibase} class's update methods are
+ * deprecated), as the deployment does with {@code projection.schema=update} and as the tests create their tables.
+ * <p>
+ * With a {@link TableSchema} set, Liquibase creates the tables there ({@code defaultSchemaName}) and keeps its own
+ * changelog and lock tables there too ({@code liquibaseSchemaName}); on MariaDB and MySQL, where a schema is a
+ * database, both as catalogs. The change sets' raw SQL names tables unqualified, so it runs on the qualifying
+ * connection ({@link TableSchema#connection}) rather than after a {@code SET search_path} or {@code USE}, which would
+ * stay on the pooled connection after the migration.
+ */
+public final class ChangelogUpdate {
+
+    /** The changelog of module {@code liquibase}, read through the class loader that sees that jar. */
+    public static final String CHANGELOG = "dev/projections/liquibase/changelog.xml";
+
+    private final TableSchema tables;
+    private final String changelogTable;
+    private final String lockTable;
+
+    public ChangelogUpdate(TableSchema tables, String changelogTable, String lockTable) {
+        this.tables = tables;
+        this.changelogTable = changelogTable;
+        this.lockTable = lockTable;
+    }
+
+    /**
+     * Applies every change set not yet applied ({@code count == null}), or the next {@code count}, on
+     * {@code connection}; the caller closes it. Returns the database's product name.
+     */
+    public String update(Connection connection, ClassLoader changelogLoader, Integer count,
+                         Map<String, Object> scopeValues) throws Exception {
+        Database database = DatabaseFactory.getInstance()
+                .findCorrectDatabaseImplementation(new JdbcConnection(tables.migrationConnection(connection)));
+        if (!tables.isDefault()) {
+            if (Dialect.of(connection) == Dialect.MARIADB) {
+                database.setDefaultCatalogName(tables.schema());
+                database.setLiquibaseCatalogName(tables.schema());
+            } else {
+                String schema = Dialect.of(connection) == Dialect.H2 ? tables.schema().toUpperCase(java.util.Locale.ROOT)
+                        : tables.schema();
+                database.setDefaultSchemaName(schema);
+                database.setLiquibaseSchemaName(schema);
+            }
+        }
+        database.setDatabaseChangeLogTableName(changelogTable);
+        database.setDatabaseChangeLogLockTableName(lockTable);
+        Map<String, Object> scope = new HashMap<>(scopeValues);
+        scope.putIfAbsent(Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(changelogLoader));
+        Scope.child(scope, () -> {
+            CommandScope command = count == null ? new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                    : new CommandScope(UpdateCountCommandStep.COMMAND_NAME)
+                            .addArgumentValue(UpdateCountCommandStep.COUNT_ARG, count);
+            command.addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                    .execute();
+        });
+        return database.getDatabaseProductName();
+    }
+
+    /**
+     * Fails, naming {@code key}, unless the configured schema exists: Liquibase would otherwise fail on its first
+     * statement, with a message about a table. Nothing to check without a schema.
+     */
+    public static void requireSchema(Connection connection, TableSchema tables, String key) throws java.sql.SQLException {
+        if (tables.isDefault()) {
+            return;
+        }
+        java.sql.DatabaseMetaData metadata = connection.getMetaData();
+        boolean mariadb = Dialect.of(connection) == Dialect.MARIADB;
+        try (java.sql.ResultSet rows = mariadb ? metadata.getCatalogs() : metadata.getSchemas()) {
+            while (rows.next()) {
+                if (tables.schema().equalsIgnoreCase(rows.getString(1))) {
+                    return;
+                }
+            }
+        }
+        throw new IllegalStateException(key + "=" + tables.schema() + ": the database has no "
+                + (mariadb ? "database" : "schema") + " " + tables.schema() + " (create it first: "
+                + (mariadb ? "CREATE DATABASE " : "CREATE SCHEMA ") + tables.schema()
+                + ", and grant the projection datasource's user the right to create tables in it)");
+    }
+}
