@@ -11,7 +11,10 @@ import java.util.stream.Collectors;
  * {@code projection.datasource} is not set (docs/contract.md §10, docs/design.md D35). Two units share one when
  * their sessions write through the same {@code DataSource} object or, where a unit's object is not known, under the
  * same JNDI name. Units on different datasources fail, naming each unit and its datasource: marks are written on
- * each unit's connection and claimed through one datasource, and the engine cannot tell which one is meant.
+ * each unit's connection and claimed through one datasource, and the engine cannot tell which one is meant. A unit
+ * whose connections come from no datasource the engine can see (a {@code MultiTenantConnectionProvider}, a
+ * DriverManager unit) does not take part in the choice: it passed with the default before the default followed the
+ * units, and the check at its start compares what it can.
  */
 public final class CommonDatasource {
 
@@ -20,23 +23,17 @@ public final class CommonDatasource {
 
     /**
      * The datasource all {@code units} share, as one of them (its {@code dataSource} or, failing that, its
-     * {@code dataSourceName} names it); empty when there is no unit.
+     * {@code dataSourceName} names it); empty when no unit has a datasource the engine can see.
      *
-     * @throws IllegalStateException when the units write to different datasources, or one's datasource is unknown
+     * @throws IllegalStateException when the units write to different datasources
      */
     public static Optional<ProjectedUnits.Unit> of(List<ProjectedUnits.Unit> units) {
-        if (units.isEmpty()) {
-            return Optional.empty();
-        }
         List<ProjectedUnits.Unit> sorted = units.stream()
+                .filter(unit -> unit.dataSource() != null || unit.dataSourceName() != null)
                 .sorted(Comparator.comparing(ProjectedUnits.Unit::name, Comparator.nullsFirst(Comparator.naturalOrder())))
                 .toList();
-        for (ProjectedUnits.Unit unit : sorted) {
-            if (unit.dataSource() == null && unit.dataSourceName() == null) {
-                throw new IllegalStateException("persistence unit " + unit.name() + " has @Projected entities but its "
-                        + "connections come from no datasource the engine can use: set " + Settings.DATASOURCE
-                        + " to the JNDI name of the datasource of the unit's database");
-            }
+        if (sorted.isEmpty()) {
+            return Optional.empty();
         }
         ProjectedUnits.Unit first = sorted.get(0);
         if (sorted.stream().allMatch(unit -> same(first, unit))) {

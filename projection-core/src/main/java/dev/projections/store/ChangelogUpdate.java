@@ -63,15 +63,23 @@ public final class ChangelogUpdate {
         database.setDatabaseChangeLogLockTableName(lockTable);
         Map<String, Object> scope = new HashMap<>(scopeValues);
         scope.putIfAbsent(Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor(changelogLoader));
-        Scope.child(scope, () -> {
-            CommandScope command = count == null ? new CommandScope(UpdateCommandStep.COMMAND_NAME)
-                    : new CommandScope(UpdateCountCommandStep.COMMAND_NAME)
-                            .addArgumentValue(UpdateCountCommandStep.COUNT_ARG, count);
-            command.addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
-                    .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
-                    .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
-                    .execute();
-        });
+        // Liquibase switches auto-commit off on the connection it is given; the pooled connection goes back as it came
+        boolean autoCommit = connection.getAutoCommit();
+        try {
+            Scope.child(scope, () -> {
+                CommandScope command = count == null ? new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                        : new CommandScope(UpdateCountCommandStep.COMMAND_NAME)
+                                .addArgumentValue(UpdateCountCommandStep.COUNT_ARG, count);
+                command.addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, database)
+                        .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                        .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                        .execute();
+            });
+        } finally {
+            if (connection.getAutoCommit() != autoCommit) {
+                connection.setAutoCommit(autoCommit);
+            }
+        }
         return database.getDatabaseProductName();
     }
 
@@ -85,16 +93,53 @@ public final class ChangelogUpdate {
         }
         java.sql.DatabaseMetaData metadata = connection.getMetaData();
         boolean mariadb = Dialect.of(connection) == Dialect.MARIADB;
+        boolean exists = false;
         try (java.sql.ResultSet rows = mariadb ? metadata.getCatalogs() : metadata.getSchemas()) {
-            while (rows.next()) {
-                if (tables.schema().equalsIgnoreCase(rows.getString(1))) {
-                    return;
-                }
+            while (rows.next() && !exists) {
+                exists = tables.schema().equalsIgnoreCase(rows.getString(1));
             }
+        }
+        if (exists) {
+            requireNoTablesLeftBehind(connection, tables, key, mariadb);
+            return;
         }
         throw new IllegalStateException(key + "=" + tables.schema() + ": the database has no "
                 + (mariadb ? "database" : "schema") + " " + tables.schema() + " (create it first: "
                 + (mariadb ? "CREATE DATABASE " : "CREATE SCHEMA ") + tables.schema()
                 + ", and grant the projection datasource's user the right to create tables in it)");
+    }
+
+    /**
+     * Fails when the schema set holds no queue yet while the connection's default schema does: the setting was added
+     * to an installation that has run, and migrating would create empty tables there and leave every pending, failing
+     * and parked mark, pause and rebuild run behind, read by nothing. The tables are moved first, deliberately.
+     */
+    private static void requireNoTablesLeftBehind(Connection connection, TableSchema tables, String key,
+                                                  boolean mariadb) throws java.sql.SQLException {
+        String current = mariadb ? connection.getCatalog() : connection.getSchema();
+        if (current == null || current.equalsIgnoreCase(tables.schema()) || hasQueue(connection, tables.schema(), mariadb)
+                || !hasQueue(connection, current, mariadb)) {
+            return;
+        }
+        String move = mariadb ? "RENAME TABLE " + current + ".projection_pending TO " + tables.schema()
+                + ".projection_pending, …" : "ALTER TABLE " + current + ".projection_pending SET SCHEMA " + tables.schema()
+                + "; …";
+        throw new IllegalStateException(key + "=" + tables.schema() + ": the product's tables are in " + current
+                + ", not in " + tables.schema() + ": migrating would create empty tables in " + tables.schema()
+                + " and leave the marks, pauses and rebuild runs in " + current + " unread. Move the product's tables"
+                + " and Liquibase's changelog tables first (" + move + "), or unset " + key);
+    }
+
+    private static boolean hasQueue(Connection connection, String schema, boolean mariadb) throws java.sql.SQLException {
+        java.sql.DatabaseMetaData metadata = connection.getMetaData();
+        for (String name : new String[] {"projection_pending", "PROJECTION_PENDING"}) {
+            try (java.sql.ResultSet rows = mariadb ? metadata.getTables(schema, null, name, null)
+                    : metadata.getTables(null, schema, name, null)) {
+                if (rows.next()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

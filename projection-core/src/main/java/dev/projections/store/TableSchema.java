@@ -48,6 +48,11 @@ public final class TableSchema {
             "(?i)(\\bDROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?)(projection_[a-z0-9_]+)(?![\\w$.])(?!\\s+ON\\b)");
     /** Statements are constants or shaped by few parameters; a bound keeps a generated one from growing the cache. */
     private static final int CACHE_LIMIT = 4096;
+    /**
+     * Longer statements are rewritten each time instead: MariaDB's multi-row upsert grows with its row count (up to a
+     * thousand rows), and a cache of those would hold megabytes for a rewrite that costs one pass over the text.
+     */
+    private static final int CACHED_LENGTH = 2048;
 
     private final String schema;
     private final Map<String, String> rewritten = new ConcurrentHashMap<>();
@@ -74,6 +79,9 @@ public final class TableSchema {
     public String qualify(String sql) {
         if (schema == null || sql == null) {
             return sql;
+        }
+        if (sql.length() > CACHED_LENGTH) {
+            return rewrite(sql);
         }
         String known = rewritten.get(sql);
         if (known == null) {

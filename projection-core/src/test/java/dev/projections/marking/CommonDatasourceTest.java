@@ -66,11 +66,12 @@ class CommonDatasourceTest {
     }
 
     @Test
-    void aUnitWhoseConnectionsComeFromNoDatasourceFailsAskingForTheSetting() {
+    void aUnitWhoseConnectionsComeFromNoDatasourceLeavesTheChoiceToTheOthersOrToTheDefault() {
+        // a MultiTenantConnectionProvider or a DriverManager unit: Hibernate has no ConnectionProvider datasource
         Unit plain = new Unit("plain", null, null);
-        assertThatThrownBy(() -> CommonDatasource.of(List.of(plain)))
-                .hasMessageContaining("persistence unit plain")
-                .hasMessageContaining("set projection.datasource");
+        Unit orders = new Unit("orders", ORDERS, "java:jboss/datasources/OrdersDS");
+        assertThat(CommonDatasource.of(List.of(plain))).isEmpty();
+        assertThat(CommonDatasource.of(List.of(plain, orders))).contains(orders);
     }
 
     private static DataSource dataSource() {

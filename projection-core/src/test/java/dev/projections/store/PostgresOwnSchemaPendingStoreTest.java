@@ -129,6 +129,30 @@ class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
         }
     }
 
+    @Test
+    void settingASchemaOnAnInstallationWhoseTablesAreInTheDefaultSchemaFailsRatherThanLeaveItsMarksBehind()
+            throws Exception {
+        // an installation that ran with its tables in the connection's default schema, then got the setting
+        String ran = "projections_own_ran";
+        String fresh = "projections_own_fresh";
+        String ranUrl = LiquibaseSchema.freshPostgresOwnSchema(ran, ran, "databasechangelog", "databasechangeloglock");
+        TestDatabase database = TestDatabase.get();
+        try (Connection connection = DriverManager.getConnection(ranUrl, database.user(), database.password());
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + fresh + " CASCADE");
+            statement.execute("CREATE SCHEMA " + fresh);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChangelogUpdate.requireSchema(connection,
+                            TableSchema.of(fresh), "projection.table-schema"))
+                    .hasMessageContaining("projection.table-schema=" + fresh + ": the product's tables are in " + ran)
+                    .hasMessageContaining("ALTER TABLE " + ran + ".projection_pending SET SCHEMA " + fresh);
+            // the schema that holds them, and a schema of their own once they were moved, pass
+            ChangelogUpdate.requireSchema(connection, TableSchema.of(ran), "projection.table-schema");
+        }
+        try (Connection connection = plainConnection()) {
+            ChangelogUpdate.requireSchema(connection, TABLES, "projection.table-schema");
+        }
+    }
+
     private static String searchPath(Connection connection) throws SQLException {
         try (java.sql.Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT current_setting('search_path')")) {

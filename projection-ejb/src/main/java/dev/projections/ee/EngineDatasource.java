@@ -50,13 +50,13 @@ record EngineDatasource(DataSource dataSource, String name, String chosen) {
                     + (named.size() == 1 ? "persistence unit " : "persistence units ") + unitNames + " ("
                     + Settings.DATASOURCE + " is not set)");
         }
-        return new EngineDatasource(require(lookup, Settings.DEFAULT_DATASOURCE, Settings.DATASOURCE
-                        + " is not set, no persistence unit with @Projected entities had started when the engine did, "
-                        + "and the default " + Settings.DEFAULT_DATASOURCE + " names no datasource: set "
+        String why = "no persistence unit with @Projected entities on a datasource the engine can see had started "
+                + "when the engine did";
+        return new EngineDatasource(require(lookup, Settings.DEFAULT_DATASOURCE, Settings.DATASOURCE + " is not set, "
+                        + why + ", and the default " + Settings.DEFAULT_DATASOURCE + " names no datasource: set "
                         + Settings.DATASOURCE + " to the JNDI name of the datasource with the product's tables"),
-                Settings.DEFAULT_DATASOURCE, Settings.DATASOURCE + " is not set and no persistence unit with "
-                + "@Projected entities had started when the engine did, so the engine uses the default "
-                + Settings.DEFAULT_DATASOURCE);
+                Settings.DEFAULT_DATASOURCE, Settings.DATASOURCE + " is not set and " + why
+                + ", so the engine uses the default " + Settings.DEFAULT_DATASOURCE);
     }
 
     /** The unit with its datasource's JNDI name, found through {@code names} where its properties did not give it. */
