@@ -63,7 +63,8 @@ class EngineDatasourceTest {
         assertThatThrownBy(() -> EngineDatasource.choose(null, List.of(), name -> {
             throw new NameNotFoundException(name);
         }, NAMES)).hasMessageContaining("projection.datasource is not set")
-                .hasMessageContaining("no persistence unit with @Projected entities had started")
+                .hasMessageContaining("no persistence unit with @Projected entities on a datasource the engine can see "
+                        + "had started")
                 .hasMessageContaining("the default " + PROJECTION_DS + " names no datasource");
     }
 
