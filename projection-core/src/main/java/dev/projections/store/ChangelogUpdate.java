@@ -100,7 +100,6 @@ public final class ChangelogUpdate {
             }
         }
         if (exists) {
-            requireNoTablesLeftBehind(connection, tables, key, mariadb);
             return;
         }
         throw new IllegalStateException(key + "=" + tables.schema() + ": the database has no "
@@ -110,24 +109,30 @@ public final class ChangelogUpdate {
     }
 
     /**
-     * Fails when the schema set holds no queue yet while the connection's default schema does: the setting was added
-     * to an installation that has run, and migrating would create empty tables there and leave every pending, failing
-     * and parked mark, pause and rebuild run behind, read by nothing. The tables are moved first, deliberately.
+     * A warning, when the schema set holds no queue yet while the connection's default schema does: either the
+     * setting was added to an installation that has run — migrating then creates empty tables and leaves every
+     * pending, failing and parked mark, pause and rebuild run behind, read by nothing — or another application keeps
+     * its own engine's tables there, which the database cannot tell apart. So the deployment goes on, saying so.
      */
-    private static void requireNoTablesLeftBehind(Connection connection, TableSchema tables, String key,
-                                                  boolean mariadb) throws java.sql.SQLException {
+    public static java.util.Optional<String> tablesLeftBehind(Connection connection, TableSchema tables, String key)
+            throws java.sql.SQLException {
+        if (tables.isDefault()) {
+            return java.util.Optional.empty();
+        }
+        boolean mariadb = Dialect.of(connection) == Dialect.MARIADB;
         String current = mariadb ? connection.getCatalog() : connection.getSchema();
         if (current == null || current.equalsIgnoreCase(tables.schema()) || hasQueue(connection, tables.schema(), mariadb)
                 || !hasQueue(connection, current, mariadb)) {
-            return;
+            return java.util.Optional.empty();
         }
         String move = mariadb ? "RENAME TABLE " + current + ".projection_pending TO " + tables.schema()
                 + ".projection_pending, …" : "ALTER TABLE " + current + ".projection_pending SET SCHEMA " + tables.schema()
                 + "; …";
-        throw new IllegalStateException(key + "=" + tables.schema() + ": the product's tables are in " + current
-                + ", not in " + tables.schema() + ": migrating would create empty tables in " + tables.schema()
-                + " and leave the marks, pauses and rebuild runs in " + current + " unread. Move the product's tables"
-                + " and Liquibase's changelog tables first (" + move + "), or unset " + key);
+        return java.util.Optional.of(key + "=" + tables.schema() + " holds no product tables yet, but " + current
+                + " does: if they are this application's (the setting was added to an installation that has run), "
+                + "the marks, pauses and rebuild runs in " + current + " are left unread — undeploy, move the "
+                + "product's tables and Liquibase's changelog tables (" + move + ") and deploy again; if they are "
+                + "another application's, nothing is wrong");
     }
 
     private static boolean hasQueue(Connection connection, String schema, boolean mariadb) throws java.sql.SQLException {

@@ -130,8 +130,7 @@ class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
     }
 
     @Test
-    void settingASchemaOnAnInstallationWhoseTablesAreInTheDefaultSchemaFailsRatherThanLeaveItsMarksBehind()
-            throws Exception {
+    void settingASchemaWhereTheDefaultSchemaHoldsTheTablesAlreadyWarnsNamingTheMove() throws Exception {
         // an installation that ran with its tables in the connection's default schema, then got the setting
         String ran = "projections_own_ran";
         String fresh = "projections_own_fresh";
@@ -141,15 +140,16 @@ class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
              java.sql.Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS " + fresh + " CASCADE");
             statement.execute("CREATE SCHEMA " + fresh);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChangelogUpdate.requireSchema(connection,
-                            TableSchema.of(fresh), "projection.table-schema"))
-                    .hasMessageContaining("projection.table-schema=" + fresh + ": the product's tables are in " + ran)
-                    .hasMessageContaining("ALTER TABLE " + ran + ".projection_pending SET SCHEMA " + fresh);
-            // the schema that holds them, and a schema of their own once they were moved, pass
-            ChangelogUpdate.requireSchema(connection, TableSchema.of(ran), "projection.table-schema");
+            assertThat(ChangelogUpdate.tablesLeftBehind(connection, TableSchema.of(fresh), "projection.table-schema"))
+                    .hasValueSatisfying(warning -> assertThat(warning)
+                            .contains("projection.table-schema=" + fresh + " holds no product tables yet, but " + ran)
+                            .contains("ALTER TABLE " + ran + ".projection_pending SET SCHEMA " + fresh));
+            assertThat(ChangelogUpdate.tablesLeftBehind(connection, TableSchema.of(ran), "projection.table-schema"))
+                    .as("the schema that holds them").isEmpty();
         }
         try (Connection connection = plainConnection()) {
-            ChangelogUpdate.requireSchema(connection, TABLES, "projection.table-schema");
+            assertThat(ChangelogUpdate.tablesLeftBehind(connection, TABLES, "projection.table-schema"))
+                    .as("tables in the schema set, none in the default one").isEmpty();
         }
     }
 

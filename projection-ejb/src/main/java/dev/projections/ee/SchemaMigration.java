@@ -73,6 +73,8 @@ public class SchemaMigration {
         // SQL included, with no search_path or USE left on the pooled connection (docs/design.md D34)
         try (Connection connection = resources.dataSource().getConnection()) {
             ChangelogUpdate.requireSchema(connection, resources.tables(), Settings.TABLE_SCHEMA);
+            ChangelogUpdate.tablesLeftBehind(connection, resources.tables(), Settings.TABLE_SCHEMA)
+                    .ifPresent(LOG::warning);
             // the changelog is read through this module's class loader, which sees projection-liquibase in the EAR's lib/
             String product = new ChangelogUpdate(resources.tables(), settings.changelogTable(),
                     settings.changelogLockTable()).update(connection, getClass().getClassLoader(), null, Map.of());
