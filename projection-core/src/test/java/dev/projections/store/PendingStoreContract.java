@@ -1257,7 +1257,7 @@ abstract class PendingStoreContract {
             long operatorSession = sessionId(operator);
 
             Future<List<dev.projections.FailedRefresh>> skip = threads.submit(() -> {
-                // as the console runs it: in the caller's transaction, at the datasource's level (SqlCalls)
+                // as the console runs it: in the caller's transaction, at the datasource's level (ops.Sql)
                 List<dev.projections.FailedRefresh> result = store.outsideSnapshotChecks(operator,
                         c -> store.actions().skipParked(c, dev.projections.ParkedSelection.all(ORDERS)));
                 operator.commit();
@@ -1288,7 +1288,7 @@ abstract class PendingStoreContract {
             long operatorSession = sessionId(operator);
 
             Future<Integer> retry = threads.submit(() -> {
-                // as the console runs it: in the caller's transaction, at the datasource's level (SqlCalls)
+                // as the console runs it: in the caller's transaction, at the datasource's level (ops.Sql)
                 int result = store.outsideSnapshotChecks(operator, c -> store.actions().retryFailed(c, ORDERS, at(12)));
                 operator.commit();
                 return result;

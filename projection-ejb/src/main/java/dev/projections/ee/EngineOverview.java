@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.ops.Arguments;
 import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
@@ -34,8 +35,8 @@ public class EngineOverview {
     private final RebuildStore rebuildStore = new RebuildStore();
 
     List<ProjectionStatus> overview() {
-        String tenant = ArgumentChecks.tenant(sink.currentTenant());
-        return SqlCalls.call(resources, "read the overview", c -> {
+        String tenant = Arguments.tenant(sink.currentTenant());
+        return resources.sql().call("read the overview", c -> {
             Instant now = resources.clock().instant();
             Map<String, ProjectionCounts> counts = resources.counts().countsByProjection(c, now);
             Set<String> paused = resources.store().control().paused(c);

@@ -6,6 +6,7 @@ import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
+import dev.projections.ops.Sql;
 import dev.projections.store.PendingStore;
 import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
@@ -26,6 +27,7 @@ public class EngineResources {
     private EngineDatasource engineDatasource;
     private TableSchema tables;
     private PendingStore store;
+    private Sql sql;
     private PendingCounts counts;
     private Handoff handoff;
     private final AdjustableClock clock = new AdjustableClock();
@@ -48,6 +50,7 @@ public class EngineResources {
         instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
         store = PendingStore.forDatabase(dataSource, instanceId);
+        sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
         handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
@@ -74,6 +77,11 @@ public class EngineResources {
 
     public PendingStore store() {
         return store;
+    }
+
+    /** SQL work on a connection of the engine's datasource, in the caller's transaction if there is one. */
+    public Sql sql() {
+        return sql;
     }
 
     /** The counts of the pending table that the overview, the facade and the gauges read. */

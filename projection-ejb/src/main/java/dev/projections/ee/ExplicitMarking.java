@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.ops.Arguments;
 import dev.projections.MarkKey;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -73,14 +74,14 @@ public class ExplicitMarking {
     }
 
     private List<MarkKey> keysOf(String projection, Collection<String> ids) {
-        ArgumentChecks.projection(projection, registry);
+        Arguments.projection(projection, registry);
         if (ids == null) {
             throw new IllegalArgumentException("ids must not be null (projection " + projection + ")");
         }
-        String tenant = ArgumentChecks.tenant(sink.explicitTenant("markDirty(\"" + projection + "\", …)"));
+        String tenant = Arguments.tenant(sink.explicitTenant("markDirty(\"" + projection + "\", …)"));
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : ids) {
-            keys.add(new MarkKey(projection, tenant, ArgumentChecks.id(id, projection)));
+            keys.add(new MarkKey(projection, tenant, Arguments.id(id, projection)));
         }
         return new ArrayList<>(keys);
     }

@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.EngineHealth;
+import dev.projections.ops.Arguments;
 import dev.projections.FailedRefresh;
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
@@ -17,7 +18,7 @@ import java.util.Set;
 /**
  * The {@link Projections} facade: a CDI bean, not an EJB, so a bad argument reaches the caller as the
  * {@code IllegalArgumentException} it is, and does not mark the caller's transaction for rollback. Each job is a
- * bean of its own: marking, failing marks, pause, rebuild runs, the overview.
+ * part of its own: marking, the operations on marks and pauses (core's {@code ops}), rebuild runs, the overview.
  */
 @ApplicationScoped
 public class ProjectionsFacade implements Projections {
@@ -26,16 +27,14 @@ public class ProjectionsFacade implements Projections {
     ExplicitMarking marking;
 
     @Inject
-    FailingMarks failing;
+    Operations operations;
+
+    /** The container's built-in bean for the caller, whom pauses and suspensions record. */
+    @Inject
+    java.security.Principal callerPrincipal;
 
     @Inject
-    ParkedMarks parked;
-
-    @Inject
-    PauseSwitch pauses;
-
-    @Inject
-    RebuildRuns rebuilds;
+    MarkSinkBean sink;
 
     @Inject
     EngineOverview overview;
@@ -55,102 +54,104 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public long pending(String projection) {
-        return failing.pending(projection);
+        return operations.marks().pending(projection);
     }
 
     @Override
     public long failing(String projection) {
-        return failing.failing(projection);
+        return operations.marks().failing(projection);
     }
 
     @Override
     public List<FailedRefresh> failures(String projection, int limit) {
-        return failing.failures(projection, limit);
+        return operations.marks().failures(projection, limit);
     }
 
     @Override
     public void suspend(String projection, String reason) {
-        pauses.suspend(projection, reason);
+        operations.pauses().suspend(projection, reason, caller());
     }
 
     @Override
     public long parked(String projection) {
-        return parked.parked(projection);
+        return operations.marks().parked(projection);
     }
 
     @Override
     public int resumeParked(dev.projections.ParkedSelection selection) {
-        return parked.resume(selection);
+        return operations.marks().resumeParked(selection);
     }
 
     @Override
     public int skipParked(dev.projections.ParkedSelection selection) {
-        return parked.skip(selection).size();
+        return operations.marks().skipParked(selection).size();
     }
 
     @Override
     public int retryFailed(String projection) {
-        return failing.retryFailed(projection);
+        return operations.marks().retryFailed(projection);
     }
 
     @Override
     public void retry(String projection, String tenant, String id) {
-        failing.retry(projection, tenant, id);
+        operations.marks().retry(projection, tenant, id);
     }
 
     @Override
     public void pause(String projection) {
-        pauses.pause(projection);
+        operations.pauses().pause(projection, caller());
     }
 
     @Override
     public void resume(String projection) {
-        pauses.resume(projection);
+        operations.pauses().resume(projection, caller());
     }
 
     @Override
     public boolean isPaused(String projection) {
-        return pauses.isPaused(projection);
+        return operations.pauses().isPaused(projection);
     }
 
     @Override
     public String rebuild(String projection) {
-        return rebuilds.rebuild(projection);
+        Arguments.projection(projection, registry);
+        return rebuild(projection, sink.explicitTenant("rebuild(\"" + projection + "\")"));
     }
 
     @Override
     public String rebuild(String projection, String tenant) {
-        return rebuilds.rebuild(projection, tenant);
+        return rebuild(projection, tenant, RebuildScope.everything(), 1);
     }
 
     @Override
     public String rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        return rebuilds.rebuild(projection, tenant, scope, partitions);
+        return operations.rebuilds().start(projection, tenant, scope, partitions, caller());
     }
 
     @Override
     public void cancelRebuild(String runId) {
-        rebuilds.cancel(runId);
+        operations.rebuilds().cancel(runId, caller());
     }
 
     @Override
     public List<RebuildProgress> rebuildHistory(String projection, int limit) {
-        return rebuilds.history(projection, limit);
+        return operations.rebuilds().history(projection, limit);
     }
 
     @Override
     public List<String> rebuildAllTenants(String projection) {
-        return rebuilds.rebuildAllTenants(projection);
+        return operations.rebuilds().startForEveryTenant(projection, RebuildScope.everything(), 1, caller());
     }
 
     @Override
     public RebuildProgress rebuildProgress(String runId) {
-        return rebuilds.progress(runId);
+        return operations.rebuilds().progress(runId);
     }
 
     @Override
     public Optional<RebuildProgress> latestRebuild(String projection) {
-        return rebuilds.latest(projection);
+        Arguments.projection(projection, registry);
+        return operations.rebuilds().latest(projection, sink.currentTenant());
     }
 
     @Override
@@ -166,5 +167,9 @@ public class ProjectionsFacade implements Projections {
     @Override
     public Set<String> names() {
         return registry.names();
+    }
+
+    private String caller() {
+        return CallerName.of(callerPrincipal);
     }
 }

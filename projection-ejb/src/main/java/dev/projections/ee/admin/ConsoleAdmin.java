@@ -5,14 +5,13 @@ import dev.projections.ParkedSelection;
 import dev.projections.Projection;
 import dev.projections.Projections;
 import dev.projections.RebuildScope;
-import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
-import dev.projections.ee.ArgumentChecks;
-import dev.projections.ee.ParkedMarks;
+import dev.projections.ops.Arguments;
+import dev.projections.ee.Operations;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
-import dev.projections.ee.Rebuildable;
-import dev.projections.ee.SqlCalls;
+import dev.projections.ops.Rebuildable;
+import dev.projections.ops.Sql;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
 import jakarta.annotation.Resource;
@@ -49,10 +48,7 @@ public class ConsoleAdmin {
     ProjectionRegistry registry;
 
     @Inject
-    ParkedMarks parkedMarks;
-
-    @Inject
-    Instance<TenantDirectory> tenantDirectory;
+    Operations operations;
 
     @Inject
     Instance<TenantScope> tenantScope;
@@ -91,7 +87,7 @@ public class ConsoleAdmin {
      * keeps each skipped key with its last error, in the action's transaction.
      */
     public int skipParked(ParkedSelection selection) {
-        List<FailedRefresh> skipped = act(() -> parkedMarks.skip(selection));
+        List<FailedRefresh> skipped = act(() -> operations.marks().skipParked(selection));
         for (FailedRefresh mark : skipped) {
             record("skip-parked", selection.projection(), mark.tenant(), mark.id(),
                     "after " + mark.attempts() + " attempts: " + mark.lastError());
@@ -115,16 +111,9 @@ public class ConsoleAdmin {
      * {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        List<String> tenants = tenant != null ? List.of(tenant) : act(() -> {
-            if (!tenantDirectory.isResolvable()) {
-                throw new IllegalStateException("a rebuild of every tenant needs a TenantDirectory bean listing them");
-            }
-            return tenantDirectory.get().tenants();
-        });
-        List<String> runs = new ArrayList<>();
-        for (String each : tenants) {
-            runs.add(act(() -> projections.rebuild(projection, each, scope, partitions)));
-        }
+        String by = context.getCallerPrincipal().getName();
+        List<String> runs = tenant != null ? List.of(act(() -> projections.rebuild(projection, tenant, scope, partitions)))
+                : act(() -> operations.rebuilds().startForEveryTenant(projection, scope, partitions, by));
         record(tenant == null ? "rebuild-all-tenants" : "rebuild", projection, tenant, null,
                 scope + (partitions > 1 ? " in " + partitions + " partitions" : "") + ", runs " + runs);
         return runs;
@@ -163,13 +152,13 @@ public class ConsoleAdmin {
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public List<String> clearAndRebuild(String projection, String tenant) {
-        Projection bean = act(() -> registry.byName(ArgumentChecks.projection(projection, registry)));
+        Projection bean = act(() -> registry.byName(Arguments.projection(projection, registry)));
         if (!Rebuildable.implementsClear(bean) || !Rebuildable.implementsIds(bean)) {
             throw new ActionRefused("projection " + projection + " does not offer clear() and ids(): it cannot be "
                     + "cleared and rebuilt", null);
         }
         List<String> tenants = tenant != null ? List.of(tenant)
-                : tenantDirectory.isResolvable() ? List.copyOf(tenantDirectory.get().tenants()) : List.of("");
+                : operations.rebuilds().hasTenantDirectory() ? operations.rebuilds().tenants() : List.of("");
         ConsoleAdmin self = context.getBusinessObject(ConsoleAdmin.class);
         TenantScope scope = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
         List<String> runs = new ArrayList<>();
@@ -185,7 +174,7 @@ public class ConsoleAdmin {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public String clearAndRebuildTenant(String projection, String tenant) {
         String runId = act(() -> {
-            registry.byName(ArgumentChecks.projection(projection, registry)).clear();
+            registry.byName(Arguments.projection(projection, registry)).clear();
             return projections.rebuild(projection, tenant);
         });
         record("clear-and-rebuild", projection, tenant, null, "run " + runId);
@@ -250,7 +239,7 @@ public class ConsoleAdmin {
         });
     }
 
-    private <T> T sql(String what, SqlCalls.Work<T> work) {
-        return SqlCalls.call(resources, what, work);
+    private <T> T sql(String what, Sql.Work<T> work) {
+        return resources.sql().call(what, work);
     }
 }

@@ -7,8 +7,8 @@ import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
-import dev.projections.ee.Rebuildable;
-import dev.projections.ee.SqlCalls;
+import dev.projections.ops.Rebuildable;
+import dev.projections.ops.Sql;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditFilter;
 import dev.projections.inspect.AuditLog;
@@ -209,7 +209,7 @@ public class ConsoleReads {
         return sql("read the audit log", c -> audit.page(c, filter, beforeId, Math.max(1, Math.min(limit, AUDIT_PAGE))));
     }
 
-    private <T> T sql(String what, SqlCalls.Work<T> work) {
-        return SqlCalls.call(resources, what, work);
+    private <T> T sql(String what, Sql.Work<T> work) {
+        return resources.sql().call(what, work);
     }
 }

@@ -1,22 +1,24 @@
-package dev.projections.ee;
+package dev.projections.ops;
 
 import dev.projections.Projections;
+import dev.projections.refresh.ProjectionCatalog;
 
-/** The facade's argument rules (docs/contract.md §2): every message names the bad value and what is allowed. */
-public final class ArgumentChecks {
+/** The operations' argument rules (docs/contract.md §2): every message names the bad value and what is allowed. */
+public final class Arguments {
 
-    private ArgumentChecks() {
+    private Arguments() {
     }
 
-    public static String projection(String projection, ProjectionRegistry registry) {
-        if (projection == null || !registry.isKnown(projection)) {
+    /** {@code projection}, if deployed; otherwise an {@link IllegalArgumentException} listing the known ones. */
+    public static String projection(String projection, ProjectionCatalog catalog) {
+        if (projection == null || !catalog.names().contains(projection)) {
             throw new IllegalArgumentException("unknown projection " + quoted(projection) + "; known projections: "
-                    + registry.names());
+                    + catalog.names());
         }
         return projection;
     }
 
-    static String id(String id, String projection) {
+    public static String id(String id, String projection) {
         if (id == null) {
             throw new IllegalArgumentException("an id of projection " + projection + " is null");
         }
@@ -34,7 +36,8 @@ public final class ArgumentChecks {
         return id;
     }
 
-    static String tenant(String tenant) {
+    /** {@code tenant}, {@code ""} for {@code null}, if not longer than a tenant may be. */
+    public static String tenant(String tenant) {
         if (tenant != null && tenant.length() > Projections.MAX_TENANT_LENGTH) {
             throw new IllegalArgumentException("tenant " + quoted(tenant) + " is " + tenant.length()
                     + " characters long; at most " + Projections.MAX_TENANT_LENGTH + " are allowed");

@@ -1,4 +1,4 @@
-package dev.projections.ee;
+package dev.projections.ops;
 
 import dev.projections.Projection;
 

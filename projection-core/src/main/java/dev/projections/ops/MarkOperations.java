@@ -1,0 +1,112 @@
+package dev.projections.ops;
+
+import dev.projections.FailedRefresh;
+import dev.projections.MarkKey;
+import dev.projections.ParkedSelection;
+import dev.projections.inspect.PendingCounts;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.store.PendingStore;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Counting failing and parked marks, and the actions on them (docs/contract.md §2, §6): a retry makes failing marks
+ * due now keeping their attempts, a resume does so for parked ones, a skip deletes parked ones. What an action made
+ * due is announced to {@code madeDue} (the EE layer starts a drainer once the caller's transaction commits).
+ */
+public final class MarkOperations {
+
+    private final Sql sql;
+    private final PendingStore store;
+    private final PendingCounts counts;
+    private final Clock clock;
+    private final ProjectionCatalog catalog;
+    private final Runnable madeDue;
+
+    public MarkOperations(Sql sql, PendingStore store, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
+                          Runnable madeDue) {
+        this.sql = sql;
+        this.store = store;
+        this.counts = counts;
+        this.clock = clock;
+        this.catalog = catalog;
+        this.madeDue = madeDue;
+    }
+
+    public long pending(String projection) {
+        Arguments.projection(projection, catalog);
+        return sql.call("count pending marks of " + projection, c -> counts.pending(c, projection));
+    }
+
+    public long failing(String projection) {
+        Arguments.projection(projection, catalog);
+        return sql.call("count failing marks of " + projection, c -> counts.failing(c, projection));
+    }
+
+    public long parked(String projection) {
+        Arguments.projection(projection, catalog);
+        return sql.call("count parked marks of " + projection, c -> counts.parked(c, projection));
+    }
+
+    public List<FailedRefresh> failures(String projection, int limit) {
+        Arguments.projection(projection, catalog);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1, was " + limit);
+        }
+        return sql.call("list failing marks of " + projection, c -> counts.failures(c, projection, limit));
+    }
+
+    /** Makes every failing, unparked mark of {@code projection} due now; returns how many. */
+    public int retryFailed(String projection) {
+        Arguments.projection(projection, catalog);
+        int retried = sql.call("retry failing marks of " + projection,
+                c -> store.actions().retryFailed(c, projection, clock.instant()));
+        if (retried > 0) {
+            madeDue.run();
+        }
+        return retried;
+    }
+
+    /** Makes one failing mark due now; a key with no failing mark is refused, naming it. */
+    public void retry(String projection, String tenant, String id) {
+        Arguments.projection(projection, catalog);
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
+        }
+        MarkKey key = new MarkKey(projection, Arguments.tenant(tenant), Arguments.id(id, projection));
+        if (!sql.call("retry " + key, c -> store.actions().retry(c, key, clock.instant()))) {
+            throw new IllegalArgumentException("no failing mark " + key + " to retry");
+        }
+        madeDue.run();
+    }
+
+    /** Makes the selected parked marks due now, attempts kept; returns how many. */
+    public int resumeParked(ParkedSelection selection) {
+        check(selection);
+        int resumed = sql.call("resume parked marks of " + selection.projection(),
+                c -> store.actions().resumeParked(c, selection, clock.instant()));
+        if (resumed > 0) {
+            madeDue.run();
+        }
+        return resumed;
+    }
+
+    /** Deletes the selected parked marks; returns them as they were, key and error, for whoever audits the action. */
+    public List<FailedRefresh> skipParked(ParkedSelection selection) {
+        check(selection);
+        return sql.call("skip parked marks of " + selection.projection(), c -> store.actions().skipParked(c, selection));
+    }
+
+    private void check(ParkedSelection selection) {
+        if (selection == null) {
+            throw new IllegalArgumentException("selection must not be null");
+        }
+        Arguments.projection(selection.projection(), catalog);
+        if (selection.tenant() != null) {
+            Arguments.tenant(selection.tenant());
+        }
+        if (selection.entityId() != null) {
+            Arguments.id(selection.entityId(), selection.projection());
+        }
+    }
+}

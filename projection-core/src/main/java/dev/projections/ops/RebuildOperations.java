@@ -1,0 +1,141 @@
+package dev.projections.ops;
+
+import dev.projections.Projection;
+import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
+import dev.projections.TenantScope;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.refresh.RebuildPlan;
+import dev.projections.refresh.RebuildStepper;
+import dev.projections.store.RebuildStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Starting, cancelling and reading background rebuild runs (docs/contract.md §7), for one tenant or, once here, for
+ * every tenant the application's {@code TenantDirectory} lists. A start checks the projection, the scope and the
+ * partitions and reads the partition bounds inside the tenant's scope before anything is written; what it started is
+ * announced to {@code madeDue}.
+ */
+public final class RebuildOperations {
+
+    /** The runs the caller's transaction has started so far; outside a transaction an empty set nobody keeps. */
+    @FunctionalInterface
+    public interface StartedRuns {
+        Set<String> inThisTransaction();
+    }
+
+    private final Sql sql;
+    private final RebuildStore runs;
+    private final RebuildStepper stepper;
+    private final Clock clock;
+    private final ProjectionCatalog catalog;
+    private final TenantScope tenantScope;
+    private final Supplier<List<String>> tenantDirectory;
+    private final StartedRuns started;
+    private final Runnable madeDue;
+
+    /** @param tenantDirectory the application's tenants, or {@code null} when it has no {@code TenantDirectory} */
+    public RebuildOperations(Sql sql, RebuildStore runs, RebuildStepper stepper, Clock clock, ProjectionCatalog catalog,
+                             TenantScope tenantScope, Supplier<List<String>> tenantDirectory, StartedRuns started,
+                             Runnable madeDue) {
+        this.sql = sql;
+        this.runs = runs;
+        this.stepper = stepper;
+        this.clock = clock;
+        this.catalog = catalog;
+        this.tenantScope = tenantScope;
+        this.tenantDirectory = tenantDirectory;
+        this.started = started;
+        this.madeDue = madeDue;
+    }
+
+    /** Starts a run of {@code scope} in {@code partitions} for {@code tenant} ({@code ""} for none); its run id. */
+    public String start(String projection, String tenant, RebuildScope scope, int partitions, String by) {
+        Projection bean = catalog.byName(Arguments.projection(projection, catalog));
+        if (tenant == null) {
+            throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
+        }
+        String checkedTenant = Arguments.tenant(tenant);
+        if (!Rebuildable.implementsIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
+                    + "Projection.ids(after, limit) to list its ids in order");
+        }
+        RebuildPlan.check(bean, scope, partitions);
+        if ((!scope.isEverything() || partitions > 1) && !Rebuildable.implementsScopedIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " lists rebuild scopes but does not "
+                    + "implement Projection.ids(after, limit, scope), so it cannot rebuild " + scope);
+        }
+        List<String> bounds;
+        try (TenantScope.Entered ignored = checkedTenant.isEmpty() ? () -> { } : tenantScope.enter(checkedTenant)) {
+            RebuildPlan.probe(bean, scope);
+            bounds = RebuildPlan.bounds(bean, scope, partitions);
+        }
+        String runId = sql.call("start a rebuild of " + projection, c -> runs.start(c, projection, checkedTenant,
+                scope, bounds, by, clock.instant()));
+        started.inThisTransaction().add(runId);
+        madeDue.run();
+        return runId;
+    }
+
+    /** One run per tenant of the {@code TenantDirectory}, in its order; their run ids. */
+    public List<String> startForEveryTenant(String projection, RebuildScope scope, int partitions, String by) {
+        Arguments.projection(projection, catalog);
+        return tenants().stream().map(tenant -> start(projection, tenant, scope, partitions, by)).toList();
+    }
+
+    /** The tenants of the application's {@code TenantDirectory}; without one, refused saying what is missing. */
+    public List<String> tenants() {
+        if (tenantDirectory == null) {
+            throw new IllegalStateException("a rebuild of every tenant needs a TenantDirectory bean listing the tenants");
+        }
+        return List.copyOf(tenantDirectory.get());
+    }
+
+    /** Whether the application lists its tenants, so "every tenant" means them rather than the tenant {@code ""}. */
+    public boolean hasTenantDirectory() {
+        return tenantDirectory != null;
+    }
+
+    /** Cancels a running run, committed on its own before this returns; its rebuild marks are deleted afterwards. */
+    public void cancel(String runId, String by) {
+        RebuildProgress run = progress(runId); // names an unknown run, before anything is written
+        if (started.inThisTransaction().contains(runId)) {
+            // the cancel commits on its own, and would wait for (or not see) a run this transaction has not committed
+            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " was started in "
+                    + "this transaction: cancel it once the transaction committed");
+        }
+        if (!stepper.cancel(runId, by)) {
+            throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is "
+                    + progress(runId).state() + ", not running: there is nothing to cancel");
+        }
+    }
+
+    public List<RebuildProgress> history(String projection, int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new IllegalArgumentException("limit must be 1..1000, was " + limit);
+        }
+        return sql.call("read the rebuild history", c -> runs.history(c, projection, limit, clock.instant()));
+    }
+
+    public RebuildProgress progress(String runId) {
+        if (runId == null) {
+            throw new IllegalArgumentException("runId must not be null");
+        }
+        return sql.call("read rebuild run " + runId, c -> runs.progress(c, runId, clock.instant()))
+                .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""
+                        + (catalog.names().contains(runId) ? "; for a projection's latest run use latestRebuild(\""
+                        + runId + "\")" : "")));
+    }
+
+    /** The latest run of {@code projection} for {@code tenant}. */
+    public Optional<RebuildProgress> latest(String projection, String tenant) {
+        Arguments.projection(projection, catalog);
+        String checkedTenant = Arguments.tenant(tenant);
+        return sql.call("read the latest rebuild of " + projection,
+                c -> runs.latest(c, projection, checkedTenant, clock.instant()));
+    }
+}

@@ -1,0 +1,165 @@
+package dev.projections.ops;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.inspect.PendingCounts;
+import dev.projections.refresh.AdjustableClock;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PendingQueue;
+import dev.projections.store.PendingStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.h2.jdbcx.JdbcDataSource;
+
+/** An H2 database with the product's tables, the parts the operations take, and counters of what they announced. */
+final class OperationsDatabase {
+
+    /** Still, so a due time reads back as the instant an action gave it. */
+    final AdjustableClock clock = new AdjustableClock(java.time.Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"),
+            java.time.ZoneOffset.UTC));
+    final PendingStore store = PendingStore.forProduct("H2");
+    final AtomicInteger madeDue = new AtomicInteger();
+    final AtomicInteger pausesChanged = new AtomicInteger();
+    final AtomicInteger sqlCalls = new AtomicInteger();
+    private final String url;
+    private final Sql sql;
+
+    OperationsDatabase(String name) throws Exception {
+        url = LiquibaseSchema.freshH2(name);
+        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource.setURL(url);
+        dataSource.setUser("sa");
+        Sql real = Sql.on(dataSource, store);
+        sql = new Sql() {
+            @Override
+            public <T> T call(String what, Work<T> work) {
+                sqlCalls.incrementAndGet();
+                return real.call(what, work);
+            }
+        };
+    }
+
+    /** "orders" lists its ids (so it can be rebuilt), "customers" does not. */
+    static final Projection ORDERS = new Projection() {
+        @Override
+        public String name() {
+            return "orders";
+        }
+
+        @Override
+        public void refresh(String id) {
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            return List.of();
+        }
+    };
+
+    static final Projection CUSTOMERS = new Projection() {
+        @Override
+        public String name() {
+            return "customers";
+        }
+
+        @Override
+        public void refresh(String id) {
+        }
+    };
+
+    /** Projections "orders" and "customers" are deployed. */
+    ProjectionCatalog catalog() {
+        return new ProjectionCatalog() {
+            @Override
+            public Projection byName(String name) {
+                return switch (name) {
+                    case "orders" -> ORDERS;
+                    case "customers" -> CUSTOMERS;
+                    default -> throw new IllegalArgumentException(name);
+                };
+            }
+
+            @Override
+            public Set<String> names() {
+                return Set.of("orders", "customers");
+            }
+
+            @Override
+            public Set<String> claimable() {
+                return names();
+            }
+        };
+    }
+
+    MarkOperations marks() {
+        return new MarkOperations(sql, store, new PendingCounts(store.dialect()), clock, catalog(),
+                madeDue::incrementAndGet);
+    }
+
+    PauseOperations pauses() {
+        return new PauseOperations(sql, store, clock, catalog(), pausesChanged::incrementAndGet, madeDue::incrementAndGet);
+    }
+
+    /** Rebuilds with {@code tenants} as the TenantDirectory ({@code null}: none), {@code started} as the transaction's. */
+    RebuildOperations rebuilds(List<String> tenants, Set<String> started) {
+        return new RebuildOperations(sql, new dev.projections.store.RebuildStore(), null, clock, catalog(),
+                dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
+                madeDue::incrementAndGet);
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, "sa", "");
+    }
+
+    MarkKey mark(String projection, String id) throws SQLException {
+        MarkKey key = new MarkKey(projection, "", id);
+        try (Connection connection = connect()) {
+            store.queue().upsert(connection, List.of(key), 0, clock.instant());
+        }
+        return key;
+    }
+
+    /** {@code key} as a refresh that failed {@code attempts} times left it: due again only later, or parked. */
+    void fail(MarkKey key, int attempts, String error, boolean parked) throws SQLException {
+        Instant due = parked ? PendingQueue.PARKED_UNTIL : clock.instant().plusSeconds(3600);
+        try (Connection connection = connect();
+             PreparedStatement update = connection.prepareStatement("UPDATE projection_pending SET attempts = ?, "
+                     + "last_error = ?, available_at = ?" + (parked ? ", parked_at = ?" : "")
+                     + " WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            int i = 1;
+            update.setInt(i++, attempts);
+            update.setString(i++, error);
+            update.setTimestamp(i++, Timestamp.from(due));
+            if (parked) {
+                update.setTimestamp(i++, Timestamp.from(clock.instant()));
+            }
+            update.setString(i++, key.projection());
+            update.setString(i++, key.tenantId());
+            update.setString(i, key.entityId());
+            update.executeUpdate();
+        }
+    }
+
+    /** The mark's attempts and due time, or {@code null} when it is gone. */
+    Object[] row(MarkKey key) throws SQLException {
+        try (Connection connection = connect();
+             PreparedStatement select = connection.prepareStatement("SELECT attempts, available_at FROM "
+                     + "projection_pending WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            select.setString(1, key.projection());
+            select.setString(2, key.tenantId());
+            select.setString(3, key.entityId());
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? new Object[] {rows.getInt(1), rows.getTimestamp(2).toInstant()} : null;
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.projections.ee;
+
+import dev.projections.TenantDirectory;
+import dev.projections.TenantScope;
+import dev.projections.ops.MarkOperations;
+import dev.projections.ops.PauseOperations;
+import dev.projections.ops.RebuildOperations;
+import dev.projections.store.RebuildStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The engine's operations (package {@code dev.projections.ops}) with the container's parts: SQL joins the caller's
+ * JTA transaction, and what an action made due starts a drainer once that transaction commits.
+ */
+@ApplicationScoped
+public class Operations {
+
+    @Inject
+    EngineResources resources;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Inject
+    AfterCommitDrainer drainer;
+
+    @Inject
+    PauseState pauseState;
+
+    @Inject
+    EngineRuntime runtime;
+
+    @Inject
+    Instance<TenantDirectory> tenantDirectory;
+
+    @Inject
+    Instance<TenantScope> tenantScope;
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
+    private static final String STARTED_RUNS = Operations.class.getName() + ".started-runs";
+
+    private MarkOperations marks;
+    private PauseOperations pauses;
+    private RebuildOperations rebuilds;
+
+    @PostConstruct
+    void build() {
+        marks = new MarkOperations(resources.sql(), resources.store(), resources.counts(), resources.clock(), registry,
+                drainer::start);
+        pauses = new PauseOperations(resources.sql(), resources.store(), resources.clock(), registry,
+                pauseState::invalidate, drainer::start);
+        rebuilds = new RebuildOperations(resources.sql(), new RebuildStore(), runtime.rebuilds(), resources.clock(),
+                registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
+                tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,
+                drainer::start);
+    }
+
+    public MarkOperations marks() {
+        return marks;
+    }
+
+    public PauseOperations pauses() {
+        return pauses;
+    }
+
+    public RebuildOperations rebuilds() {
+        return rebuilds;
+    }
+
+    /** The runs this thread's transaction started, kept as a resource of that transaction. */
+    @SuppressWarnings("unchecked")
+    private Set<String> startedRuns() {
+        if (transactions.getTransactionStatus() == Status.STATUS_NO_TRANSACTION) {
+            return new HashSet<>();
+        }
+        Set<String> started = (Set<String>) transactions.getResource(STARTED_RUNS);
+        if (started == null) {
+            started = new HashSet<>();
+            transactions.putResource(STARTED_RUNS, started);
+        }
+        return started;
+    }
+}
