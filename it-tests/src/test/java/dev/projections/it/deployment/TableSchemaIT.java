@@ -68,6 +68,9 @@ class TableSchemaIT {
             assertThat(count("SELECT COUNT(*) FROM " + OWN + ".projections_it_changelog"))
                     .as("change sets recorded in " + OWN + ".projections_it_changelog").isPositive();
 
+            // earlier tests may have left marks in the default schema's table: what counts is that none is added
+            long leftInDefault = hasDefaultSchemaTable("projection_pending")
+                    ? count("SELECT COUNT(*) FROM projection_pending") : 0;
             String customer = "own-schema-" + UUID.randomUUID();
             HttpResponse<String> created = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(API + "/orders"))
                     .header("Content-Type", "application/json")
@@ -91,8 +94,8 @@ class TableSchemaIT {
             assertThat(count("SELECT COUNT(*) FROM " + OWN + ".projection_pending WHERE entity_id = ?",
                     String.valueOf(order))).as("the order's mark acked").isZero();
             if (hasDefaultSchemaTable("projection_pending")) {
-                assertThat(count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", String.valueOf(order)))
-                        .as("no mark in the default schema's projection_pending").isZero();
+                assertThat(count("SELECT COUNT(*) FROM projection_pending"))
+                        .as("no mark added to the default schema's projection_pending").isEqualTo(leftInDefault);
             }
         } finally {
             deployer.undeploy("own-table-schema");
