@@ -30,12 +30,13 @@ final class OperationsDatabase {
     final AtomicInteger madeDue = new AtomicInteger();
     final AtomicInteger pausesChanged = new AtomicInteger();
     final AtomicInteger sqlCalls = new AtomicInteger();
+    final dev.projections.refresh.EngineStats stats = new dev.projections.refresh.EngineStats();
     private final String url;
     private final Sql sql;
+    private final JdbcDataSource dataSource = new JdbcDataSource();
 
     OperationsDatabase(String name) throws Exception {
         url = LiquibaseSchema.freshH2(name);
-        JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL(url);
         dataSource.setUser("sa");
         Sql real = Sql.on(dataSource, store);
@@ -114,6 +115,16 @@ final class OperationsDatabase {
         return new RebuildOperations(sql, new dev.projections.store.RebuildStore(), null, clock, catalog(),
                 dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
                 madeDue::incrementAndGet);
+    }
+
+    /** The overview and health on this database; {@code wallClock} is where the sweep's times are read against. */
+    Overview overview(java.time.Clock wallClock) {
+        return overview(dataSource, wallClock);
+    }
+
+    Overview overview(javax.sql.DataSource on, java.time.Clock wallClock) {
+        return new Overview(sql, on, store, new PendingCounts(store.dialect()), clock, wallClock, catalog(), stats,
+                dev.projections.config.Settings.defaults());
     }
 
     Connection connect() throws SQLException {

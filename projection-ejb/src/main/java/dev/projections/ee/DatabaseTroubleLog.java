@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.Sweep;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -11,7 +12,7 @@ import java.util.logging.Logger;
  * log line per key or per drainer.
  */
 @ApplicationScoped
-public class DatabaseTroubleLog {
+public class DatabaseTroubleLog implements Sweep.Troubles {
 
     private static final Logger LOG = Logger.getLogger(DatabaseTroubleLog.class.getName());
 

@@ -1,6 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Handoff;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,7 +11,7 @@ import java.util.logging.Logger;
 
 /** Starts drainers, on the {@link DrainerPool}'s threads, for slots the hand-off reserved. */
 @ApplicationScoped
-public class DrainerStarter {
+public class DrainerStarter implements Sweep.Drainers {
 
     private static final Logger LOG = Logger.getLogger(DrainerStarter.class.getName());
 

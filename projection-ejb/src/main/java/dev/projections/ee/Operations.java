@@ -3,6 +3,7 @@ package dev.projections.ee;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.ops.MarkOperations;
+import dev.projections.ops.Overview;
 import dev.projections.ops.PauseOperations;
 import dev.projections.ops.RebuildOperations;
 import dev.projections.store.RebuildStore;
@@ -52,6 +53,7 @@ public class Operations {
     private MarkOperations marks;
     private PauseOperations pauses;
     private RebuildOperations rebuilds;
+    private Overview overview;
 
     @PostConstruct
     void build() {
@@ -63,6 +65,8 @@ public class Operations {
                 registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                 tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,
                 drainer::start);
+        overview = new Overview(resources.sql(), resources.dataSource(), resources.store(), resources.counts(),
+                resources.clock(), java.time.Clock.systemUTC(), registry, resources.stats(), resources.settings());
     }
 
     public MarkOperations marks() {
@@ -75,6 +79,10 @@ public class Operations {
 
     public RebuildOperations rebuilds() {
         return rebuilds;
+    }
+
+    public Overview overview() {
+        return overview;
     }
 
     /** The runs this thread's transaction started, kept as a resource of that transaction. */

@@ -36,8 +36,6 @@ public class ProjectionsFacade implements Projections {
     @Inject
     MarkSinkBean sink;
 
-    @Inject
-    EngineOverview overview;
 
     @Inject
     ProjectionRegistry registry;
@@ -156,12 +154,12 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public List<ProjectionStatus> overview() {
-        return overview.overview();
+        return operations.overview().overview(sink.currentTenant());
     }
 
     @Override
     public EngineHealth health() {
-        return overview.health();
+        return operations.overview().health();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.projections.config.Settings;
 import dev.projections.health.RunningEngines;
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Sweep;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -21,14 +22,14 @@ import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 
 /**
- * The sweep (docs/contract.md §5): a non-persistent interval timer that starts drainers for marks no hand-off announced —
- * left by a crash, by another instance, or due for a retry. Runs without a transaction (a long drain inside a
- * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14) and never overlaps
- * itself. Each sweep also records this instance in {@code projection_instance} and {@code projection_node}, checks its clock and, once a minute, samples the trends. At undeploy it stops the engine: unstarted claims are released at once.
+ * The sweep's schedule (docs/contract.md §5): a non-persistent interval timer running core's {@link Sweep}, whose
+ * steps start drainers for marks no hand-off announced — left by a crash, by another instance, or due for a retry —
+ * and record this instance, check its clock and sample the trends. Runs without a transaction (a long drain inside a
+ * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14). At undeploy it stops the
+ * engine: unstarted claims are released at once.
  */
 @Singleton
 @Startup
@@ -61,8 +62,6 @@ public class SweepTimer {
     @Inject
     dev.projections.Projections projections;
 
-    private final AtomicBoolean running = new AtomicBoolean();
-
     /** This engine's health for checks outside this module (the optional MicroProfile readiness check). */
     private final java.util.function.Supplier<dev.projections.EngineHealth> health = () -> projections.health();
 
@@ -83,43 +82,18 @@ public class SweepTimer {
 
     @Timeout
     void sweep() {
-        if (runtime.engine().stopping() || !running.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            resources.stats().sweepRan();
-            int lost = resources.handoff().reclaimLostSlots();
-            if (lost > 0) {
-                LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
-            }
-            runtime.heartbeat().beat();
-            runtime.rebuilds().adoptLegacyRuns();
-            runtime.rebuilds().finishExhausted();
-            // a suspended projection's probe: one refresh per probe-interval across the instances, on a drainer thread
-            starter.startProbes();
-            if (runtime.engine().hasDueWork() || runtime.rebuilds().hasWork()) {
-                starter.startIfSlotFree(DrainerOrigin.SWEEP);
-            }
-            // after the drainers are on their way: what these statements meet holds up no refresh
-            reportForTheConsole();
-        } catch (DatabaseTroubleException e) {
-            troubles.record(e);
-        } finally {
-            troubles.report();
-            running.set(false);
-        }
+        sweepOfThisEngine().run();
     }
 
-    /** This instance's row on the instances page, and once a minute its trends. */
-    private void reportForTheConsole() {
-        for (Runnable report : java.util.List.<Runnable>of(() -> runtime.heartbeat().report(),
-                () -> runtime.trends().sample())) {
-            try {
-                report.run();
-            } catch (DatabaseTroubleException e) {
-                troubles.record(e);
-            }
+    private Sweep sweep;
+
+    /** The engine's sweep (core's {@link Sweep}: its steps and their order), built at the first timeout. */
+    private synchronized Sweep sweepOfThisEngine() {
+        if (sweep == null) {
+            sweep = Sweep.of(runtime.engine(), resources.handoff(), runtime.heartbeat(), runtime.rebuilds(),
+                    runtime.trends(), starter, troubles, resources.stats());
         }
+        return sweep;
     }
 
     @PreDestroy
