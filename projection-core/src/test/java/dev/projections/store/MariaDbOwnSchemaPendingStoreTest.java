@@ -46,32 +46,16 @@ class MariaDbOwnSchemaPendingStoreTest extends PendingStoreContract {
         return tables.connection(plainConnection());
     }
 
+    private final MariaDbSessions sessions = new MariaDbSessions();
+
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT CONNECTION_ID()")) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return MariaDbSessions.connectionId(connection);
     }
 
-    private long lastRead;
-
-    /* as MariaDbPendingStoreTest: INNODB_TRX is a cache refreshed at most every 100 ms (docs/pitfalls.md #54) */
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        if (System.nanoTime() - lastRead < 150_000_000L) {
-            return false;
-        }
-        try (PreparedStatement statement = observer.prepareStatement(
-                "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ? AND trx_state = 'LOCK WAIT'")) {
-            statement.setLong(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-                lastRead = System.nanoTime();
-                rows.next();
-                return rows.getLong(1) > 0;
-            }
-        }
+        return sessions.isWaitingForALock(observer, sessionId);
     }
 
     @Test

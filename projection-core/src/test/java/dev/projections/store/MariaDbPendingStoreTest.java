@@ -1,10 +1,7 @@
 package dev.projections.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
@@ -31,35 +28,15 @@ class MariaDbPendingStoreTest extends PendingStoreContract {
         return LiquibaseSchema.mariaDb().connect(url);
     }
 
+    private final MariaDbSessions sessions = new MariaDbSessions();
+
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT CONNECTION_ID()")) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return MariaDbSessions.connectionId(connection);
     }
-
-    /*
-     * InnoDB serves information_schema.INNODB_TRX from a cache it refreshes only when the last read is more than
-     * 100 ms old: polled every few milliseconds it never changes again (docs/pitfalls.md #54). So it is read at
-     * most every 150 ms, and in between the session counts as not (yet) waiting.
-     */
-    private long lastRead;
 
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        if (System.nanoTime() - lastRead < 150_000_000L) {
-            return false;
-        }
-        try (PreparedStatement statement = observer.prepareStatement(
-                "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ? AND trx_state = 'LOCK WAIT'")) {
-            statement.setLong(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-                lastRead = System.nanoTime();
-                rows.next();
-                return rows.getLong(1) > 0;
-            }
-        }
+        return sessions.isWaitingForALock(observer, sessionId);
     }
 }
