@@ -42,6 +42,8 @@ final class EngineHarness {
     /** Shared by the harness's engines, as one instance's are. */
     final EngineStats stats = new EngineStats();
     private final String url;
+    private final JdbcTransactions jdbc;
+    private final Map<String, String> deployment;
     private final Settings settings;
     private final Map<String, Projection> projections;
 
@@ -63,25 +65,18 @@ final class EngineHarness {
             if (refuseTransactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new java.sql.SQLTransientConnectionException("no connection within the blocking timeout");
             }
-            try (Connection connection = connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    T result = work.run(connection);
-                    connection.commit();
-                    return result;
-                } catch (Exception | Error e) {
-                    connection.rollback();
-                    throw e;
-                }
-            }
+            return jdbc.inNewTransaction(timeout, work);
         }
     };
 
     EngineHarness(String database, Map<String, String> settings, Projection... projections) throws Exception {
         this.url = LiquibaseSchema.freshH2(database);
-        java.util.Properties deployment = new java.util.Properties();
-        deployment.putAll(settings);
-        this.settings = Settings.load(deployment);
+        org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+        dataSource.setURL(url);
+        dataSource.setUser("sa");
+        this.jdbc = new JdbcTransactions(dataSource);
+        this.deployment = Map.copyOf(settings);
+        this.settings = settings(settings);
         this.projections = new java.util.HashMap<>();
         for (Projection projection : projections) {
             this.projections.put(projection.name(), projection);
@@ -93,13 +88,35 @@ final class EngineHarness {
     }
 
     RefreshEngine newEngine() {
-        return newEngine(null);
+        return engine(settings).withoutRebuildSteps().build().refresh();
     }
 
     /** An engine whose drainers also step rebuild runs, {@code pageSize} ids a step. */
     RefreshEngine newEngineWithRebuilds(int pageSize) {
-        return newEngine(new RebuildStepper(new dev.projections.store.RebuildStore(), store.queue(), transactions, clock,
-                catalog(), tenant -> tenantScope.enter(tenant), pageSize, settings.leaseTime()));
+        Map<String, String> withPageSize = new java.util.HashMap<>(deployment);
+        withPageSize.put(Settings.REBUILD_PAGE_SIZE, Integer.toString(pageSize));
+        return engine(settings(withPageSize)).build().refresh();
+    }
+
+    /** One more instance on the harness's database, assembled as the server's is, with a hand-off of its own. */
+    private dev.projections.engine.Engine.Builder engine(Settings settings) {
+        return dev.projections.engine.Engine.builder()
+                .store(store)
+                .transactions(transactions)
+                .clock(clock)
+                .settings(settings)
+                .projections(catalog())
+                .threads(Runnable::run) // the tests call drain() themselves
+                .handoff(new Handoff(1000, 1))
+                .tenantScope(tenant -> tenantScope.enter(tenant))
+                .listener(this::record)
+                .stats(stats);
+    }
+
+    private static Settings settings(Map<String, String> settings) {
+        java.util.Properties deployment = new java.util.Properties();
+        deployment.putAll(settings);
+        return Settings.load(deployment);
     }
 
     /** Starts a rebuild run of {@code projection} (no tenant); the drainers step it. */
@@ -111,11 +128,6 @@ final class EngineHarness {
     String startRebuild(String projection, String tenant) throws Exception {
         return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
                 new dev.projections.store.RebuildStore().start(connection, projection, tenant, clock.instant()));
-    }
-
-    private RefreshEngine newEngine(RebuildStepper rebuilds) {
-        return new RefreshEngine(store, transactions, clock, settings, new Handoff(1000, 1), catalog(),
-                tenant -> tenantScope.enter(tenant), this::record, stats, rebuilds);
     }
 
     private void record(MarkKey key, RefreshOutcome outcome, Duration took) {

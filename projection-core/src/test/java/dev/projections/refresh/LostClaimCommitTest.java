@@ -40,6 +40,8 @@ class LostClaimCommitTest {
     private final AtomicBoolean databaseDown = new AtomicBoolean();
     private final AtomicBoolean downAfterLostCommit = new AtomicBoolean();
 
+    private final JdbcTransactions jdbc = new JdbcTransactions(h2(URL));
+
     /** Plain JDBC transactions that can report a commit as failed after making it, or fail outright. */
     private final Transactions transactions = new Transactions() {
         @Override
@@ -47,16 +49,12 @@ class LostClaimCommitTest {
             if (databaseDown.get()) {
                 throw new java.sql.SQLException("connection refused");
             }
-            try (Connection connection = DriverManager.getConnection(URL, "sa", "")) {
-                connection.setAutoCommit(false);
-                T result = work.run(connection);
-                connection.commit();
-                if (loseNextCommit.getAndSet(false)) {
-                    databaseDown.set(downAfterLostCommit.get());
-                    throw new java.sql.SQLException("I/O error: the commit's answer was lost");
-                }
-                return result;
+            T result = jdbc.inNewTransaction(timeout, work);
+            if (loseNextCommit.getAndSet(false)) {
+                databaseDown.set(downAfterLostCommit.get());
+                throw new java.sql.SQLException("I/O error: the commit's answer was lost");
             }
+            return result;
         }
     };
 
@@ -127,5 +125,12 @@ class LostClaimCommitTest {
             rows.next();
             return rows.getLong(1);
         }
+    }
+
+    static javax.sql.DataSource h2(String url) {
+        org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+        dataSource.setURL(url);
+        dataSource.setUser("sa");
+        return dataSource;
     }
 }

@@ -9,6 +9,7 @@ import dev.projections.RefreshOutcome;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.Transactions;
 import dev.projections.store.Dialect;
 import dev.projections.store.LiquibaseSchema;
@@ -50,18 +51,17 @@ class TrendSamplerTest {
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("DELETE FROM projection_trend");
         }
+        org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
+        dataSource.setURL(url);
+        dataSource.setUser("sa");
+        JdbcTransactions jdbc = new JdbcTransactions(dataSource);
         Transactions transactions = new Transactions() {
             @Override
             public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
                 if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                     throw new java.sql.SQLException("the database is away");
                 }
-                try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
-                    connection.setAutoCommit(false);
-                    T result = work.run(connection);
-                    connection.commit();
-                    return result;
-                }
+                return jdbc.inNewTransaction(timeout, work);
             }
         };
         ProjectionCatalog catalog = new ProjectionCatalog() {

@@ -19,7 +19,7 @@ public class AfterCommitDrainer {
     EngineResources resources;
 
     @Inject
-    DrainerStarter starter;
+    EngineRuntime runtime;
 
     @Resource
     TransactionSynchronizationRegistry transactions;
@@ -44,13 +44,13 @@ public class AfterCommitDrainer {
                 public void afterCompletion(int status) {
                     if (status == Status.STATUS_COMMITTED) {
                         first.run();
-                        starter.startIfSlotFree(DrainerOrigin.SWEEP);
+                        runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
                     }
                 }
             });
         } else {
             first.run();
-            starter.startIfSlotFree(DrainerOrigin.SWEEP);
+            runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.projections.ee;
 
 import dev.projections.MarksCommitted;
-import dev.projections.refresh.DrainerOrigin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -17,18 +16,12 @@ public class HandoffObserver {
     EngineResources resources;
 
     @Inject
-    DrainerStarter starter;
+    EngineRuntime runtime;
 
     void handOver(java.util.Set<dev.projections.MarkKey> keys) {
         if (!resources.settings().autoRefresh()) {
             return;
         }
-        dev.projections.refresh.Handoff.Slot slot = resources.handoff().offer(keys);
-        if (slot != null) {
-            starter.start(DrainerOrigin.HANDOFF, slot);
-        }
-        if (resources.handoff().takeSweepRequest()) {
-            starter.startIfSlotFree(DrainerOrigin.SWEEP);
-        }
+        runtime.drainers().committed(keys);
     }
 }

@@ -2,8 +2,6 @@ package dev.projections.ee;
 
 import dev.projections.config.Settings;
 import dev.projections.health.RunningEngines;
-import dev.projections.refresh.DatabaseTroubleException;
-import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.Sweep;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -54,12 +52,6 @@ public class SweepTimer {
     EngineRuntime runtime;
 
     @Inject
-    DrainerStarter starter;
-
-    @Inject
-    DatabaseTroubleLog troubles;
-
-    @Inject
     dev.projections.Projections projections;
 
     /** This engine's health for checks outside this module (the optional MicroProfile readiness check). */
@@ -80,32 +72,16 @@ public class SweepTimer {
         RunningEngines.started(health);
     }
 
+    /** Core's {@link Sweep}: its steps and their order. */
     @Timeout
     void sweep() {
-        sweepOfThisEngine().run();
-    }
-
-    private Sweep sweep;
-
-    /** The engine's sweep (core's {@link Sweep}: its steps and their order), built at the first timeout. */
-    private synchronized Sweep sweepOfThisEngine() {
-        if (sweep == null) {
-            sweep = Sweep.of(runtime.engine(), resources.handoff(), runtime.heartbeat(), runtime.rebuilds(),
-                    runtime.trends(), starter, troubles, resources.stats());
-        }
-        return sweep;
+        runtime.sweep().run();
     }
 
     @PreDestroy
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
-        runtime.engine().stop();
-        try {
-            // what this instance counted of its last minutes: a process started again within the minute adds to it
-            runtime.trends().flush();
-        } catch (RuntimeException e) {
-            LOG.warning("projection engine: the last minutes of trends could not be written at shutdown: " + e);
-        }
+        runtime.assembled().stop(); // then the trends of its last minutes
     }
 }

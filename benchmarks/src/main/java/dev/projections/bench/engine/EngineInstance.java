@@ -1,51 +1,56 @@
 package dev.projections.bench.engine;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.RefreshListener;
-import dev.projections.TenantScope;
 import dev.projections.bench.db.BenchDatabase;
-import dev.projections.bench.db.JdbcTransactions;
 import dev.projections.bench.db.StatementCounting;
 import dev.projections.config.Settings;
-import dev.projections.refresh.EngineStats;
+import dev.projections.engine.Engine;
+import dev.projections.refresh.DatabaseTroubleException;
+import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.Handoff;
+import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
+import dev.projections.refresh.Sweep;
 import dev.projections.store.PendingStore;
-import dev.projections.store.RebuildStore;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * One "instance" of the product as the EE layer assembles it: an engine with its own connection pool, hand-off and
- * settings, deploying one projection. Two of these on the same database are two servers sharing the pending table.
+ * One "instance" of the product, assembled by core's {@link Engine} as the server's is: an engine with its own
+ * connection pool, hand-off, drainer threads and settings, deploying one projection. Two of these on the same
+ * database are two servers sharing the pending table. After a commit, {@link #committed} hands the keys to core's
+ * drainer launcher, as the server's after-commit observer does: no committing thread ever waits.
  */
 public final class EngineInstance implements AutoCloseable {
 
-    /** The size the EE layer gives its hand-off. */
-    private static final int HANDOFF_CAPACITY = 50_000;
+    /** Names the instances apart in the instances' table, as the servers' node names do. */
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final HikariDataSource pool;
-    private final JdbcTransactions transactions;
-    private final Settings settings;
-    private final Handoff handoff;
-    private final RefreshEngine engine;
-    private final RebuildStepper rebuilds;
+    private final ExecutorService threads;
+    private final Engine engine;
+    private final AtomicReference<Throwable> failure;
 
-    private EngineInstance(HikariDataSource pool, JdbcTransactions transactions, Settings settings, Handoff handoff,
-                           RefreshEngine engine, RebuildStepper rebuilds) {
+    private EngineInstance(HikariDataSource pool, ExecutorService threads, Engine engine,
+                           AtomicReference<Throwable> failure) {
         this.pool = pool;
-        this.transactions = transactions;
-        this.settings = settings;
-        this.handoff = handoff;
+        this.threads = threads;
         this.engine = engine;
-        this.rebuilds = rebuilds;
+        this.failure = failure;
     }
 
     /**
@@ -62,17 +67,28 @@ public final class EngineInstance implements AutoCloseable {
         Settings settings = Settings.load(deployment);
         // a connection per drainer, and one for the checks of whoever drives the instance
         HikariDataSource pool = database.pool("engine", settings.workers() + 2);
-        JdbcTransactions transactions = new JdbcTransactions(
-                statements == null ? pool : StatementCounting.wrap(pool, statements));
-        ProjectionCatalog catalog = new SingleProjection(projection);
-        RebuildStepper rebuilds = withRebuild
-                ? new RebuildStepper(new RebuildStore(), store.queue(), transactions, clock, catalog, TenantScope.NONE,
-                        settings.rebuildPageSize(), settings.leaseTime())
-                : null;
-        Handoff handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
-        RefreshEngine engine = new RefreshEngine(store, transactions, clock, settings, handoff, catalog,
-                TenantScope.NONE, listener, new EngineStats(), rebuilds);
-        return new EngineInstance(pool, transactions, settings, handoff, engine, rebuilds);
+        // more threads than slots, as the server's pool has: the hand-off, not the pool, bounds the drainers
+        ExecutorService threads = Executors.newFixedThreadPool(settings.workers() + 1, runnable -> {
+            Thread thread = new Thread(runnable, "handoff-drainer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Engine.Builder builder = Engine.builder()
+                .store(store)
+                .transactions(new JdbcTransactions(statements == null ? pool : StatementCounting.wrap(pool, statements)))
+                .clock(clock)
+                .settings(settings)
+                .projections(new SingleProjection(projection))
+                .threads(threads)
+                .listener(listener)
+                .instanceId("bench-" + INSTANCES.incrementAndGet())
+                .troubles(new FailOnTrouble(failure))
+                .unexpected(e -> failure.compareAndSet(null, e));
+        if (!withRebuild) {
+            builder.withoutRebuildSteps();
+        }
+        return new EngineInstance(pool, threads, builder.build(), failure);
     }
 
     /**
@@ -82,7 +98,7 @@ public final class EngineInstance implements AutoCloseable {
      */
     public ParallelLoop.Step drainerStep(BooleanSupplier workLeft) {
         return () -> {
-            if (engine.drain()) {
+            if (engine().drain()) {
                 return true;
             }
             if (!workLeft.getAsBoolean()) {
@@ -95,35 +111,84 @@ public final class EngineInstance implements AutoCloseable {
 
     /** Drains with {@code threads} threads until nothing this instance can claim is due; nanoseconds. */
     public long drainWith(int threads) throws Exception {
-        return ParallelLoop.run(threads, "drainer", drainerStep(engine::hasDueWork));
+        return ParallelLoop.run(threads, "drainer", drainerStep(engine()::hasDueWork));
+    }
+
+    /** On the committing thread, after the commit: what {@code MarkSink.committed} does in the server. */
+    public void committed(Set<MarkKey> keys) {
+        engine.drainers().committed(keys);
+    }
+
+    /**
+     * Waits until no drainer runs, no key waits in the hand-off and nothing is due, starting a drainer the way the
+     * sweep would when marks are due with nobody working on them. Throws what a drainer threw.
+     */
+    public void awaitQuiet(long timeoutMillis) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (true) {
+            rethrowFailure();
+            Handoff handoff = engine.handoff();
+            if (handoff.inFlight() == 0 && handoff.waiting() == 0) {
+                if (!engine().hasDueWork()) {
+                    rethrowFailure();
+                    return;
+                }
+                engine.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("drainers still busy after " + timeoutMillis + " ms");
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private void rethrowFailure() {
+        Throwable e = failure.get();
+        if (e != null) {
+            throw new IllegalStateException("a drainer failed: " + e, e);
+        }
     }
 
     public RefreshEngine engine() {
-        return engine;
+        return engine.refresh();
     }
 
     public Handoff handoff() {
-        return handoff;
+        return engine.handoff();
     }
 
     public RebuildStepper rebuilds() {
-        return rebuilds;
+        return engine.rebuilds();
     }
 
     public JdbcTransactions transactions() {
-        return transactions;
+        return (JdbcTransactions) engine.transactions();
     }
 
     public Settings settings() {
-        return settings;
+        return engine.settings();
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         try {
-            engine.stop();
+            engine().stop();
         } finally {
+            threads.shutdown();
+            threads.awaitTermination(30, TimeUnit.SECONDS);
             pool.close();
+        }
+    }
+
+    /** A benchmark's drainer meeting database trouble is a failed run, not a warning for the next sweep. */
+    private record FailOnTrouble(AtomicReference<Throwable> failure) implements Sweep.Troubles {
+        @Override
+        public void record(DatabaseTroubleException e) {
+            failure.compareAndSet(null, e);
+        }
+
+        @Override
+        public void report() {
         }
     }
 

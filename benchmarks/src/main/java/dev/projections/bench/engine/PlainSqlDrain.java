@@ -1,6 +1,6 @@
 package dev.projections.bench.engine;
 
-import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.refresh.JdbcTransactions;
 import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.OrderSearchSql;
 import java.sql.Connection;

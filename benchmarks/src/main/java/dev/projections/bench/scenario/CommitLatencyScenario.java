@@ -8,9 +8,8 @@ import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
-import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.refresh.JdbcTransactions;
 import dev.projections.bench.engine.EngineInstance;
-import dev.projections.bench.engine.HandoffDrainers;
 import dev.projections.bench.orm.BenchMarkSink;
 import dev.projections.bench.orm.OrmUnit;
 import dev.projections.bench.workload.OrderSearchProjection;
@@ -68,9 +67,8 @@ public final class CommitLatencyScenario implements Scenario {
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                      new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, false, null);
-             HandoffDrainers drainers = new HandoffDrainers(instance);
              HikariDataSource boundPool = context.database().pool("bound", 2)) {
-            sink.afterCommit(drainers::committed);
+            sink.afterCommit(instance::committed);
             JdbcTransactions boundTransactions = new JdbcTransactions(boundPool);
             Set<Long> touched = new TreeSet<>();
             // a first round untimed, so neither side is measured while the JIT compiles it
@@ -87,7 +85,7 @@ public final class CommitLatencyScenario implements Scenario {
                 boundP50.add(Series.quantile(bound, 0.5));
                 boundP99.add(Series.quantile(bound, 0.99));
             }
-            drainers.awaitQuiet(WAIT_MS);
+            instance.awaitQuiet(WAIT_MS);
             context.checkDrained(report, "the latency runs", touched);
         } finally {
             sink.refreshOff();

@@ -7,7 +7,7 @@ import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
-import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.refresh.JdbcTransactions;
 import dev.projections.bench.db.StatementCounting;
 import dev.projections.bench.engine.EngineInstance;
 import dev.projections.bench.engine.PlainSqlDrain;

@@ -6,7 +6,6 @@ import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
 import dev.projections.bench.engine.EngineInstance;
-import dev.projections.bench.engine.HandoffDrainers;
 import dev.projections.bench.orm.BenchMarkSink;
 import dev.projections.bench.orm.OrmUnit;
 import dev.projections.bench.workload.OrderWorkload;
@@ -70,14 +69,13 @@ public final class MarkingOverheadScenario implements Scenario {
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                      new SetBasedOrderSearchProjection(), Settings.defaults().workers(), RefreshListener.NONE, false,
-                     engineStatements);
-             HandoffDrainers drainers = new HandoffDrainers(instance)) {
+                     engineStatements)) {
             if (context.options().warmUp()) {
-                warmUp(context, plain, marked, sink, drainers, Math.min(300, transactions));
+                warmUp(context, plain, marked, sink, instance, Math.min(300, transactions));
             }
             for (int run = 1; run <= context.runs(); run++) {
                 for (Kind kind : Kind.values()) {
-                    Measured[] measured = measureRun(context, report, kind, plain, marked, sink, drainers,
+                    Measured[] measured = measureRun(context, report, kind, plain, marked, sink, instance,
                             engineStatements, transactions, run);
                     for (Variant variant : Variant.values()) {
                         Measured m = measured[variant.ordinal()];
@@ -122,7 +120,7 @@ public final class MarkingOverheadScenario implements Scenario {
      * spell of the disk (every commit waits for its flush) falls on all three alike rather than on whichever ran then.
      */
     private static Measured[] measureRun(BenchContext context, ScenarioReport report, Kind kind, OrmUnit plain,
-                                         OrmUnit marked, BenchMarkSink sink, HandoffDrainers drainers,
+                                         OrmUnit marked, BenchMarkSink sink, EngineInstance drainers,
                                          LongAdder engineStatements, int transactions, int run) throws Exception {
         Variant[] variants = Variant.values();
         long[] nanos = new long[variants.length];
@@ -206,7 +204,7 @@ public final class MarkingOverheadScenario implements Scenario {
 
     /** Hibernate's and the engine's paths compiled before anything is timed. */
     private static void warmUp(BenchContext context, OrmUnit plain, OrmUnit marked, BenchMarkSink sink,
-                               HandoffDrainers drainers, int transactions) throws Exception {
+                               EngineInstance drainers, int transactions) throws Exception {
         Random random = new Random(7);
         sink.afterCommit(drainers::committed);
         for (Kind kind : Kind.values()) {

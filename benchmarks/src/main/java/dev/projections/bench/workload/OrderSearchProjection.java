@@ -2,7 +2,7 @@ package dev.projections.bench.workload;
 
 import dev.projections.Projection;
 import dev.projections.RebuildScope;
-import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.refresh.JdbcTransactions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.projections.bench.workload;
 
-import dev.projections.bench.db.JdbcTransactions;
+import dev.projections.refresh.JdbcTransactions;
 import java.util.List;
 
 /** {@code order-search} with a set-based {@code refreshAll}: one statement for the whole batch, like the demo's. */

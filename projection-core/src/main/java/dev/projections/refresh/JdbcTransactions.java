@@ -1,15 +1,15 @@
-package dev.projections.bench.db;
+package dev.projections.refresh;
 
-import dev.projections.refresh.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * The engine's transactions as plain JDBC on a pooled connection, standing in for the server's JTA. The connection
- * of the running transaction is also the thread's {@link #current()} one: that is where a projection runs its SQL,
- * as a container-managed EntityManager would join the engine's JTA transaction.
+ * The engine's transactions as plain JDBC on a pooled connection, for an engine outside a server (the unit tests, the
+ * benchmarks, a Java SE application); in a server JTA stands in its place. The connection of the running transaction
+ * is also the thread's {@link #current()} one: that is where a projection runs its SQL, as a container-managed
+ * EntityManager would join the engine's JTA transaction.
  * <p>
  * The timeout is not enforced: there is no transaction reaper in Java SE, and a statement timeout per transaction
  * would cost the engine a round trip the plain-SQL bounds do not pay.

@@ -1,4 +1,4 @@
-package dev.projections.ee;
+package dev.projections.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.projections.ee;
+package dev.projections.engine;
 
 import dev.projections.MarkKey;
 import dev.projections.RefreshListener;

@@ -1,0 +1,155 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import java.util.Collection;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The one place that starts drainers (docs/contract.md §5): the {@link Handoff}'s slot protocol — reserve, run, finish
+ * or pass on, give back when the start failed — on threads of the engine's own. A committing thread, an operation
+ * that made work due, a drainer that found a backlog and the sweep all come here; none of them ever waits.
+ * <p>
+ * In the server the threads are the drainer pool's and each drainer runs through an EJB for its run-as identity
+ * ({@link RunAs}); outside one, any {@link Executor} with at least {@code workers} threads.
+ */
+public final class DrainerLauncher implements Sweep.Drainers {
+
+    private static final Logger LOG = Logger.getLogger(DrainerLauncher.class.getName());
+
+    /** Runs a drainer's work under the engine's identity, on the thread it is given (the server's EJB door). */
+    @FunctionalInterface
+    public interface RunAs {
+        RunAs CALLER = Runnable::run;
+
+        void run(Runnable work);
+    }
+
+    private final Handoff handoff;
+    private final RefreshEngine engine;
+    private final EngineStats stats;
+    private final Executor threads;
+    private final RunAs runAs;
+    private final Sweep.Troubles troubles;
+    private final Consumer<RuntimeException> unexpected;
+    private final AtomicBoolean probing = new AtomicBoolean();
+
+    /**
+     * @param threads    where drainers run; throws (as a stopped executor does) when it takes no more work
+     * @param unexpected told what a drainer ended on besides database trouble, after it was logged
+     */
+    public DrainerLauncher(Handoff handoff, RefreshEngine engine, EngineStats stats, Executor threads, RunAs runAs,
+                           Sweep.Troubles troubles, Consumer<RuntimeException> unexpected) {
+        this.handoff = handoff;
+        this.engine = engine;
+        this.stats = stats;
+        this.threads = threads;
+        this.runAs = runAs;
+        this.troubles = troubles;
+        this.unexpected = unexpected;
+    }
+
+    /** On the committing thread, after the commit: the keys to the hand-off, and a drainer if one must start. */
+    public void committed(Collection<MarkKey> keys) {
+        Handoff.Slot slot = handoff.offer(keys);
+        if (slot != null) {
+            start(DrainerOrigin.HANDOFF, slot);
+        }
+        if (handoff.takeSweepRequest()) {
+            startIfSlotFree(DrainerOrigin.SWEEP); // keys were dropped: the table, not the hand-off, has them
+        }
+    }
+
+    /** Starts a drainer if a slot is free; false when all are busy (they will find the work themselves). */
+    @Override
+    public boolean startIfSlotFree(DrainerOrigin origin) {
+        Handoff.Slot slot = handoff.tryReserve();
+        if (slot == null) {
+            return false;
+        }
+        start(origin, slot);
+        return true;
+    }
+
+    /** Starts the probes of suspended projections on a drainer thread, unless the last ones are still running. */
+    @Override
+    public void startProbes() {
+        if (!probing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            threads.execute(() -> {
+                try {
+                    runAs.run(this::probe);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "could not run the probes of suspended projections", e);
+                } finally {
+                    probing.set(false);
+                }
+            });
+        } catch (RuntimeException e) {
+            probing.set(false);
+            LOG.log(Level.WARNING, "could not start the probes of suspended projections", e);
+        }
+    }
+
+    /**
+     * Starts a drainer in {@code slot}, already reserved; gives the slot back if it cannot start (the threads
+     * stopped, or the container refused the call while the deployment stops).
+     */
+    void start(DrainerOrigin origin, Handoff.Slot slot) {
+        try {
+            threads.execute(() -> {
+                try {
+                    runAs.run(() -> drain(origin, slot));
+                } catch (RuntimeException e) {
+                    notStarted(slot, e); // a no-op for a slot its drainer already ended
+                }
+            });
+        } catch (RuntimeException e) {
+            notStarted(slot, e);
+        }
+    }
+
+    private static void notStarted(Handoff.Slot slot, RuntimeException e) {
+        slot.startFailed();
+        LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
+    }
+
+    /** A drainer: holds its slot while it drains, then gives it back or passes it to a successor. */
+    private void drain(DrainerOrigin origin, Handoff.Slot slot) {
+        if (!slot.run()) {
+            return; // its slot was taken back by the sweep while it waited to run
+        }
+        boolean moreWork = false;
+        try {
+            stats.drainerStarted(origin);
+            // one that claims a full batch has found a backlog, and starts a helper
+            moreWork = engine.drain(() -> startIfSlotFree(DrainerOrigin.BACKLOG));
+        } catch (DatabaseTroubleException e) {
+            troubles.record(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
+            unexpected.accept(e);
+        } finally {
+            Handoff.Slot successor = slot.finish(moreWork, engine.stopping());
+            if (successor != null) {
+                start(DrainerOrigin.HANDOFF, successor);
+            }
+        }
+    }
+
+    /** The probes of suspended projections (docs/contract.md §6): a probe is a refresh, so it runs as a drainer. */
+    private void probe() {
+        try {
+            engine.probeSuspended();
+        } catch (DatabaseTroubleException e) {
+            troubles.record(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "probing suspended projections failed; the next sweep tries again", e);
+        }
+    }
+}
