@@ -32,7 +32,8 @@ import java.util.logging.Logger;
  * failed with backoff, or (at shutdown) released. A failed {@code refreshAll} that used up the lease does not
  * return its marks unrecorded: they get a fresh lease and go on one by one, so a slow or poison id backs off
  * alone and never holds its neighbours. Once a refresh committed, nothing that follows is its failure: the
- * application's listener and the close of its tenant scope run guarded ({@link ApplicationCallbacks}).
+ * application's listener and the close of its tenant scope run guarded ({@link ApplicationCallbacks}). How a failure
+ * is recorded is {@link FailureRecorder}'s; what back-pressure gives back, {@link PressureGiveBacks}'.
  */
 final class BatchRefresher {
 
@@ -40,39 +41,38 @@ final class BatchRefresher {
 
     private final PendingQueue queue;
     private final Transactions transactions;
+    private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
-    private final ParkingPolicy parking;
     private final BackPressure backPressure;
     private final SuspensionGuard guard;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
     private final ApplicationCallbacks callbacks;
     private final LeasePolicy leases;
-    private final Backoff backoff;
+    private final FailureRecorder failures;
+    private final PressureGiveBacks giveBacks;
     private final InFlight inFlight;
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
-
-    /** Consecutive back-pressure give-backs of a key on this instance (see {@link #giveBackUntried}). */
-    static final int MAX_GIVE_BACKS = 10;
-    private final Map<dev.projections.MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
 
     BatchRefresher(PendingQueue queue, ControlTable control, Transactions transactions, Clock clock, Settings settings,
                    ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, EngineStats stats,
                    LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
         this.queue = queue;
         this.transactions = transactions;
+        this.shortTransactions = new ShortTransactions(transactions, leases);
         this.clock = clock;
         this.settings = settings;
         this.catalog = catalog;
         this.tenantScope = tenantScope;
         this.callbacks = new ApplicationCallbacks(listener, stats, clock);
         this.leases = leases;
-        this.backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
-        this.parking = new ParkingPolicy(settings);
+        Backoff backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.backPressure = new BackPressure(settings.backPressure());
-        this.guard = new SuspensionGuard(control, transactions, clock, settings, leases);
+        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings);
+        this.failures = new FailureRecorder(queue, shortTransactions, clock, settings, backoff);
+        this.giveBacks = new PressureGiveBacks(queue, shortTransactions, clock, backoff, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -109,7 +109,7 @@ final class BatchRefresher {
             try {
                 if (batch.isPressed()) {
                     List<ClaimedMark> unstarted = batch.releaseUnstarted();
-                    underPressure("give back", () -> release(unstarted), unstarted.size());
+                    PressureGiveBacks.underPressure("give back", () -> release(unstarted), unstarted.size());
                 } else {
                     release(batch.releaseUnstarted());
                 }
@@ -185,7 +185,7 @@ final class BatchRefresher {
                 // the server is short of connections or threads: the rest would only wait for them too; given back
                 // due as they were (no drainer starts for a retry delay anyway)
                 List<ClaimedMark> rest = new ArrayList<>(toGo);
-                underPressure("give back", () -> abandon(rest), rest.size());
+                PressureGiveBacks.underPressure("give back", () -> abandon(rest), rest.size());
                 return;
             }
             oneFailed |= ended == Ended.FAILED;
@@ -212,8 +212,8 @@ final class BatchRefresher {
                         return queue.ackAll(connection, marks, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
         } catch (Exception | LinkageError | AssertionError e) {
-            if (backPressure.isBackPressure(e) && !pressedOften(marks)) {
-                pressed(batch, marks, e);
+            if (backPressure.isBackPressure(e) && !giveBacks.pressedOften(marks)) {
+                giveBacks.pressed(batch, marks, e);
                 return Ended.GIVEN_BACK;
             }
             // a group that met back-pressure half the limit of times goes one by one: the key that meets it is
@@ -227,7 +227,7 @@ final class BatchRefresher {
         Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
         for (int i = 0; i < marks.size(); i++) {
             guard.succeeded(marks.get(i).key());
-            pressedTimes.remove(marks.get(i).key());
+            giveBacks.ended(marks.get(i).key());
             callbacks.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }
         return Ended.REFRESHED;
@@ -250,11 +250,11 @@ final class BatchRefresher {
             outcome = refreshAndAck(projection, mark, start);
         } catch (Exception | LinkageError | AssertionError e) {
             if (backPressure.isBackPressure(e)) {
-                pressed(batch, List.of(mark), e);
+                giveBacks.pressed(batch, List.of(mark), e);
                 return Ended.GIVEN_BACK;
             }
-            pressedTimes.remove(mark.key());
-            recordFailure(mark, e);
+            giveBacks.ended(mark.key());
+            failures.record(mark, e);
             if (guard.failed(mark.key(), FailureText.of(e))) {
                 batch.suspended(mark.key().projection());
             }
@@ -263,7 +263,7 @@ final class BatchRefresher {
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         guard.succeeded(mark.key());
-        pressedTimes.remove(mark.key());
+        giveBacks.ended(mark.key());
         callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
         return Ended.REFRESHED;
     }
@@ -311,9 +311,8 @@ final class BatchRefresher {
                 new Object[] {mark.key(), FailureText.of(e)});
         // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
         // failing for its own reason must not keep its projection suspended)
-        Database.call("give back a probe", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> queue.giveBackUntried(connection, mark, clock.instant(),
-                        clock.instant().plus(settings.probeInterval()))));
+        shortTransactions.run("give back a probe", connection -> queue.giveBackUntried(connection, mark,
+                clock.instant(), clock.instant().plus(settings.probeInterval())));
     }
 
     /** Outcomes seen while a projection was suspended say nothing about it once the suspension is lifted. */
@@ -321,135 +320,22 @@ final class BatchRefresher {
         guard.forget(projection);
     }
 
-    private void recordFailure(ClaimedMark mark, Throwable failure) {
-        String error = FailureText.of(failure);
-        int attempts = mark.attempts() + 1;
-        boolean park = parking.parks(failure, attempts);
-        LOG.log(Level.WARNING, park ? "refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
-                        : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
-        boolean recorded = Database.call("record failure", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> {
-                    Instant now = clock.instant();
-                    return park ? queue.park(connection, mark, error, now)
-                            : queue.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
-                }));
-        if (!recorded) {
-            LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());
-        }
-    }
-
     private List<ClaimedMark> renew(List<ClaimedMark> marks) {
-        return Database.call("lease renewal", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> queue.renew(connection, marks, clock.instant(), settings.leaseTime())));
+        return shortTransactions.run("lease renewal",
+                connection -> queue.renew(connection, marks, clock.instant(), settings.leaseTime()));
     }
 
     /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
-            Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> queue.release(connection, marks)));
+            shortTransactions.run("release", connection -> queue.release(connection, marks));
         }
-    }
-
-    private boolean pressedOften(List<ClaimedMark> marks) {
-        return marks.stream().anyMatch(mark -> pressedTimes.getOrDefault(mark.key(), 0) >= MAX_GIVE_BACKS / 2);
-    }
-
-    /** Runs a write on claims under back-pressure; when it gets no connection either, the claims lapse: false. */
-    private boolean underPressure(String what, Runnable action, int marks) {
-        try {
-            action.run();
-            return true;
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not {0} {1} claim(s) under back-pressure; they are due again when their "
-                    + "lease ends: {2}", new Object[] {what, marks, FailureText.of(e)});
-            return false;
-        }
-    }
-
-    /** Back-pressure met by {@code marks}: given back, and nothing more of the batch is started. */
-    private void pressed(ClaimedBatch batch, List<ClaimedMark> marks, Throwable cause) {
-        // one key that met it half the limit of times in a row is more likely its own fault (a listed type, a dead
-        // executor of its own) than the pool's: the batch goes on with the others
-        boolean keysOwn = marks.size() == 1 && pressedTimes.getOrDefault(marks.get(0).key(), 0) >= MAX_GIVE_BACKS / 2;
-        if (!keysOwn) {
-            batch.pressed();
-        }
-        LOG.log(Level.WARNING, "refresh of {0} mark(s) of {1} met back-pressure (no connection or thread in time); "
-                + "given back without an attempt, the drainer stops for now: {2}",
-                new Object[] {marks.size(), marks.get(0).key().projection(), FailureText.of(cause)});
-        giveBackUntried(batch, marks, cause);
-    }
-
-    /**
-     * Gives back claims without an attempt (back-pressure), one key at a time in key order; a key whose claim is no longer mine is marked again. Each key's
-     * consecutive give-backs back off like failures (retry delay doubled up to
-     * its cap); a key given back {@value #MAX_GIVE_BACKS} times in a row is recorded as failed instead, so a fault that
-     * only looks like back-pressure still reaches the failing list, parking and suspension. When the give-back itself
-     * gets no connection, the claims are left to lapse: due again at the end of their lease, attempts unchanged.
-     */
-    private void giveBackUntried(ClaimedBatch batch, List<ClaimedMark> marks, Throwable cause) {
-        if (marks.isEmpty()) {
-            return;
-        }
-        if (pressedTimes.size() > 100_000) {
-            pressedTimes.clear(); // a bound, not a cache: forgetting only delays counting a key as failed
-        }
-        List<ClaimedMark> inKeyOrder = new ArrayList<>(marks);
-        inKeyOrder.sort(Comparator.comparing(ClaimedMark::key));
-        List<ClaimedMark> counted = new ArrayList<>();
-        try {
-            Database.call("give back", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
-                Instant now = clock.instant();
-                for (ClaimedMark mark : inKeyOrder) {
-                    int times = pressedTimes.getOrDefault(mark.key(), 0) + 1;
-                    if (times >= MAX_GIVE_BACKS) {
-                        counted.add(mark);
-                    } else {
-                        queue.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
-                    }
-                }
-                return null;
-            }));
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not give back {0} claim(s) under back-pressure; they are due again when "
-                    + "their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
-            return;
-        }
-        // counted once the give-back committed
-        for (ClaimedMark mark : inKeyOrder) {
-            if (!counted.contains(mark)) {
-                pressedTimes.merge(mark.key(), 1, Integer::sum);
-            }
-        }
-        for (ClaimedMark mark : counted) {
-            Throwable failure = new IllegalStateException("back-pressure " + MAX_GIVE_BACKS
-                    + " times in a row, counted as a failure: " + FailureText.of(rootOf(cause)), cause);
-            if (!underPressure("record the failure of", () -> recordFailure(mark, failure), 1)) {
-                continue; // counted again when the lease lapses and it meets the pressure once more
-            }
-            pressedTimes.remove(mark.key());
-            // a failure like any other from here: it feeds the suspension window and the meters
-            if (guard.failed(mark.key(), FailureText.of(failure))) {
-                batch.suspended(mark.key().projection());
-            }
-            callbacks.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.ZERO);
-        }
-    }
-
-    private static Throwable rootOf(Throwable failure) {
-        Throwable root = failure;
-        for (int depth = 0; root.getCause() != null && root.getCause() != root && depth < 64; depth++) {
-            root = root.getCause();
-        }
-        return root;
     }
 
     /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */
     private void abandon(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
-            Database.call("release", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    connection -> queue.abandon(connection, marks, clock.instant())));
+            shortTransactions.run("release", connection -> queue.abandon(connection, marks, clock.instant()));
         }
     }
 

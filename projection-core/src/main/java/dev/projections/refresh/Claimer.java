@@ -23,17 +23,15 @@ final class Claimer {
     private static final Logger LOG = Logger.getLogger(Claimer.class.getName());
 
     private final PendingQueue queue;
-    private final Transactions transactions;
+    private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
-    private final LeasePolicy leases;
 
-    Claimer(PendingQueue queue, Transactions transactions, Clock clock, Settings settings, LeasePolicy leases) {
+    Claimer(PendingQueue queue, ShortTransactions shortTransactions, Clock clock, Settings settings) {
         this.queue = queue;
-        this.transactions = transactions;
+        this.shortTransactions = shortTransactions;
         this.clock = clock;
         this.settings = settings;
-        this.leases = leases;
     }
 
     /** Those of {@code keys} that are due and unleased, of the {@code claimable} projections. */
@@ -78,20 +76,19 @@ final class Claimer {
     private List<ClaimedMark> claimWith(String token, Transactions.Work<List<ClaimedMark>> claim) {
         AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
         try {
-            return Database.call("claim", () -> transactions.inNewTransaction(leases.shortTransaction(), connection -> {
+            return shortTransactions.run("claim", connection -> {
                 queue.commitWithoutWaitingForDisk(connection);
                 List<ClaimedMark> claimed = claim.run(connection);
                 taken.set(claimed);
                 return claimed;
-            }));
+            });
         } catch (DatabaseTroubleException failed) {
             List<MarkKey> keys = taken.get().stream().map(ClaimedMark::key).toList();
             if (keys.isEmpty()) {
                 throw failed;
             }
             try {
-                int released = transactions.inNewTransaction(leases.shortTransaction(),
-                        connection -> queue.releaseToken(connection, token, keys));
+                int released = shortTransactions.runOrThrow(connection -> queue.releaseToken(connection, token, keys));
                 if (released > 0) {
                     LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
                 }

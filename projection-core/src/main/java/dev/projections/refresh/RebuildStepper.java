@@ -31,6 +31,7 @@ public final class RebuildStepper {
     private final RebuildStore rebuilds;
     private final PendingQueue pending;
     private final Transactions transactions;
+    private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
@@ -56,13 +57,14 @@ public final class RebuildStepper {
         this.tenantScope = tenantScope;
         this.pageSize = pageSize;
         this.lease = lease;
+        this.shortTransactions = new ShortTransactions(transactions, new LeasePolicy(lease));
     }
 
     /** Steps one runnable run; false when there was none. */
     public boolean step() {
         String token = UUID.randomUUID().toString();
-        Optional<RebuildRun> leased = Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                connection -> rebuilds.lease(connection, catalog.claimable(), clock.instant(), lease, token)));
+        Optional<RebuildRun> leased = shortTransactions.run("rebuild step",
+                connection -> rebuilds.lease(connection, catalog.claimable(), clock.instant(), lease, token));
         if (leased.isEmpty()) {
             return false;
         }
@@ -126,10 +128,10 @@ public final class RebuildStepper {
         String error = FailureText.of(failure);
         LOG.log(Level.WARNING, "rebuild run {0} of {1} [{2}] failed: {3}",
                 new Object[] {run.runId(), run.projection(), run.tenant(), error});
-        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2), connection -> {
+        shortTransactions.run("rebuild step", connection -> {
             rebuilds.fail(connection, run, error, clock.instant());
             return null;
-        }));
+        });
     }
 
     /** The next page; anything wrong with it is the projection's and fails the run. */
@@ -178,8 +180,7 @@ public final class RebuildStepper {
      * rebuild marks of cancelled runs.
      */
     public void finishExhausted() {
-        Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                connection -> rebuilds.finishExhausted(connection, clock.instant())));
+        shortTransactions.run("rebuild step", connection -> rebuilds.finishExhausted(connection, clock.instant()));
         purgeCancelled();
     }
 
@@ -191,8 +192,8 @@ public final class RebuildStepper {
      * undo a cancel. This instance's drainers then delete the run's marks before they claim more.
      */
     public boolean cancel(String runId, String by) {
-        boolean cancelled = Database.call("rebuild cancel", () -> transactions.inTransactionOfItsOwn(
-                lease.dividedBy(2), connection -> rebuilds.cancel(connection, runId, by, clock.instant())));
+        boolean cancelled = shortTransactions.runOfItsOwn("rebuild cancel",
+                connection -> rebuilds.cancel(connection, runId, by, clock.instant()));
         if (cancelled) {
             requestPurge();
         }
@@ -204,8 +205,7 @@ public final class RebuildStepper {
      * {@link RebuildStore#adoptLegacyRuns}). The sweep's, once per sweep: such runs are rare and wait a lease anyway.
      */
     public void adoptLegacyRuns() {
-        Database.call("rebuild adoption", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                connection -> rebuilds.adoptLegacyRuns(connection, clock.instant())));
+        shortTransactions.run("rebuild adoption", connection -> rebuilds.adoptLegacyRuns(connection, clock.instant()));
     }
 
     /** After a cancel on this instance: its drainers delete the run's marks before they claim more. */
@@ -225,8 +225,8 @@ public final class RebuildStepper {
         long ends = System.nanoTime() + PURGE_TURN.toNanos();
         purgeRequested.set(false);
         while (System.nanoTime() < ends) {
-            int deleted = Database.call("rebuild cancel", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                    connection -> rebuilds.purgeCancelled(connection, pending, null, clock.instant(), PURGE_CHUNK)));
+            int deleted = shortTransactions.run("rebuild cancel",
+                    connection -> rebuilds.purgeCancelled(connection, pending, null, clock.instant(), PURGE_CHUNK));
             if (deleted < 0) {
                 return;
             }
@@ -238,8 +238,8 @@ public final class RebuildStepper {
     }
 
     public boolean hasWork() {
-        return Database.call("rebuild step", () -> transactions.inNewTransaction(lease.dividedBy(2),
-                connection -> rebuilds.hasWork(connection, catalog.claimable(), clock.instant())));
+        return shortTransactions.run("rebuild step",
+                connection -> rebuilds.hasWork(connection, catalog.claimable(), clock.instant()));
     }
 
     private static String checked(String id, RebuildRun run) {

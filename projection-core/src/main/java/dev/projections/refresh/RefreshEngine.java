@@ -28,7 +28,6 @@ public final class RefreshEngine {
     /** How long one drainer invocation works before it hands its slot to a fresh one. */
     static final Duration DRAIN_TURN = Duration.ofSeconds(5);
 
-    private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
     private final Handoff handoff;
@@ -36,6 +35,7 @@ public final class RefreshEngine {
     private final PendingQueue queue;
     private final ControlTable control;
     private final LeasePolicy leases;
+    private final ShortTransactions shortTransactions;
     private final RebuildStepper rebuilds;
     private final Claimer claimer;
     private final BatchRefresher refresher;
@@ -51,14 +51,14 @@ public final class RefreshEngine {
                          EngineStats stats, RebuildStepper rebuilds) {
         this.queue = store.queue();
         this.control = store.control();
-        this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
         this.handoff = handoff;
         this.catalog = catalog;
         this.rebuilds = rebuilds;
         this.leases = new LeasePolicy(settings.leaseTime());
-        this.claimer = new Claimer(queue, transactions, clock, settings, leases);
+        this.shortTransactions = new ShortTransactions(transactions, leases);
+        this.claimer = new Claimer(queue, shortTransactions, clock, settings);
         this.refresher = new BatchRefresher(queue, control, transactions, clock, settings, catalog, tenantScope, listener,
                 stats, leases, inFlight, () -> stopping);
     }
@@ -193,8 +193,8 @@ public final class RefreshEngine {
      */
     public List<String> probeSuspended() {
         List<String> lifted = new java.util.ArrayList<>();
-        java.util.Map<String, Suspension> suspended = Database.call("read suspensions",
-                () -> transactions.inNewTransaction(leases.shortTransaction(), control::suspensions));
+        java.util.Map<String, Suspension> suspended = shortTransactions.run("read suspensions",
+                control::suspensions);
         for (String projection : suspended.keySet()) {
             if (!catalog.names().contains(projection) || stopping()) {
                 continue;
@@ -204,14 +204,14 @@ public final class RefreshEngine {
             Instant now = clock.instant();
             String token = java.util.UUID.randomUUID().toString();
             // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
-            ClaimedMark probe = Database.call("claim a probe", () -> transactions.inNewTransaction(
-                    leases.shortTransaction(), c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
-                            ? queue.claimProbe(c, projection, now, settings.leaseTime(), token) : null));
+            ClaimedMark probe = shortTransactions.run("claim a probe",
+                    c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
+                            ? queue.claimProbe(c, projection, now, settings.leaseTime(), token) : null);
             if (probe == null || !refresher.probe(probe)) {
                 continue;
             }
-            if (Database.call("lift a suspension", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                    c -> control.liftSuspension(c, projection)))) {
+            if (shortTransactions.run("lift a suspension",
+                    c -> control.liftSuspension(c, projection))) {
                 LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
                         + " succeeded");
                 lifted.add(projection);
@@ -221,7 +221,7 @@ public final class RefreshEngine {
     }
 
     public boolean hasDueWork() {
-        return Database.call("due check", () -> transactions.inNewTransaction(leases.shortTransaction(),
-                connection -> queue.hasDue(connection, catalog.claimable(), clock.instant())));
+        return shortTransactions.run("due check",
+                connection -> queue.hasDue(connection, catalog.claimable(), clock.instant()));
     }
 }

@@ -20,17 +20,14 @@ final class SuspensionGuard {
     private static final Logger LOG = Logger.getLogger(SuspensionGuard.class.getName());
 
     private final ControlTable control;
-    private final Transactions transactions;
+    private final ShortTransactions shortTransactions;
     private final Clock clock;
-    private final LeasePolicy leases;
     private final FailureWindow window;
 
-    SuspensionGuard(ControlTable control, Transactions transactions, Clock clock, Settings settings,
-                    LeasePolicy leases) {
+    SuspensionGuard(ControlTable control, ShortTransactions shortTransactions, Clock clock, Settings settings) {
         this.control = control;
-        this.transactions = transactions;
+        this.shortTransactions = shortTransactions;
         this.clock = clock;
-        this.leases = leases;
         this.window = new FailureWindow(settings.suspendAfterFailingKeys(), settings.suspendFailurePercent());
     }
 
@@ -53,7 +50,7 @@ final class SuspensionGuard {
         window.forget(key.projection());
         try {
             // one conditional statement: an operator's pause committed meanwhile is left as it is
-            boolean suspended = transactions.inNewTransaction(leases.shortTransaction(),
+            boolean suspended = shortTransactions.runOrThrow(
                     connection -> control.suspendIfRunning(connection, key.projection(), reason, SYSTEM, now));
             if (suspended) {
                 LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason

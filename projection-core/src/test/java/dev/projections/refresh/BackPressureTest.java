@@ -130,7 +130,7 @@ class BackPressureTest {
         MarkKey key = harness.mark("failing", "k");
         projection.failures.put("k", new IllegalStateException(new SQLTransientConnectionException("pool empty")));
 
-        for (int time = 1; time < BatchRefresher.MAX_GIVE_BACKS; time++) {
+        for (int time = 1; time < PressureGiveBacks.MAX_GIVE_BACKS; time++) {
             engine.steps().refresh(engine.steps().claim(List.of(key)));
             assertThat(harness.row(key).attempts()).as("give-back " + time).isZero();
             harness.clock.advance(Duration.ofSeconds(2));
@@ -154,7 +154,7 @@ class BackPressureTest {
         // one id's refresh meets a listed back-pressure type every time; refreshAll of the group meets it too
         projection.failures.put("k2", new IllegalStateException(new java.util.concurrent.RejectedExecutionException()));
 
-        for (int round = 1; round <= 2 * BatchRefresher.MAX_GIVE_BACKS && harness.row(keys.get(1)).attempts() == 0;
+        for (int round = 1; round <= 2 * PressureGiveBacks.MAX_GIVE_BACKS && harness.row(keys.get(1)).attempts() == 0;
              round++) {
             engine.steps().refresh(engine.steps().claim(keys));
             harness.clock.advance(Duration.ofSeconds(2));

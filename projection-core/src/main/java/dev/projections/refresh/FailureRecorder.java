@@ -1,0 +1,50 @@
+package dev.projections.refresh;
+
+import dev.projections.config.Settings;
+import dev.projections.store.ClaimedMark;
+import dev.projections.store.PendingQueue;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Records a failed refresh on its mark (docs/contract.md §4 step 5): retried after the backoff its attempts give, or
+ * parked until an operator acts when the {@link ParkingPolicy} says so. A mark whose claim is no longer this
+ * drainer's (taken back, marked again meanwhile) is left as it is: it is due again anyway.
+ */
+final class FailureRecorder {
+
+    private static final Logger LOG = Logger.getLogger(FailureRecorder.class.getName());
+
+    private final PendingQueue queue;
+    private final ShortTransactions shortTransactions;
+    private final Clock clock;
+    private final ParkingPolicy parking;
+    private final Backoff backoff;
+
+    FailureRecorder(PendingQueue queue, ShortTransactions shortTransactions, Clock clock, Settings settings,
+                    Backoff backoff) {
+        this.queue = queue;
+        this.shortTransactions = shortTransactions;
+        this.clock = clock;
+        this.parking = new ParkingPolicy(settings);
+        this.backoff = backoff;
+    }
+
+    void record(ClaimedMark mark, Throwable failure) {
+        String error = FailureText.of(failure);
+        int attempts = mark.attempts() + 1;
+        boolean park = parking.parks(failure, attempts);
+        LOG.log(Level.WARNING, park ? "refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
+                        : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
+        boolean recorded = shortTransactions.run("record failure", connection -> {
+            Instant now = clock.instant();
+            return park ? queue.park(connection, mark, error, now)
+                    : queue.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
+        });
+        if (!recorded) {
+            LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());
+        }
+    }
+}
