@@ -8,6 +8,7 @@ import dev.projections.config.Settings;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.ControlTable;
+import dev.projections.store.HeldClaims;
 import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,6 +41,7 @@ final class BatchRefresher {
     private static final Logger LOG = Logger.getLogger(BatchRefresher.class.getName());
 
     private final PendingQueue queue;
+    private final HeldClaims claims;
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
@@ -56,10 +58,11 @@ final class BatchRefresher {
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
 
-    BatchRefresher(PendingQueue queue, ControlTable control, Transactions transactions, Clock clock, Settings settings,
+    BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock, Settings settings,
                    ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, EngineStats stats,
                    LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
         this.queue = queue;
+        this.claims = claims;
         this.transactions = transactions;
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.clock = clock;
@@ -72,7 +75,7 @@ final class BatchRefresher {
         this.backPressure = new BackPressure(settings.backPressure());
         this.guard = new SuspensionGuard(control, shortTransactions, clock, settings);
         this.failures = new FailureRecorder(queue, shortTransactions, clock, settings, backoff);
-        this.giveBacks = new PressureGiveBacks(queue, shortTransactions, clock, backoff, failures, guard, callbacks);
+        this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, backoff, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -311,7 +314,7 @@ final class BatchRefresher {
                 new Object[] {mark.key(), FailureText.of(e)});
         // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
         // failing for its own reason must not keep its projection suspended)
-        shortTransactions.run("give back a probe", connection -> queue.giveBackUntried(connection, mark,
+        shortTransactions.run("give back a probe", connection -> claims.giveBackUntried(connection, mark,
                 clock.instant(), clock.instant().plus(settings.probeInterval())));
     }
 
@@ -322,20 +325,20 @@ final class BatchRefresher {
 
     private List<ClaimedMark> renew(List<ClaimedMark> marks) {
         return shortTransactions.run("lease renewal",
-                connection -> queue.renew(connection, marks, clock.instant(), settings.leaseTime()));
+                connection -> claims.renew(connection, marks, clock.instant(), settings.leaseTime()));
     }
 
     /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
-            shortTransactions.run("release", connection -> queue.release(connection, marks));
+            shortTransactions.run("release", connection -> claims.release(connection, marks));
         }
     }
 
     /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */
     private void abandon(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
-            shortTransactions.run("release", connection -> queue.abandon(connection, marks, clock.instant()));
+            shortTransactions.run("release", connection -> claims.abandon(connection, marks, clock.instant()));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
+import dev.projections.store.HeldClaims;
 import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,12 +24,14 @@ final class Claimer {
     private static final Logger LOG = Logger.getLogger(Claimer.class.getName());
 
     private final PendingQueue queue;
+    private final HeldClaims claims;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
 
-    Claimer(PendingQueue queue, ShortTransactions shortTransactions, Clock clock, Settings settings) {
+    Claimer(PendingQueue queue, HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings) {
         this.queue = queue;
+        this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
         this.settings = settings;
@@ -88,7 +91,7 @@ final class Claimer {
                 throw failed;
             }
             try {
-                int released = shortTransactions.runOrThrow(connection -> queue.releaseToken(connection, token, keys));
+                int released = shortTransactions.runOrThrow(connection -> claims.releaseToken(connection, token, keys));
                 if (released > 0) {
                     LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
                 }

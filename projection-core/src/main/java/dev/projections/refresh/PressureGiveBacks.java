@@ -3,7 +3,7 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.RefreshOutcome;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingQueue;
+import dev.projections.store.HeldClaims;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,7 @@ final class PressureGiveBacks {
     /** Consecutive back-pressure give-backs of a key on this instance before it counts as failed. */
     static final int MAX_GIVE_BACKS = 10;
 
-    private final PendingQueue queue;
+    private final HeldClaims claims;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Backoff backoff;
@@ -38,9 +38,9 @@ final class PressureGiveBacks {
     private final ApplicationCallbacks callbacks;
     private final Map<MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
 
-    PressureGiveBacks(PendingQueue queue, ShortTransactions shortTransactions, Clock clock, Backoff backoff,
+    PressureGiveBacks(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Backoff backoff,
                       FailureRecorder failures, SuspensionGuard guard, ApplicationCallbacks callbacks) {
-        this.queue = queue;
+        this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
         this.backoff = backoff;
@@ -112,7 +112,7 @@ final class PressureGiveBacks {
                     if (times >= MAX_GIVE_BACKS) {
                         counted.add(mark);
                     } else {
-                        queue.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
+                        claims.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
                     }
                 }
                 return null;

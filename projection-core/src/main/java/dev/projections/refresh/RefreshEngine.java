@@ -58,8 +58,8 @@ public final class RefreshEngine {
         this.rebuilds = rebuilds;
         this.leases = new LeasePolicy(settings.leaseTime());
         this.shortTransactions = new ShortTransactions(transactions, leases);
-        this.claimer = new Claimer(queue, shortTransactions, clock, settings);
-        this.refresher = new BatchRefresher(queue, control, transactions, clock, settings, catalog, tenantScope, listener,
+        this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings);
+        this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog, tenantScope, listener,
                 stats, leases, inFlight, () -> stopping);
     }
 

@@ -49,12 +49,12 @@ public final class ChangelogUpdate {
         Database database = DatabaseFactory.getInstance()
                 .findCorrectDatabaseImplementation(new JdbcConnection(tables.migrationConnection(connection)));
         if (!tables.isDefault()) {
-            if (Dialect.of(connection) == Dialect.MARIADB) {
+            Dialect dialect = Dialect.of(connection);
+            if (dialect.schemasAreCatalogs()) {
                 database.setDefaultCatalogName(tables.schema());
                 database.setLiquibaseCatalogName(tables.schema());
             } else {
-                String schema = Dialect.of(connection) == Dialect.H2 ? tables.schema().toUpperCase(java.util.Locale.ROOT)
-                        : tables.schema();
+                String schema = dialect.storedName(tables.schema());
                 database.setDefaultSchemaName(schema);
                 database.setLiquibaseSchemaName(schema);
             }
@@ -92,7 +92,7 @@ public final class ChangelogUpdate {
             return;
         }
         java.sql.DatabaseMetaData metadata = connection.getMetaData();
-        boolean mariadb = Dialect.of(connection) == Dialect.MARIADB;
+        boolean mariadb = Dialect.of(connection).schemasAreCatalogs();
         boolean exists = false;
         try (java.sql.ResultSet rows = mariadb ? metadata.getCatalogs() : metadata.getSchemas()) {
             while (rows.next() && !exists) {
@@ -119,7 +119,7 @@ public final class ChangelogUpdate {
         if (tables.isDefault()) {
             return java.util.Optional.empty();
         }
-        boolean mariadb = Dialect.of(connection) == Dialect.MARIADB;
+        boolean mariadb = Dialect.of(connection).schemasAreCatalogs();
         String current = mariadb ? connection.getCatalog() : connection.getSchema();
         if (current == null || current.equalsIgnoreCase(tables.schema()) || hasQueue(connection, tables.schema(), mariadb)
                 || !hasQueue(connection, current, mariadb)) {

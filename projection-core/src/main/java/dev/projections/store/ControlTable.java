@@ -101,16 +101,8 @@ public final class ControlTable {
 
     ControlTable(Dialect dialect) {
         this.dialect = dialect;
-        this.setPaused = switch (dialect) {
-            case POSTGRESQL -> POSTGRES_SET_PAUSED;
-            case H2 -> H2_SET_PAUSED;
-            case MARIADB -> MARIADB_SET_PAUSED;
-        };
-        this.suspendIfRunning = switch (dialect) {
-            case POSTGRESQL -> POSTGRES_SUSPEND_IF_RUNNING;
-            case H2 -> H2_SUSPEND_IF_RUNNING;
-            case MARIADB -> null;
-        };
+        this.setPaused = dialect.pick(POSTGRES_SET_PAUSED, H2_SET_PAUSED, MARIADB_SET_PAUSED);
+        this.suspendIfRunning = dialect.pick(POSTGRES_SUSPEND_IF_RUNNING, H2_SUSPEND_IF_RUNNING, null);
     }
 
     /**

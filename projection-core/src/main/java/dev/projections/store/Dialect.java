@@ -11,19 +11,165 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * What differs between the databases the product's tables live on, each difference in one place. Statements that
- * differ as a whole belong to their table: the pending queue's upsert, claim and ack to the dialect's subclass of
- * {@link PendingQueue}; the control and instance tables' upserts to {@link ControlTable} and {@link InstanceTable},
- * chosen by dialect side by side. The rest of every statement is shared, and asks this for its row limit, its
- * timestamps and its error codes.
+ * What differs between the databases the product's tables live on: the one place a difference is expressed
+ * (docs/design.md D38). Each database is one constant whose body is its implementation; no other class asks which
+ * database it is on or switches over it. A table asks its dialect for a fragment (row limit, timestamps, keysets,
+ * error codes, isolation, how the catalogue names schemas), and where a whole statement differs it writes the
+ * versions side by side and lets the dialect {@link #pick} its own. The pending queue, whose claim and ack differ in
+ * most statements, is the dialect's {@link #queue} subclass.
  * MariaDB and MySQL 8 are one dialect: the product uses nothing that differs between them but the name of a
  * collation, which the changelog chooses (docs/design.md D28).
  */
 public enum Dialect {
 
-    POSTGRESQL, H2, MARIADB;
+    POSTGRESQL {
+        @Override
+        public <T> T pick(T postgres, T h2, T mariadb) {
+            return postgres;
+        }
+
+        @Override
+        PendingQueue queue(String holder) {
+            return new PostgresPendingQueue(holder);
+        }
+
+        @Override
+        public boolean partialIndexes() {
+            return true;
+        }
+    },
+
+    H2 {
+        @Override
+        public <T> T pick(T postgres, T h2, T mariadb) {
+            return h2;
+        }
+
+        @Override
+        PendingQueue queue(String holder) {
+            return new H2PendingQueue(holder);
+        }
+
+        /** H2 2.2 locks every row it scans (docs/pitfalls.md #23). */
+        @Override
+        boolean locksOnlyReturnedRows() {
+            return false;
+        }
+
+        /** H2 keeps unquoted names in upper case. */
+        @Override
+        public String storedName(String name) {
+            return name.toUpperCase(Locale.ROOT);
+        }
+    },
+
+    MARIADB {
+        @Override
+        public <T> T pick(T postgres, T h2, T mariadb) {
+            return mariadb;
+        }
+
+        @Override
+        PendingQueue queue(String holder) {
+            return new MariaDbPendingQueue(holder);
+        }
+
+        /** MySQL 8 only knows {@code LIMIT}. */
+        @Override
+        public String firstRows(int n) {
+            return " LIMIT " + n;
+        }
+
+        /** {@code DATETIME(6)} has no zone and holds UTC: the UTC wall-clock time (docs/pitfalls.md #49). */
+        @Override
+        public Object timestamp(Instant instant) {
+            return instant == null ? null : LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+        }
+
+        @Override
+        public Instant instant(ResultSet rows, int column) throws SQLException {
+            LocalDateTime value = rows.getObject(column, LocalDateTime.class);
+            return value == null ? null : value.toInstant(ZoneOffset.UTC);
+        }
+
+        @Override
+        String currentTimeQuery() {
+            return "SELECT UTC_TIMESTAMP(6)";
+        }
+
+        /** Told which index to read, or a keyset page reads from the start of its prefix (docs/pitfalls.md #57). */
+        @Override
+        public String tableReadBy(String table, String index) {
+            return table + " FORCE INDEX (" + index + ")";
+        }
+
+        /** The row-value comparison spelled out, as ranges that start at the cursor (docs/pitfalls.md #57). */
+        @Override
+        public String keysetCondition(List<String> columns, boolean after) {
+            String op = after ? " > ?" : " < ?";
+            String condition = columns.get(columns.size() - 1) + op;
+            for (int i = columns.size() - 2; i >= 0; i--) {
+                String rest = condition.contains(" OR ") ? "(" + condition + ")" : condition;
+                condition = columns.get(i) + op + " OR " + columns.get(i) + " = ? AND " + rest;
+            }
+            return "(" + condition + ")";
+        }
+
+        @Override
+        public List<Object> keysetValues(List<Object> cursor) {
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < cursor.size() - 1; i++) {
+                values.add(cursor.get(i)); // a > ?
+                values.add(cursor.get(i)); // a = ?
+            }
+            values.add(cursor.get(cursor.size() - 1));
+            return values;
+        }
+
+        @Override
+        boolean isVendorDuplicateKey(SQLException e) {
+            return e.getErrorCode() == 1062;
+        }
+
+        @Override
+        public void beginEngineTransaction(Connection connection) throws SQLException {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            } catch (SQLException e) {
+                // 1568: a transaction is in progress (for one, an XA transaction the server started on enlistment)
+                if (e.getErrorCode() != 1568
+                        || connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+                    throw new IllegalStateException("the engine's transactions on MariaDB/MySQL must run at READ "
+                            + "COMMITTED and this one had begun already at another level: set transaction-isolation "
+                            + "to TRANSACTION_READ_COMMITTED on the projection datasource (docs/design.md D28)", e);
+                }
+            }
+        }
+
+        @Override
+        public boolean collationsMayFoldKeys() {
+            return true;
+        }
+
+        /** MariaDB's driver calls its databases catalogs and has no schemas. */
+        @Override
+        public boolean schemasAreCatalogs() {
+            return true;
+        }
+
+        @Override
+        String lockingRead(Connection connection, String sql) throws SQLException {
+            return SnapshotChecks.statement(connection, sql);
+        }
+
+        @Override
+        Connection outsideSnapshotChecks(Connection connection) throws SQLException {
+            return SnapshotChecks.withoutChecks(connection);
+        }
+    };
 
     /** The dialect of a JDBC driver's {@code DatabaseMetaData.getDatabaseProductName()}. */
     public static Dialect of(String databaseProductName) {
@@ -41,105 +187,85 @@ public enum Dialect {
         return of(connection.getMetaData().getDatabaseProductName());
     }
 
+    /** Of a statement (or anything) written once per database side by side, this database's. */
+    public abstract <T> T pick(T postgres, T h2, T mariadb);
+
+    /** {@code projection_pending} on this database, for the server {@code holder} ({@code null} outside one). */
+    abstract PendingQueue queue(String holder);
+
     /**
      * Keeps the first {@code n} rows; it follows {@code ORDER BY} and precedes a locking clause. {@code FETCH FIRST}
-     * is standard SQL, but MySQL 8 only knows {@code LIMIT}.
+     * is standard SQL.
      */
     public String firstRows(int n) {
-        return this == MARIADB ? " LIMIT " + n : " FETCH FIRST " + n + " ROWS ONLY";
+        return " FETCH FIRST " + n + " ROWS ONLY";
     }
 
     /**
      * An instant as a bind value. PostgreSQL and H2 store {@code TIMESTAMP WITH TIME ZONE} and take an offset date
-     * time; MariaDB's {@code DATETIME(6)} has no zone and holds UTC, so it gets the UTC wall-clock time — an offset
-     * date time would be shifted into whatever zone the driver is configured for (docs/pitfalls.md #49).
+     * time.
      */
     public Object timestamp(Instant instant) {
-        if (instant == null) {
-            return null;
-        }
-        return this == MARIADB ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : instant.atOffset(ZoneOffset.UTC);
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
     /** Column {@code column} of the current row as an instant, {@code null} for SQL NULL. */
     public Instant instant(ResultSet rows, int column) throws SQLException {
-        if (this == MARIADB) {
-            LocalDateTime value = rows.getObject(column, LocalDateTime.class);
-            return value == null ? null : value.toInstant(ZoneOffset.UTC);
-        }
         OffsetDateTime value = rows.getObject(column, OffsetDateTime.class);
         return value == null ? null : value.toInstant();
     }
 
     /** The database's clock, in UTC. */
     String currentTimeQuery() {
-        return this == MARIADB ? "SELECT UTC_TIMESTAMP(6)" : "SELECT CURRENT_TIMESTAMP";
+        return "SELECT CURRENT_TIMESTAMP";
     }
 
     /**
-     * Whether {@code SELECT … ORDER BY … FOR UPDATE SKIP LOCKED} under a row limit locks only the rows it returns.
-     * H2 2.2 locks every row it scans (docs/pitfalls.md #23), so there candidates are read without a lock and locked
-     * one by one. MariaDB locks only what it returns at READ COMMITTED when the order comes from an index.
+     * Whether {@code SELECT … ORDER BY … FOR UPDATE SKIP LOCKED} under a row limit locks only the rows it returns;
+     * where not, candidates are read without a lock and locked one by one. MariaDB locks only what it returns at
+     * READ COMMITTED when the order comes from an index.
      */
     boolean locksOnlyReturnedRows() {
-        return this != H2;
+        return true;
     }
 
     /**
      * {@code table} in a FROM clause, to be read by {@code index}, whose order is the query's and whose leading columns
-     * its conditions bound. MariaDB and MySQL are told so ({@code FORCE INDEX}): otherwise, for a keyset page, they
-     * read the index from the start of its equality prefix, and the cursor filters instead of bounding the range
-     * (docs/pitfalls.md #57). PostgreSQL and H2 find the range by themselves.
+     * its conditions bound. PostgreSQL and H2 find the range by themselves.
      */
     public String tableReadBy(String table, String index) {
-        return this == MARIADB ? table + " FORCE INDEX (" + index + ")" : table;
+        return table;
     }
 
     /**
      * The keyset condition of a page: the row's sort key ({@code columns}, in index order) comes after the cursor's
      * ({@code after}) or before it. Bind it with {@link #keysetValues}, which gives one value per {@code ?}.
      * PostgreSQL reads a row-value comparison {@code (a, b, c) > (?, ?, ?)} as one index range starting at the cursor;
-     * MariaDB's range optimizer (and, by its manual, MySQL's) does not use it at all, so a page would read every row
-     * from the start of the equality prefix up to its cursor (docs/pitfalls.md #57). There it is spelled out,
-     * {@code a > ? OR a = ? AND (b > ? OR b = ? AND c > ?)}, which becomes ranges that start at the cursor — on the
-     * index the query is {@link #tableReadBy read by}.
+     * MariaDB's range optimizer (and, by its manual, MySQL's) does not use it at all, so there it is spelled out,
+     * {@code a > ? OR a = ? AND (b > ? OR b = ? AND c > ?)}, on the index the query is {@link #tableReadBy read by}.
      */
     public String keysetCondition(List<String> columns, boolean after) {
-        String op = after ? " > ?" : " < ?";
-        if (this != MARIADB) {
-            return "(" + String.join(", ", columns) + ")" + (after ? " > (" : " < (")
-                    + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
-        }
-        String condition = columns.get(columns.size() - 1) + op;
-        for (int i = columns.size() - 2; i >= 0; i--) {
-            String rest = condition.contains(" OR ") ? "(" + condition + ")" : condition;
-            condition = columns.get(i) + op + " OR " + columns.get(i) + " = ? AND " + rest;
-        }
-        return "(" + condition + ")";
+        return "(" + String.join(", ", columns) + ")" + (after ? " > (" : " < (")
+                + String.join(", ", Collections.nCopies(columns.size(), "?")) + ")";
     }
 
     /** The bind values of {@link #keysetCondition} for a cursor whose sort key is {@code cursor}, in order. */
     public List<Object> keysetValues(List<Object> cursor) {
-        if (this != MARIADB) {
-            return cursor;
-        }
-        List<Object> values = new ArrayList<>();
-        for (int i = 0; i < cursor.size() - 1; i++) {
-            values.add(cursor.get(i)); // a > ?
-            values.add(cursor.get(i)); // a = ?
-        }
-        values.add(cursor.get(cursor.size() - 1));
-        return values;
+        return cursor;
     }
 
     /** Whether {@code e} (or a cause) says a unique key was violated: 23505 in the standard, error 1062 on MariaDB. */
     public boolean isDuplicateKey(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && ("23505".equals(sql.getSQLState())
-                    || this == MARIADB && sql.getErrorCode() == 1062)) {
+            if (t instanceof SQLException sql && ("23505".equals(sql.getSQLState()) || isVendorDuplicateKey(sql))) {
                 return true;
             }
         }
+        return false;
+    }
+
+    /** A unique-key violation by the database's own error code, where its SQL state is not the standard's. */
+    boolean isVendorDuplicateKey(SQLException e) {
         return false;
     }
 
@@ -154,18 +280,41 @@ public enum Dialect {
      *                               change) at another level than READ COMMITTED
      */
     public void beginEngineTransaction(Connection connection) throws SQLException {
-        if (this != MARIADB) {
-            return;
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-        } catch (SQLException e) {
-            // 1568: a transaction is in progress (for one, an XA transaction the server started on enlistment)
-            if (e.getErrorCode() != 1568 || connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
-                throw new IllegalStateException("the engine's transactions on MariaDB/MySQL must run at READ COMMITTED "
-                        + "and this one had begun already at another level: set transaction-isolation to "
-                        + "TRANSACTION_READ_COMMITTED on the projection datasource (docs/design.md D28)", e);
-            }
-        }
+    }
+
+    /** Whether the JDBC catalogue calls a schema a catalog (MariaDB, MySQL: a database), rather than a schema. */
+    public boolean schemasAreCatalogs() {
+        return false;
+    }
+
+    /**
+     * Whether a text column's collation can make distinct ids compare equal (MariaDB and MySQL default to case- and
+     * pad-insensitive ones, docs/pitfalls.md #50), so the schema check looks at the key columns' collations.
+     */
+    public boolean collationsMayFoldKeys() {
+        return false;
+    }
+
+    /** An unquoted name as the database's catalogue stores it. */
+    public String storedName(String name) {
+        return name;
+    }
+
+    /** Whether indexes may have a WHERE clause (a partial index); where not, the changelog leaves them out. */
+    public boolean partialIndexes() {
+        return false;
+    }
+
+    /**
+     * {@code sql}, a statement that reads (a subquery) before it locks: on MariaDB without the snapshot check, which
+     * would fail it when a row it locks changed after the statement began ({@link SnapshotChecks}).
+     */
+    String lockingRead(Connection connection, String sql) throws SQLException {
+        return sql;
+    }
+
+    /** {@code connection}, every statement of it without MariaDB's snapshot check ({@link SnapshotChecks}). */
+    Connection outsideSnapshotChecks(Connection connection) throws SQLException {
+        return connection;
     }
 }

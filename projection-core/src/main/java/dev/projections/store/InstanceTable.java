@@ -39,11 +39,7 @@ public final class InstanceTable {
 
     InstanceTable(Dialect dialect) {
         this.dialect = dialect;
-        this.heartbeat = switch (dialect) {
-            case POSTGRESQL -> POSTGRES_HEARTBEAT;
-            case H2 -> H2_HEARTBEAT;
-            case MARIADB -> MARIADB_HEARTBEAT;
-        };
+        this.heartbeat = dialect.pick(POSTGRES_HEARTBEAT, H2_HEARTBEAT, MARIADB_HEARTBEAT);
     }
 
     /** Records that {@code instanceId} deploys {@code projections} at {@code now} ({@code projection_instance}). */

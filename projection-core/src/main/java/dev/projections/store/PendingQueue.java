@@ -139,7 +139,7 @@ public abstract class PendingQueue {
      * would fail it when a row it locks changed after the statement began ({@link SnapshotChecks}).
      */
     String lockingRead(Connection connection, String sql) throws SQLException {
-        return dialect == Dialect.MARIADB ? SnapshotChecks.statement(connection, sql) : sql;
+        return dialect.lockingRead(connection, sql);
     }
 
     /**
@@ -209,22 +209,6 @@ public abstract class PendingQueue {
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
                    first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
                    claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
-
-    /* a failed probe or back-pressure: given back, no attempt counted, due again later */
-    private static final String GIVE_BACK_UNTRIED = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL, available_at = ?
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
-
-    private static final String RELEASE = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
-
-    private static final String RENEW = """
-            UPDATE projection_pending SET claimed_until = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
@@ -439,7 +423,7 @@ public abstract class PendingQueue {
      * index, a cache) is not rolled back with the transaction. Only a new mark repairs that. It is LIVE: a live
      * change repaired after a stale write must not wait behind a rebuild queue.
      */
-    private void reMarkLive(Connection connection, MarkKey key, Instant now) throws SQLException {
+    void reMarkLive(Connection connection, MarkKey key, Instant now) throws SQLException {
         upsert(connection, List.of(key), LIVE, now);
     }
 
@@ -468,7 +452,7 @@ public abstract class PendingQueue {
      * mine; when it is not, the key is marked again at LIVE priority (the attempt may have written a read model after
      * a newer refresh did) and the answer is false.
      */
-    private boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
+    boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
                                        Object... values) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(sql)) {
             int i = 1;
@@ -483,93 +467,6 @@ public abstract class PendingQueue {
         }
         reMarkLive(connection, mark.key(), now);
         return false;
-    }
-
-    /**
-     * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
-     * alone (nothing was written for it). Returns how many were released.
-     */
-    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
-        int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
-                int i = bindKey(update, 1, mark.key());
-                update.setString(i, mark.token());
-                update.addBatch();
-            }
-            for (int count : update.executeBatch()) {
-                released += Math.max(count, 0);
-            }
-        }
-        return released;
-    }
-
-    /*
-     * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
-     * after a batch of releases would lock keys out of key order (docs/contract.md §3 lock order).
-     */
-    /**
-     * Releases claims whose refresh was attempted and not finished (its batch failed), one key at a time in key
-     * order; a key whose claim is no longer mine is marked again at LIVE priority instead (the attempt may have
-     * written a read model after a newer refresh did). Returns how many were released.
-     */
-    public int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
-        int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
-                int i = bindKey(update, 1, mark.key());
-                update.setString(i, mark.token());
-                if (update.executeUpdate() == 1) {
-                    released++;
-                } else {
-                    reMarkLive(connection, mark.key(), now);
-                }
-            }
-        }
-        return released;
-    }
-
-    /**
-     * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing
-     * else; for a claim whose commit may have happened although the claimer saw it fail. Returns how many.
-     */
-    public int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException {
-        List<MarkKey> sorted = new ArrayList<>(keys);
-        sorted.sort(null);
-        int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (MarkKey key : sorted) {
-                int i = bindKey(update, 1, key);
-                update.setString(i, token);
-                released += update.executeUpdate();
-            }
-        }
-        return released;
-    }
-
-    /**
-     * Gives claims that are still mine a fresh lease until {@code now + lease}, for marks a worker keeps after its
-     * batch used up their lease; returns them with their new lease. A key whose claim is gone is marked again at
-     * LIVE priority and left out.
-     */
-    public List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
-            throws SQLException {
-        Instant leaseUntil = now.plus(lease);
-        List<ClaimedMark> renewed = new ArrayList<>();
-        try (PreparedStatement update = connection.prepareStatement(RENEW)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
-                update.setObject(1, dialect.timestamp(leaseUntil));
-                int i = bindKey(update, 2, mark.key());
-                update.setString(i, mark.token());
-                if (update.executeUpdate() == 1) {
-                    renewed.add(new ClaimedMark(mark.key(), mark.generation(), mark.token(), mark.claimedAt(),
-                            leaseUntil, mark.attempts(), mark.priority()));
-                } else {
-                    reMarkLive(connection, mark.key(), now);
-                }
-            }
-        }
-        return renewed;
     }
 
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
@@ -588,16 +485,6 @@ public abstract class PendingQueue {
                 return rows.next();
             }
         }
-    }
-
-    /**
-     * Gives back a claim without counting an attempt, due again at {@code until}: a failed probe's (so the next probe
-     * tries another mark first), or one whose refresh met back-pressure rather than a fault; false, and the key
-     * marked again LIVE, when the claim was no longer mine.
-     */
-    public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
-            throws SQLException {
-        return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, dialect.timestamp(until));
     }
 
     /**
@@ -646,7 +533,7 @@ public abstract class PendingQueue {
         return ANY_DUE.formatted(placeholders(projections), dialect.firstRows(1));
     }
 
-    private static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
+    static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {
         List<ClaimedMark> sorted = new ArrayList<>(marks);
         sorted.sort(Comparator.comparing(ClaimedMark::key));
         return sorted;

@@ -14,6 +14,7 @@ public final class PendingStore {
 
     private final Dialect dialect;
     private final PendingQueue queue;
+    private final HeldClaims claims;
     private final MarkActions actions;
     private final ControlTable control;
     private final InstanceTable instances;
@@ -29,6 +30,7 @@ public final class PendingStore {
     private PendingStore(Dialect dialect, PendingQueue queue) {
         this.dialect = dialect;
         this.queue = queue;
+        this.claims = new HeldClaims(queue);
         this.actions = new MarkActions(dialect);
         this.control = new ControlTable(dialect);
         this.instances = new InstanceTable(dialect);
@@ -62,11 +64,7 @@ public final class PendingStore {
     /** As {@link #forProduct(String)}, for the server {@code holder}, whose name each of its claims carries. */
     public static PendingStore forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);
-        return new PendingStore(dialect, switch (dialect) {
-            case POSTGRESQL -> new PostgresPendingQueue(holder);
-            case H2 -> new H2PendingQueue(holder);
-            case MARIADB -> new MariaDbPendingQueue(holder);
-        });
+        return new PendingStore(dialect, dialect.queue(holder));
     }
 
     /**
@@ -85,12 +83,17 @@ public final class PendingStore {
      * statements wrote a row the engine changed meanwhile ({@link SnapshotChecks}); elsewhere as it is.
      */
     public <T> T outsideSnapshotChecks(Connection connection, SqlWork<T> work) throws SQLException {
-        return work.run(dialect == Dialect.MARIADB ? SnapshotChecks.withoutChecks(connection) : connection);
+        return work.run(dialect.outsideSnapshotChecks(connection));
     }
 
     /** {@code projection_pending} as the engine uses it: mark, claim, ack, fail, park, release. */
     public PendingQueue queue() {
         return queue;
+    }
+
+    /** The claims a drainer holds, given back without an ack: released, abandoned, renewed, given back untried. */
+    public HeldClaims claims() {
+        return claims;
     }
 
     /** The operator's actions on pending marks: retry, resume or skip parked ones, purge orphaned ones. */

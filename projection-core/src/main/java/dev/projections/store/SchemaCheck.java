@@ -105,10 +105,8 @@ public final class SchemaCheck {
     }
 
     private Expected expected(Connection connection) throws SQLException {
-        return switch (Dialect.of(connection)) {
-            case MARIADB -> "MySQL".equals(connection.getMetaData().getDatabaseProductName()) ? mysql : mariadb;
-            case POSTGRESQL, H2 -> postgres;
-        };
+        return Dialect.of(connection).pick(postgres, postgres,
+                "MySQL".equals(connection.getMetaData().getDatabaseProductName()) ? mysql : mariadb);
     }
 
     /** What is missing, as "table.column" and "index name" entries; empty when the schema is complete. */
@@ -124,10 +122,10 @@ public final class SchemaCheck {
         // the product's schema only: a table of the same name in another schema proves nothing. MariaDB's driver
         // calls its databases catalogs and has no schemas; H2 keeps unquoted names in upper case.
         String own = tables.schema();
-        String catalog = dialect != Dialect.MARIADB ? null : own != null ? own : connection.getCatalog();
-        String schema = dialect == Dialect.MARIADB ? null
+        String catalog = !dialect.schemasAreCatalogs() ? null : own != null ? own : connection.getCatalog();
+        String schema = dialect.schemasAreCatalogs() ? null
                 : own == null ? connection.getSchema()
-                : dialect == Dialect.H2 ? own.toUpperCase(Locale.ROOT) : own;
+                : dialect.storedName(own);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> table : expected.columnsByTable.entrySet()) {
             Set<String> present = columnsOf(metadata, catalog, schema, table.getKey());
@@ -141,10 +139,10 @@ public final class SchemaCheck {
                 }
             }
         }
-        if (dialect == Dialect.MARIADB) {
+        if (dialect.collationsMayFoldKeys()) {
             missing.addAll(foldingColumns(connection, catalog, expected.columnsByTable.keySet()));
         }
-        boolean partialIndexesSupported = dialect == Dialect.POSTGRESQL;
+        boolean partialIndexesSupported = dialect.partialIndexes();
         for (Map.Entry<String, String> index : expected.tableByIndex.entrySet()) {
             if (expected.partialIndexes.contains(index.getKey()) && !partialIndexesSupported) {
                 continue;

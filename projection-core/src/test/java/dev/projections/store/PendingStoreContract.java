@@ -670,7 +670,7 @@ abstract class PendingStoreContract {
         claimOne(ORDER_2, lapsed, tokenB);
         Row secondBefore = row(ORDER_2);
 
-        List<ClaimedMark> renewed = inTransaction(connection -> store.queue().renew(connection, mine, lapsed, LEASE));
+        List<ClaimedMark> renewed = inTransaction(connection -> store.claims().renew(connection, mine, lapsed, LEASE));
 
         assertThat(keysOf(renewed)).containsExactly(ORDER_1);
         assertThat(renewed.get(0).leaseUntil()).isEqualTo(lapsed.plus(LEASE));
@@ -758,7 +758,7 @@ abstract class PendingStoreContract {
 
         mark(at(5), ORDER_1);
         ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(6), LEASE, tokenA));
-        assertThat(this.<Boolean>inTransaction(c -> store.queue().giveBackUntried(c, probe, at(7), at(37)))).isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.claims().giveBackUntried(c, probe, at(7), at(37)))).isTrue();
         assertThat(row(ORDER_1).attempts()).isZero();
         assertThat(row(ORDER_1).claimToken()).isNull();
         assertThat(row(ORDER_1).availableAt()).isEqualTo(at(37));
@@ -1052,7 +1052,7 @@ abstract class PendingStoreContract {
         Row thirdBefore = row(ORDER_3);
 
         int released = inTransaction(connection ->
-                store.queue().releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
+                store.claims().releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
         assertThat(released).isEqualTo(2);
 
         assertThat(row(ORDER_1).claimToken()).isNull();
@@ -1061,7 +1061,7 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_3).claimedUntil()).isEqualTo(theirs.leaseUntil());
         assertThat(row(ORDER_3)).as("not mine: left alone").isEqualTo(thirdBefore);
         assertThat(keysOf(claimDue(at(3), tokenC, 10, ORDERS))).containsExactly(ORDER_1, ORDER_2);
-        int none = inTransaction(connection -> store.queue().releaseToken(connection, "never-claimed", List.of(ORDER_1)));
+        int none = inTransaction(connection -> store.claims().releaseToken(connection, "never-claimed", List.of(ORDER_1)));
         assertThat(none).isZero();
     }
 
@@ -1676,11 +1676,11 @@ abstract class PendingStoreContract {
     }
 
     int release(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.queue().release(connection, marks));
+        return inTransaction(connection -> store.claims().release(connection, marks));
     }
 
     int abandon(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.queue().abandon(connection, marks, now));
+        return inTransaction(connection -> store.claims().abandon(connection, marks, now));
     }
 
     long pending(String projection) throws Exception {

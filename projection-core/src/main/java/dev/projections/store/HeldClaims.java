@@ -1,0 +1,142 @@
+package dev.projections.store;
+
+import static dev.projections.store.PendingQueue.sortedByKey;
+import static dev.projections.store.Statements.bindKey;
+
+import dev.projections.MarkKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Claims a drainer holds on {@code projection_pending} rows and gives back without an ack: released unstarted,
+ * abandoned after a failed batch, renewed for the marks still to go, given back untried (a failed probe,
+ * back-pressure). Every statement matches the claim's token, so a claim that is no longer this drainer's is left
+ * alone; where the attempt may have written a read model, its key is marked again instead (the queue's upsert).
+ * Keys are written in key order, one at a time where a re-mark may follow (docs/contract.md §3 lock order).
+ */
+public final class HeldClaims {
+
+    /* a failed probe or back-pressure: given back, no attempt counted, due again later */
+    private static final String GIVE_BACK_UNTRIED = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL, available_at = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RELEASE = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RENEW = """
+            UPDATE projection_pending SET claimed_until = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private final PendingQueue queue;
+
+    HeldClaims(PendingQueue queue) {
+        this.queue = queue;
+    }
+
+    /**
+     * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
+     * alone (nothing was written for it). Returns how many were released.
+     */
+    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                int i = bindKey(update, 1, mark.key());
+                update.setString(i, mark.token());
+                update.addBatch();
+            }
+            for (int count : update.executeBatch()) {
+                released += Math.max(count, 0);
+            }
+        }
+        return released;
+    }
+
+    /*
+     * One key at a time in key order, each released or (its claim gone) marked again before the next: a re-mark
+     * after a batch of releases would lock keys out of key order (docs/contract.md §3 lock order).
+     */
+    /**
+     * Releases claims whose refresh was attempted and not finished (its batch failed), one key at a time in key
+     * order; a key whose claim is no longer mine is marked again at LIVE priority instead (the attempt may have
+     * written a read model after a newer refresh did). Returns how many were released.
+     */
+    public int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                int i = bindKey(update, 1, mark.key());
+                update.setString(i, mark.token());
+                if (update.executeUpdate() == 1) {
+                    released++;
+                } else {
+                    queue.reMarkLive(connection, mark.key(), now);
+                }
+            }
+        }
+        return released;
+    }
+
+    /**
+     * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing
+     * else; for a claim whose commit may have happened although the claimer saw it fail. Returns how many.
+     */
+    public int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException {
+        List<MarkKey> sorted = new ArrayList<>(keys);
+        sorted.sort(null);
+        int released = 0;
+        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            for (MarkKey key : sorted) {
+                int i = bindKey(update, 1, key);
+                update.setString(i, token);
+                released += update.executeUpdate();
+            }
+        }
+        return released;
+    }
+
+    /**
+     * Gives claims that are still mine a fresh lease until {@code now + lease}, for marks a worker keeps after its
+     * batch used up their lease; returns them with their new lease. A key whose claim is gone is marked again at
+     * LIVE priority and left out.
+     */
+    public List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
+            throws SQLException {
+        Instant leaseUntil = now.plus(lease);
+        List<ClaimedMark> renewed = new ArrayList<>();
+        try (PreparedStatement update = connection.prepareStatement(RENEW)) {
+            for (ClaimedMark mark : sortedByKey(marks)) {
+                update.setObject(1, queue.dialect.timestamp(leaseUntil));
+                int i = bindKey(update, 2, mark.key());
+                update.setString(i, mark.token());
+                if (update.executeUpdate() == 1) {
+                    renewed.add(new ClaimedMark(mark.key(), mark.generation(), mark.token(), mark.claimedAt(),
+                            leaseUntil, mark.attempts(), mark.priority()));
+                } else {
+                    queue.reMarkLive(connection, mark.key(), now);
+                }
+            }
+        }
+        return renewed;
+    }
+
+    /**
+     * Gives back a claim without counting an attempt, due again at {@code until}: a failed probe's (so the next probe
+     * tries another mark first), or one whose refresh met back-pressure rather than a fault; false, and the key
+     * marked again LIVE, when the claim was no longer mine.
+     */
+    public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
+            throws SQLException {
+        return queue.updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, queue.dialect.timestamp(until));
+    }
+}
