@@ -1,9 +1,8 @@
 package dev.projections.console;
 
 import dev.projections.ee.admin.ConsoleReads;
-import dev.projections.ee.admin.Instances;
-import dev.projections.refresh.ClockSkewRule;
-import dev.projections.store.NodeReport;
+import dev.projections.inspect.InstanceReport;
+import dev.projections.inspect.Instances;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -20,14 +19,12 @@ public class InstancesPage {
 
     /** One instance's line (getters: Jakarta EL 5 does not read record components). */
     public static final class Line {
-        private final NodeReport node;
+        private final InstanceReport node;
         private final Instances instances;
-        private final ClockSkewRule skewRule;
 
-        Line(NodeReport node, Instances instances, ClockSkewRule skewRule) {
+        Line(InstanceReport node, Instances instances) {
             this.node = node;
             this.instances = instances;
-            this.skewRule = skewRule;
         }
 
         public String getInstance() {
@@ -86,7 +83,7 @@ public class InstancesPage {
 
         /** A clock beyond half the lease margin, the rule the engine warns by in its log. */
         public boolean isSkewed() {
-            return skewRule.exceededBy(node.clockSkew());
+            return instances.skewed(node);
         }
     }
 
@@ -117,7 +114,7 @@ public class InstancesPage {
 
     private List<Line> lines;
     private List<Silent> silent;
-    private ClockSkewRule skewRule;
+    private Instances instances;
 
     public List<Line> getLines() {
         read();
@@ -133,16 +130,15 @@ public class InstancesPage {
     /** What the clock column means and where it flags, with this instance's limit (its lease-time is everyone's). */
     public String getSkewTitle() {
         read();
-        return Text.of("instances.skew.title", Format.number(skewRule.limit().toMillis()));
+        return Text.of("instances.skew.title", Format.number(instances.skewLimit().toMillis()));
     }
 
     private void read() {
         if (lines != null) {
             return;
         }
-        Instances instances = reads.instances();
-        skewRule = new ClockSkewRule(reads.settings().leaseTime());
-        lines = instances.nodes().stream().map(node -> new Line(node, instances, skewRule)).toList();
+        instances = reads.instances();
+        lines = instances.nodes().stream().map(node -> new Line(node, instances)).toList();
         java.util.Set<String> reporting = new java.util.HashSet<>();
         instances.nodes().forEach(node -> reporting.add(node.instanceId()));
         silent = instances.deployed().entrySet().stream().filter(entry -> !reporting.contains(entry.getKey()))

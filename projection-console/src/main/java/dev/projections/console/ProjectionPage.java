@@ -47,11 +47,14 @@ public class ProjectionPage {
     @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
+    @Inject
+    ConsoleClock clock;
+
     private String name;
     private String window = "hour";
     private ProjectionStatus status;
     private TrendCharts charts;
-    private Overview.Row row;
+    private ProjectionRow row;
     private List<ErrorGroup> topErrors = List.of();
     private List<RebuildLine> runs = List.of();
 
@@ -62,13 +65,12 @@ public class ProjectionPage {
         if (status == null) {
             return;
         }
-        Instant now = Instant.now();
-        // the trends are cut by the engine's clock, which wrote them
-        Instant engineNow = reads.now();
+        Instant now = clock.now();
+        Instant engineNow = clock.engineNow();
         TrendWindow.Span span = TrendWindow.Span.of(window);
         charts = new TrendCharts(name, TrendWindow.of(span, engineNow,
                 reads.trend(name, TrendWindow.start(span, engineNow), engineNow)));
-        row = new Overview.Row(status, reads.rebuildable(name), false,
+        row = new ProjectionRow(status, reads.rebuildable(name), false,
                 reads.refreshesPerMinute().getOrDefault(name, 0L), now);
         topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
         runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
@@ -98,7 +100,7 @@ public class ProjectionPage {
         return status != null;
     }
 
-    public Overview.Row getRow() {
+    public ProjectionRow getRow() {
         return row;
     }
 

@@ -1,6 +1,6 @@
 package dev.projections.console;
 
-import dev.projections.store.TrendPoint;
+import dev.projections.inspect.TrendMinute;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -40,34 +40,34 @@ public final class TrendWindow {
     private final List<Double> perMinute = new ArrayList<>();
     private final List<Double> p99Millis = new ArrayList<>();
 
-    private TrendWindow(Span span, Instant start, List<TrendPoint> points) {
+    private TrendWindow(Span span, Instant start, List<TrendMinute> points) {
         this.span = span;
         this.start = start;
         int buckets = (int) (span.length.toMinutes() / span.bucket.toMinutes());
-        List<List<TrendPoint>> byBucket = new ArrayList<>();
+        List<List<TrendMinute>> byBucket = new ArrayList<>();
         for (int i = 0; i < buckets; i++) {
             byBucket.add(new ArrayList<>());
         }
-        for (TrendPoint point : points) {
+        for (TrendMinute point : points) {
             long index = Duration.between(start, point.minute()).toMinutes() / span.bucket.toMinutes();
             if (index >= 0 && index < buckets) {
                 byBucket.get((int) index).add(point);
             }
         }
-        for (List<TrendPoint> bucket : byBucket) {
-            pending.add(largest(bucket.stream().map(TrendPoint::pending).toList()));
-            due.add(largest(bucket.stream().map(TrendPoint::dueNow).toList()));
-            failing.add(largest(bucket.stream().map(TrendPoint::failing).toList()));
+        for (List<TrendMinute> bucket : byBucket) {
+            pending.add(largest(bucket.stream().map(TrendMinute::pending).toList()));
+            due.add(largest(bucket.stream().map(TrendMinute::dueNow).toList()));
+            failing.add(largest(bucket.stream().map(TrendMinute::failing).toList()));
             perMinute.add(bucket.isEmpty() ? null
-                    : (double) bucket.stream().mapToLong(TrendPoint::refreshes).sum() / bucket.size());
-            Double p99 = largest(bucket.stream().map(TrendPoint::p99Micros).toList());
+                    : (double) bucket.stream().mapToLong(TrendMinute::refreshes).sum() / bucket.size());
+            Double p99 = largest(bucket.stream().map(TrendMinute::p99Micros).toList());
             p99Millis.add(p99 == null ? null : p99 / 1000);
         }
     }
 
     /** The window of {@code span} that ends with the minute before {@code now}'s (the quarter hour under way for a
      * day), from the points read for it. */
-    public static TrendWindow of(Span span, Instant now, List<TrendPoint> points) {
+    public static TrendWindow of(Span span, Instant now, List<TrendMinute> points) {
         return new TrendWindow(span, start(span, now), points);
     }
 

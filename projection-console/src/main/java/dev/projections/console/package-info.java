@@ -1,2 +1,17 @@
-/** Internal: the Jakarta Faces console, health and metrics endpoints (docs/contract.md §12). */
+/**
+ * Internal: the Jakarta Faces console, health and metrics endpoints (docs/contract.md §12).
+ *
+ * <p>One name per page: the page {@code marks.xhtml} has the bean {@code MarksPage}, named {@code projectionsMarks} in
+ * EL — a bean's EL name is {@code projections} and its class name without a {@code Page} or {@code Console} affix
+ * ({@code RebuildDialog} is {@code projectionsRebuildDialog}, {@code ConsoleUser} {@code projectionsUser}); the prefix
+ * keeps the names apart from an application's own beans when the console is a fragment of its WAR. The overview is the
+ * one page whose file is not its name: {@code index.xhtml}, the welcome page every link and bookmark opens, has
+ * {@code OverviewPage}. A panel with state of its own is a bean of its own beside its page ({@code RebuildDialog} on the
+ * overview, {@code MarkListActions} on the mark list); a table's line is a class ({@code ProjectionRow},
+ * {@code MarkLine}, {@code RebuildLine}).
+ *
+ * <p>Pages read through {@code ConsoleReads} and act through {@code ConsoleAdmin}, and see only the API
+ * ({@code dev.projections}) and {@code dev.projections.inspect} types, never the store's. What "now" is comes from
+ * {@link dev.projections.console.ConsoleClock}.
+ */
 package dev.projections.console;

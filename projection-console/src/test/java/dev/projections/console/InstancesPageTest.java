@@ -2,9 +2,9 @@ package dev.projections.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.ee.admin.Instances;
+import dev.projections.inspect.InstanceReport;
+import dev.projections.inspect.Instances;
 import dev.projections.refresh.ClockSkewRule;
-import dev.projections.store.NodeReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +32,8 @@ class InstancesPageTest {
     }
 
     private InstancesPage.Line line(Duration skew) {
-        NodeReport node = new NodeReport("node-a", NOW, NOW, 4, 0, 0, 0, skew);
+        InstanceReport node = new InstanceReport("node-a", NOW, NOW, 4, 0, 0, 0, skew);
         return new InstancesPage.Line(node, new Instances(List.of(node), Map.of(), NOW, Duration.ofSeconds(15),
-                "node-a"), rule);
+                "node-a", rule.limit()));
     }
 }

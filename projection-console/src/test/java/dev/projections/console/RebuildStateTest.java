@@ -17,15 +17,15 @@ class RebuildStateTest {
 
     @Test
     void aRunThatFinishedWithFailingMarksSaysHowManyFail() {
-        assertThat(Overview.describe(run(RebuildProgress.FINISHED_FAILING, 3, 3), STARTED.plusSeconds(180)))
+        assertThat(ProjectionRow.describe(run(RebuildProgress.FINISHED_FAILING, 3, 3), STARTED.plusSeconds(180)))
                 .startsWith("finished, 3 failing ");
     }
 
     @Test
     void aRunThatFinishedCleanlySaysFinishedAndARunningOneItsCounts() {
-        assertThat(Overview.describe(run(RebuildProgress.FINISHED, 0, 0), STARTED.plusSeconds(180)))
+        assertThat(ProjectionRow.describe(run(RebuildProgress.FINISHED, 0, 0), STARTED.plusSeconds(180)))
                 .startsWith("finished ");
-        assertThat(Overview.describe(run(RebuildProgress.RUNNING, 40, 0), STARTED.plusSeconds(60)))
+        assertThat(ProjectionRow.describe(run(RebuildProgress.RUNNING, 40, 0), STARTED.plusSeconds(60)))
                 .isEqualTo("running: 1,200 marked, 40 remaining");
     }
 }

@@ -2,7 +2,7 @@ package dev.projections.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.store.TrendPoint;
+import dev.projections.inspect.TrendMinute;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,8 +15,8 @@ class TrendWindowTest {
     void theHourHasAMinuteABucketEndingWithTheMinuteBeforeNowAndAMinuteNobodyReportedIsAGap() {
         Instant first = Instant.parse("2030-01-01T11:00:00Z");
         TrendWindow hour = TrendWindow.of(TrendWindow.Span.HOUR, NOW, List.of(
-                new TrendPoint(first, 10L, 4L, 1L, 120, 2, 3_000L, 2),
-                new TrendPoint(Instant.parse("2030-01-01T11:59:00Z"), 0L, 0L, 0L, 30, 0, 1_500L, 1)));
+                new TrendMinute(first, 10L, 4L, 1L, 120, 2, 3_000L, 2),
+                new TrendMinute(Instant.parse("2030-01-01T11:59:00Z"), 0L, 0L, 0L, 30, 0, 1_500L, 1)));
 
         assertThat(TrendWindow.start(TrendWindow.Span.HOUR, NOW)).isEqualTo(first);
         assertThat(hour.due()).hasSize(60).startsWith(4.0).endsWith(0.0);
@@ -29,9 +29,9 @@ class TrendWindowTest {
     void aDayBucketOfAQuarterHourShowsTheLargestBacklogTheMeanRateOfItsReportedMinutesAndTheWorstP99() {
         Instant start = TrendWindow.start(TrendWindow.Span.DAY, NOW);
         TrendWindow day = TrendWindow.of(TrendWindow.Span.DAY, NOW, List.of(
-                new TrendPoint(start, 10L, 4L, 1L, 100, 0, 3_000L, 1),
-                new TrendPoint(start.plusSeconds(60), 30L, 2L, 0L, 50, 0, 9_000L, 1),
-                new TrendPoint(start.plusSeconds(14 * 60), null, null, null, 30, 0, null, 1)));
+                new TrendMinute(start, 10L, 4L, 1L, 100, 0, 3_000L, 1),
+                new TrendMinute(start.plusSeconds(60), 30L, 2L, 0L, 50, 0, 9_000L, 1),
+                new TrendMinute(start.plusSeconds(14 * 60), null, null, null, 30, 0, null, 1)));
 
         assertThat(day.pending()).hasSize(96);
         assertThat(day.pending().get(0)).isEqualTo(30.0);
@@ -46,7 +46,7 @@ class TrendWindowTest {
         Instant now = Instant.parse("2030-01-01T12:07:30Z");
         assertThat(TrendWindow.start(TrendWindow.Span.DAY, now)).isEqualTo(Instant.parse("2029-12-31T12:15:00Z"));
         TrendWindow day = TrendWindow.of(TrendWindow.Span.DAY, now, List.of(
-                new TrendPoint(Instant.parse("2030-01-01T12:05:00Z"), 7L, 7L, 0L, 10, 0, null, 1)));
+                new TrendMinute(Instant.parse("2030-01-01T12:05:00Z"), 7L, 7L, 0L, 10, 0, null, 1)));
         assertThat(day.due().get(95)).as("12:00-12:15, under way").isEqualTo(7.0);
         assertThat(TrendWindow.start(TrendWindow.Span.HOUR, now)).isEqualTo(Instant.parse("2030-01-01T11:07:00Z"));
     }

@@ -7,6 +7,7 @@ import dev.projections.TenantScope;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.refresh.RebuildStepper;
+import dev.projections.store.RebuildPartition;
 import dev.projections.store.RebuildStore;
 import java.time.Clock;
 import java.util.List;
@@ -129,6 +130,17 @@ public final class RebuildOperations {
                 .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""
                         + (catalog.names().contains(runId) ? "; for a projection's latest run use latestRebuild(\""
                         + runId + "\")" : "")));
+    }
+
+    /** A run by its id, if there is one: a link may name a run that never was, which is no error to report. */
+    public Optional<RebuildProgress> find(String runId) {
+        return runId == null ? Optional.empty()
+                : sql.call("read rebuild run " + runId, c -> runs.progress(c, runId, clock.instant()));
+    }
+
+    /** A run's partitions: ranges, cursors, leases; none for an unknown run. */
+    public List<RebuildPartition> partitions(String runId) {
+        return sql.call("read the partitions of rebuild run " + runId, c -> runs.partitions(c, runId));
     }
 
     /** The latest run of {@code projection} for {@code tenant}. */

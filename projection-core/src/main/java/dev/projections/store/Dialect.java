@@ -15,7 +15,7 @@ import java.util.Locale;
 
 /**
  * What differs between the databases the product's tables live on: the one place a difference is expressed
- * (docs/design.md D38). Each database is one constant whose body is its implementation; no other class asks which
+ * (docs/design.md D39). Each database is one constant whose body is its implementation; no other class asks which
  * database it is on or switches over it. A table asks its dialect for a fragment (row limit, timestamps, keysets,
  * error codes, isolation, how the catalogue names schemas), and where a whole statement differs it writes the
  * versions side by side and lets the dialect {@link #pick} its own. The pending queue, whose claim and ack differ in

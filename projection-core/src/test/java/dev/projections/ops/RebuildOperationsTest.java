@@ -62,4 +62,17 @@ class RebuildOperationsTest {
         assertThatThrownBy(() -> rebuilds.history("orders", 0)).hasMessageContaining("limit must be 1..1000, was 0");
         assertThat(db.madeDue).hasValue(0);
     }
+
+    @Test
+    void aRunIsFoundByItsIdWithItsPartitionsAndAnIdThatNeverRanFindsNothingWithoutAnError() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("ops-rebuild-find");
+        RebuildOperations rebuilds = db.rebuilds(null, new HashSet<>());
+        String runId = rebuilds.start("orders", "", RebuildScope.everything(), 1, "alice");
+
+        assertThat(rebuilds.find(runId)).hasValueSatisfying(run -> assertThat(run.projection()).isEqualTo("orders"));
+        assertThat(rebuilds.partitions(runId)).extracting(partition -> partition.number()).containsExactly(0);
+        assertThat(rebuilds.find("no-such-run")).isEmpty();
+        assertThat(rebuilds.find(null)).isEmpty();
+        assertThat(rebuilds.partitions("no-such-run")).isEmpty();
+    }
 }

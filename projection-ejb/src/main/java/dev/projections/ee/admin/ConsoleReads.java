@@ -6,6 +6,7 @@ import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
+import dev.projections.ee.Operations;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ops.Rebuildable;
 import dev.projections.ops.Sql;
@@ -13,6 +14,8 @@ import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditFilter;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.CappedCount;
+import dev.projections.inspect.InstanceReport;
+import dev.projections.inspect.Instances;
 import dev.projections.inspect.ErrorGroups;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkLists;
@@ -20,10 +23,13 @@ import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
 import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.PageCursor;
+import dev.projections.inspect.PartitionProgress;
 import dev.projections.inspect.TenantCounts;
+import dev.projections.inspect.TrendMinute;
+import dev.projections.refresh.ClockSkewRule;
+import dev.projections.store.NodeReport;
 import dev.projections.store.RebuildPartition;
 import dev.projections.store.TrendPoint;
-import dev.projections.store.RebuildStore;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.Stateless;
@@ -36,7 +42,8 @@ import java.util.Set;
 
 /**
  * What the console shows (docs/contract.md §12), for {@value ConsoleRoles#VIEWER} and {@value ConsoleRoles#ADMIN}: the
- * overview, keyset pages of marks, capped counts, per-tenant counts, orphaned marks and the audit log.
+ * overview, keyset pages of marks, capped counts, per-tenant counts, orphaned marks and the audit log. It answers in
+ * API and {@code inspect} types only, mapping the store's records here, so that the pages never read the store.
  */
 @Stateless
 @DeclareRoles({ConsoleRoles.ADMIN, ConsoleRoles.VIEWER})
@@ -60,10 +67,11 @@ public class ConsoleReads {
     @Inject
     Projections projections;
 
-    private final RebuildStore rebuildStore = new RebuildStore();
-
     @Inject
     EngineResources resources;
+
+    @Inject
+    Operations operations;
 
     @Inject
     ProjectionRegistry registry;
@@ -108,8 +116,7 @@ public class ConsoleReads {
 
     /** A run by its id, if there is one (a link may name a run that never was: not an error to log). */
     public java.util.Optional<RebuildProgress> findRebuild(String runId) {
-        return runId == null ? java.util.Optional.empty() : sql("read rebuild run " + runId,
-                c -> rebuildStore.progress(c, runId, resources.clock().instant()));
+        return operations.rebuilds().find(runId);
     }
 
     /** The newest rebuild runs, of one projection or ({@code null}) of all. */
@@ -118,8 +125,13 @@ public class ConsoleReads {
     }
 
     /** A run's partitions: ranges, cursors, leases. */
-    public List<RebuildPartition> rebuildPartitions(String runId) {
-        return sql("read the partitions of rebuild run " + runId, c -> rebuildStore.partitions(c, runId));
+    public List<PartitionProgress> rebuildPartitions(String runId) {
+        return operations.rebuilds().partitions(runId).stream().map(ConsoleReads::progress).toList();
+    }
+
+    private static PartitionProgress progress(RebuildPartition p) {
+        return new PartitionProgress(p.number(), p.after(), p.upTo(), p.cursor(), p.exhausted(), p.marked(), p.held(),
+                p.leaseUntil(), p.takeovers());
     }
 
     /**
@@ -170,13 +182,22 @@ public class ConsoleReads {
     }
 
     /** {@code projection}'s minutes from {@code from} to {@code to}, across the instances (docs/contract.md §12, trends). */
-    public List<TrendPoint> trend(String projection, java.time.Instant from, java.time.Instant to) {
-        return sql("read the trends of " + projection, c -> resources.store().trends().read(c, projection, from, to));
+    public List<TrendMinute> trend(String projection, java.time.Instant from, java.time.Instant to) {
+        return minutes(sql("read the trends of " + projection,
+                c -> resources.store().trends().read(c, projection, from, to)));
     }
 
     /** Every projection's minutes from {@code from} to {@code to}, across the instances, by projection. */
-    public java.util.Map<String, List<TrendPoint>> trends(java.time.Instant from, java.time.Instant to) {
-        return sql("read the trends", c -> resources.store().trends().readAll(c, from, to));
+    public java.util.Map<String, List<TrendMinute>> trends(java.time.Instant from, java.time.Instant to) {
+        java.util.Map<String, List<TrendMinute>> byProjection = new java.util.LinkedHashMap<>();
+        sql("read the trends", c -> resources.store().trends().readAll(c, from, to))
+                .forEach((projection, points) -> byProjection.put(projection, minutes(points)));
+        return byProjection;
+    }
+
+    private static List<TrendMinute> minutes(List<TrendPoint> points) {
+        return points.stream().map(p -> new TrendMinute(p.minute(), p.pending(), p.dueNow(), p.failing(), p.refreshes(),
+                p.failures(), p.p99Micros(), p.instances())).toList();
     }
 
     /** The engine's clock, which the trends are written by: their windows must be cut by it too. */
@@ -184,12 +205,23 @@ public class ConsoleReads {
         return resources.clock().instant();
     }
 
-    /** Every instance that reported, by name, with the projections each deployed in the last 3 sweep intervals. */
+    /**
+     * Every instance that reported, by name, with the projections each deployed in the last 3 sweep intervals, and the
+     * clock limit this instance's lease time sets (which the heartbeat warns by).
+     */
     public Instances instances() {
         java.time.Instant now = resources.clock().instant();
         java.time.Duration live = resources.settings().sweepInterval().multipliedBy(3);
-        return sql("read the instances", c -> new Instances(resources.store().nodes().list(c),
-                resources.store().instances().deployed(c, now.minus(live)), now, live, resources.instanceId()));
+        java.time.Duration skewLimit = new ClockSkewRule(resources.settings().leaseTime()).limit();
+        return sql("read the instances", c -> new Instances(
+                resources.store().nodes().list(c).stream().map(ConsoleReads::report).toList(),
+                resources.store().instances().deployed(c, now.minus(live)), now, live, resources.instanceId(),
+                skewLimit));
+    }
+
+    private static InstanceReport report(NodeReport node) {
+        return new InstanceReport(node.instanceId(), node.startedAt(), node.lastSeen(), node.workers(),
+                node.drainersBusy(), node.claimsHeld(), node.refreshesPerMinute(), node.clockSkew());
     }
 
     /** The settings in force on the instance that serves the console. */

@@ -11,15 +11,18 @@ import java.util.List;
  * Find a mark by entity id across projections and tenants (docs/contract.md §12): a GET page
  * ({@code find.xhtml?id=42}), so a search can be bookmarked or shared, reached from the box on every page.
  */
-@Named("projectionsSearch")
+@Named("projectionsFind")
 @RequestScoped
-public class MarkSearch {
+public class FindPage {
 
-    @Inject
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
+    @Inject
+    ConsoleClock clock;
+
     private String id = "";
-    private List<MarkList.Line> lines;
+    private List<MarkLine> lines;
 
     public String getId() {
         return id;
@@ -34,10 +37,10 @@ public class MarkSearch {
         return !id.isEmpty();
     }
 
-    public List<MarkList.Line> getLines() {
+    public List<MarkLine> getLines() {
         if (lines == null) {
-            Instant now = Instant.now();
-            lines = id.isEmpty() ? List.of() : reads.findById(id).stream().map(row -> new MarkList.Line(row, now)).toList();
+            Instant now = clock.now();
+            lines = id.isEmpty() ? List.of() : reads.findById(id).stream().map(row -> new MarkLine(row, now)).toList();
         }
         return lines;
     }

@@ -1,6 +1,6 @@
-package dev.projections.ee.admin;
+package dev.projections.inspect;
 
-import dev.projections.store.NodeReport;
+import dev.projections.ClockSkew;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -11,10 +11,11 @@ import java.util.TreeSet;
 /**
  * The instances as the console shows them: what each reported last ({@code projection_node}), the projections it
  * deployed lately ({@code projection_instance}), when it was read and after how long without a report an instance
- * counts as gone (3 sweep intervals, as for orphaned marks), and which one serves the console.
+ * counts as gone (3 sweep intervals, as for orphaned marks), which one serves the console, and how far a clock may be
+ * off (the limit the engine's heartbeat warns by, so the page and the log flag the same instances).
  */
-public record Instances(List<NodeReport> nodes, Map<String, TreeSet<String>> deployed, Instant readAt,
-                        Duration goneAfter, String self) {
+public record Instances(List<InstanceReport> nodes, Map<String, TreeSet<String>> deployed, Instant readAt,
+                        Duration goneAfter, String self, Duration skewLimit) {
 
     /** The projections {@code instanceId} reported lately, empty when none. */
     public Set<String> deployedBy(String instanceId) {
@@ -22,7 +23,12 @@ public record Instances(List<NodeReport> nodes, Map<String, TreeSet<String>> dep
     }
 
     /** Whether {@code node} missed its reports for longer than {@link #goneAfter}. */
-    public boolean gone(NodeReport node) {
+    public boolean gone(InstanceReport node) {
         return node.lastSeen().isBefore(readAt.minus(goneAfter));
+    }
+
+    /** Whether {@code node}'s clock is beyond {@link #skewLimit} either way. */
+    public boolean skewed(InstanceReport node) {
+        return new ClockSkew(node.clockSkew(), skewLimit).exceeded();
     }
 }

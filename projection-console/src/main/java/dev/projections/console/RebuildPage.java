@@ -3,7 +3,7 @@ package dev.projections.console;
 import dev.projections.RebuildProgress;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
-import dev.projections.store.RebuildPartition;
+import dev.projections.inspect.PartitionProgress;
 import jakarta.inject.Inject;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Named;
@@ -12,17 +12,17 @@ import java.time.Instant;
 import java.util.List;
 
 /** One rebuild run ({@code rebuild.xhtml?run=…}): its progress, its partitions, a link to its failing marks, Cancel. */
-@Named("projectionsRebuildRun")
+@Named("projectionsRebuild")
 @ViewScoped
-public class RebuildRunPage implements Serializable {
+public class RebuildPage implements Serializable {
 
     /** One partition's line (getters for EL). */
     public static final class Part implements Serializable {
-        private final RebuildPartition partition;
+        private final PartitionProgress partition;
         private final boolean running;
         private final Instant now;
 
-        Part(RebuildPartition partition, boolean running, Instant now) {
+        Part(PartitionProgress partition, boolean running, Instant now) {
             this.partition = partition;
             this.running = running;
             this.now = now;
@@ -73,6 +73,9 @@ public class RebuildRunPage implements Serializable {
     @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleAdmin admin;
 
+    @Inject
+    ConsoleClock clock;
+
     private String runId;
     private RebuildLine run;
     private List<Part> partitions = List.of();
@@ -94,7 +97,7 @@ public class RebuildRunPage implements Serializable {
             Messages.error(Text.of("rebuild.no-run"));
             return;
         }
-        Instant now = Instant.now();
+        Instant now = clock.now();
         java.util.Optional<RebuildProgress> progress = reads.findRebuild(runId);
         if (progress.isEmpty()) {
             Messages.error(Text.of("rebuild.unknown-run", runId));

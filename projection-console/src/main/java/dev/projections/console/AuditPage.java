@@ -16,7 +16,7 @@ import java.util.List;
  */
 @Named("projectionsAudit")
 @RequestScoped
-public class AuditTrail implements Serializable {
+public class AuditPage implements Serializable {
 
     static final int PAGE = 50;
 
@@ -63,8 +63,11 @@ public class AuditTrail implements Serializable {
         }
     }
 
-    @Inject
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
+
+    @Inject
+    ConsoleClock clock;
 
     private AuditQuery query;
     private List<AuditEntry> entries;
@@ -78,7 +81,7 @@ public class AuditTrail implements Serializable {
     }
 
     public List<Line> getLines() {
-        Instant now = Instant.now();
+        Instant now = clock.now();
         return entries == null ? List.of() : entries.stream().map(entry -> new Line(entry, now)).toList();
     }
 

@@ -13,13 +13,16 @@ import java.util.List;
  */
 @Named("projectionsRebuilds")
 @RequestScoped
-public class RebuildHistory {
+public class RebuildsPage {
 
     /** Runs listed: enough for weeks of rebuilds; older ones stay in the table. */
     static final int LINES = 200;
 
     @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
+
+    @Inject
+    ConsoleClock clock;
 
     private String projection;
     private List<RebuildLine> lines;
@@ -34,7 +37,7 @@ public class RebuildHistory {
 
     public List<RebuildLine> getLines() {
         if (lines == null) {
-            Instant now = Instant.now();
+            Instant now = clock.now();
             lines = reads.rebuildHistory(projection, LINES).stream().map(run -> new RebuildLine(run, now)).toList();
         }
         return lines;

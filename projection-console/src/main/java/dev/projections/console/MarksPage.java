@@ -1,13 +1,10 @@
 package dev.projections.console;
 
-import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.ErrorGroup;
 import dev.projections.inspect.ErrorGroups;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkPage;
-import dev.projections.inspect.MarkRow;
-import dev.projections.ParkedSelection;
 import dev.projections.inspect.MarkState;
 import dev.projections.inspect.CappedCount;
 import dev.projections.inspect.PageCursor;
@@ -27,121 +24,20 @@ import java.util.Map;
 /**
  * The pending and failing lists (docs/contract.md §12): one projection at a time, filtered by tenant and state, in due order,
  * paged by keyset (next/previous from the first or last row shown, never an offset), with a capped count. Filter and
- * position are the URL's ({@link MarkListQuery}), so a list page is a link to share; the actions post to the view
- * (server-side state, the protection against forged requests) and then show the same URL again.
+ * position are the URL's ({@link MarkListQuery}), so a list page is a link to share. What an admin does to the list on
+ * screen is {@link MarkListActions}.
  */
 @Named("projectionsMarks")
 @ViewScoped
-public class MarkList implements Serializable {
+public class MarksPage implements Serializable {
 
     public static final int PAGE_SIZE = 50;
 
-    /** One mark's line. */
-    public static final class Line implements Serializable {
-        private final MarkRow row;
-        private final Instant now;
-
-        Line(MarkRow row, Instant now) {
-            this.row = row;
-            this.now = now;
-        }
-
-        public String getProjection() {
-            return row.projection();
-        }
-
-        public String getTenant() {
-            return row.tenant();
-        }
-
-        public String getTenantShown() {
-            return row.tenant().isEmpty() ? "–" : row.tenant();
-        }
-
-        public String getId() {
-            return row.id();
-        }
-
-        public String getState() {
-            if (row.parked()) {
-                return Text.of("marks.state.parked");
-            }
-            if (row.claimedUntil() != null && row.claimedUntil().isAfter(now)) {
-                return Text.of("marks.state.claimed");
-            }
-            if (row.availableAt().isAfter(now)) {
-                return row.attempts() > 0 ? Text.of("marks.state.backing-off") : Text.of("marks.state.waiting");
-            }
-            return Text.of("marks.state.due");
-        }
-
-        /** The instance holding the mark's lease, while it holds; empty otherwise. */
-        public String getHolder() {
-            return row.claimedUntil() != null && row.claimedUntil().isAfter(now) && row.claimedBy() != null
-                    ? row.claimedBy() : "";
-        }
-
-        public String getHolderTitle() {
-            return getHolder().isEmpty() ? "" : Text.of("marks.holder.title", Format.exact(row.claimedUntil()));
-        }
-
-        public String getDue() {
-            return row.parked() ? Text.of("marks.due.parked") : Format.relative(row.availableAt(), now);
-        }
-
-        public String getDueExact() {
-            return Format.exact(row.availableAt());
-        }
-
-        public String getMarked() {
-            return Format.relative(row.firstMarkedAt(), now);
-        }
-
-        public String getMarkedExact() {
-            return Text.of("marks.marked.title", Format.exact(row.firstMarkedAt()), row.markCount());
-        }
-
-        public String getAttempts() {
-            return Format.number(row.attempts());
-        }
-
-        public boolean isFailing() {
-            return row.attempts() > 0;
-        }
-
-        public boolean isParked() {
-            return row.parked();
-        }
-
-        public String getLastFailed() {
-            return Format.relative(row.lastFailedAt(), now);
-        }
-
-        public String getLastFailedExact() {
-            return Format.exact(row.lastFailedAt());
-        }
-
-        public String getLastError() {
-            return row.lastError() == null ? "" : row.lastError();
-        }
-
-        public String getShortError() {
-            String error = getLastError();
-            int newline = error.indexOf('\n');
-            String first = newline < 0 ? error : error.substring(0, newline);
-            return first.length() <= 80 ? first : first.substring(0, 80) + "…";
-        }
-
-        public String getPriority() {
-            return row.priority() == 0 ? "live" : "rebuild";
-        }
-    }
-
-    @Inject
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
     @Inject
-    ConsoleAdmin admin;
+    ConsoleClock clock;
 
     /** The list of the URL this view was opened with: paging links and actions keep to it. */
     private MarkListQuery query;
@@ -149,12 +45,11 @@ public class MarkList implements Serializable {
     private MarkFilter applied;
     private MarkPage page;
     private ErrorGroups errors;
-    private String retryCount = "";
     /** The count the bulk buttons named when the page was drawn: an action on a list that changed since is refused. */
     private long countValue = -1;
     /** When the list was drawn: its bulk actions touch no mark parked after it. */
     private Instant drawnAt;
-    private List<Line> lines = List.of();
+    private List<MarkLine> lines = List.of();
     private String count = "";
     private int pageNumber = 1;
 
@@ -227,14 +122,13 @@ public class MarkList implements Serializable {
         }
         pageNumber = query.page();
         page = shown;
-        Instant now = Instant.now();
-        lines = shown.rows().stream().map(row -> new Line(row, now)).toList();
+        Instant now = clock.now();
+        lines = shown.rows().stream().map(row -> new MarkLine(row, now)).toList();
         CappedCount counted = reads.count(applied);
         count = counted.display();
         countValue = counted.value();
         drawnAt = now;
         errors = showsFailures() ? reads.topErrors(applied) : null;
-        retryCount = isOffersRetryAll() ? reads.count(applied.withState(MarkState.NOT_PARKED)).display() : "";
     }
 
     /** Failing or parked marks on screen: the page shows their top errors. */
@@ -268,7 +162,7 @@ public class MarkList implements Serializable {
      * After an action: the same URL again (post, redirect, get), so the address bar keeps the shareable list, a reload
      * does not repeat the action, and the page shows the list as it is now, with the action's message.
      */
-    private void showAgain() {
+    void showAgain() {
         FacesContext faces = FacesContext.getCurrentInstance();
         faces.getExternalContext().getFlash().setKeepMessages(true);
         try {
@@ -279,127 +173,19 @@ public class MarkList implements Serializable {
         faces.responseComplete();
     }
 
-    /** Retries one failing mark of the list on screen, then shows the same URL's list again. */
-    public void retry(String markTenant, String id) {
-        if (applied == null) {
-            return;
-        }
-        String shown = applied.projection();
-        Messages.run(() -> admin.retry(shown, markTenant, id), markTenant.isEmpty()
-                ? Text.of("marks.retried", id, shown) : Text.of("marks.retried.tenant", id, shown, markTenant));
-        showAgain();
+    /** The filter of the list on screen, {@code null} before a list was read. */
+    MarkFilter applied() {
+        return applied;
     }
 
-    /** Resumes one parked mark of the list on screen (due now, attempts kept). */
-    public void resumeParked(String markTenant, String id) {
-        if (applied != null) {
-            onParked(ParkedSelection.mark(applied.projection(), markTenant, id), true);
-        }
+    /** How many marks the list held when drawn, as counted (the bulk buttons name it). */
+    long countValue() {
+        return countValue;
     }
 
-    /** Skips (deletes) one parked mark of the list on screen; the page asked for confirmation. */
-    public void skipParked(String markTenant, String id) {
-        if (applied != null) {
-            onParked(ParkedSelection.mark(applied.projection(), markTenant, id), false);
-        }
-    }
-
-    /** Resumes every parked mark of the list on screen: the projection's, or its tenant's when one is chosen. */
-    public void resumeAllParked() {
-        if (listUnchanged()) {
-            onParked(shownParked(), true);
-        }
-    }
-
-    /** Skips every parked mark of the list on screen; the page named the count and asked for confirmation. */
-    public void skipAllParked() {
-        if (listUnchanged()) {
-            onParked(shownParked(), false);
-        }
-    }
-
-    /**
-     * Whether the list still holds as many marks as its bulk buttons named: an operator confirmed "skip these 3", so
-     * a fourth parked meanwhile must not be skipped unseen. When it changed, the list is drawn again with its count.
-     */
-    private boolean listUnchanged() {
-        if (applied == null) {
-            return false;
-        }
-        long now = reads.count(applied).value();
-        if (now != countValue) {
-            Messages.error(Text.of("marks.changed", countValue, now));
-            showAgain();
-            return false;
-        }
-        return true;
-    }
-
-    /** The parked marks of the list on screen: its projection, and its tenant and error prefix when chosen. */
-    private ParkedSelection shownParked() {
-        if (applied == null) {
-            return null;
-        }
-        return new ParkedSelection(applied.projection(), applied.tenant(), null, applied.errorPrefix()).parkedBy(drawnAt);
-    }
-
-    private void onParked(ParkedSelection selection, boolean resume) {
-        if (applied == null || selection == null) {
-            return;
-        }
-        if (resume) {
-            Messages.run(() -> admin.resumeParked(selection), n -> Text.of("marks.resumed", n, selection.projection()));
-        } else {
-            Messages.run(() -> admin.skipParked(selection), n -> Text.of("marks.skipped", n, selection.projection()));
-        }
-        showAgain();
-    }
-
-    /** Whether the list on screen is of parked marks, so the page offers the bulk actions. */
-    public boolean isShowingParked() {
-        return applied != null && applied.state() == MarkState.PARKED;
-    }
-
-    /**
-     * Whether "Retry all" is offered: on the projection's whole failing list only, so that the count it names is the
-     * number of marks it retries (a list narrowed by tenant, state or error would show fewer than it touches).
-     */
-    public boolean isOffersRetryAll() {
-        return applied != null && applied.failingOnly() && applied.tenant() == null && applied.errorPrefix() == null
-                && (applied.state() == MarkState.ANY || applied.state() == MarkState.NOT_PARKED);
-    }
-
-    /** How many marks "Retry all" makes due: the projection's failing marks that are not parked. */
-    public String getRetryCount() {
-        return retryCount;
-    }
-
-    /** The bulk buttons' labels name the count they act on, as the list shows it (capped: "1,000+"). */
-    public String getRetryAllLabel() {
-        return Text.of("marks.retry-all", retryCount);
-    }
-
-    public String getResumeAllLabel() {
-        return Text.of("marks.resume-all", count);
-    }
-
-    public String getSkipAllLabel() {
-        return Text.of("marks.skip-all", count);
-    }
-
-    /** What "Skip these … parked marks…" asks before it deletes them. */
-    public String getSkipAllQuestion() {
-        return Text.of("marks.skip-all.confirm", count);
-    }
-
-    /** Retries every failing mark of the projection on screen. */
-    public void retryAll() {
-        if (!isOffersRetryAll()) {
-            return;
-        }
-        String shown = applied.projection();
-        Messages.run(() -> admin.retryFailed(shown), retried -> Text.of("action.retried", retried, shown));
-        showAgain();
+    /** When the list was drawn: its bulk actions touch no mark parked after it. */
+    Instant drawnAt() {
+        return drawnAt;
     }
 
     /** The projection of the list on screen (buttons and headings), which the filter fields may not show yet. */
@@ -435,7 +221,7 @@ public class MarkList implements Serializable {
         return applied == null || applied.errorPrefix() == null ? "" : applied.errorPrefix();
     }
 
-    public List<Line> getLines() {
+    public List<MarkLine> getLines() {
         return lines;
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 /** The per-tenant table: pending and failing marks by projection and tenant. */
 @Named("projectionsTenants")
 @RequestScoped
-public class Tenants {
+public class TenantsPage {
 
     /** One line (getters for EL). */
     public static final class Line {
@@ -41,7 +41,7 @@ public class Tenants {
         }
     }
 
-    @Inject
+    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
     private List<Line> lines;
