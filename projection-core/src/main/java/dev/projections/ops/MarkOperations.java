@@ -109,4 +109,19 @@ public final class MarkOperations {
             Arguments.id(selection.entityId(), selection.projection());
         }
     }
+
+    /**
+     * Deletes the marks of {@code projection}, which this instance does not deploy, when no instance has deployed it
+     * for {@code window} (no {@code projection_instance} row newer, checked in the delete itself); returns how many.
+     */
+    public int purgeOrphaned(String projection, java.time.Duration window) {
+        if (projection == null || projection.isBlank()) {
+            throw new IllegalArgumentException("purge needs a projection name, was " + projection);
+        }
+        if (catalog.names().contains(projection)) {
+            throw new IllegalStateException("projection " + projection + " is deployed here: its marks are not purged");
+        }
+        return sql.call("purge the marks of " + projection,
+                c -> store.actions().purgeOrphaned(c, projection, clock.instant(), window));
+    }
 }

@@ -117,6 +117,29 @@ final class OperationsDatabase {
                 madeDue::incrementAndGet);
     }
 
+    /** The operator's actions over these parts, with their audit rows; marks of a projection gone 3 min are orphaned. */
+    AuditedActions audited() {
+        return new AuditedActions(sql, marks(), pauses(), rebuilds(null, new java.util.HashSet<>()), catalog(), clock,
+                java.time.Duration.ofMinutes(3));
+    }
+
+    /** The audit rows, oldest first: user, action, projection, tenant, entity id, detail. */
+    List<List<String>> audit() throws SQLException {
+        List<List<String>> rows = new java.util.ArrayList<>();
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT user_name, action, projection, tenant_id, entity_id, detail FROM projection_audit ORDER BY id");
+             ResultSet result = select.executeQuery()) {
+            while (result.next()) {
+                List<String> row = new java.util.ArrayList<>();
+                for (int i = 1; i <= 6; i++) {
+                    row.add(result.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
     /** The overview and health on this database; {@code wallClock} is where the sweep's times are read against. */
     Overview overview(java.time.Clock wallClock) {
         return overview(dataSource, wallClock);

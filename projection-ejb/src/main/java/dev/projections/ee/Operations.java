@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
+import dev.projections.ops.AuditedActions;
 import dev.projections.ops.MarkOperations;
 import dev.projections.ops.Overview;
 import dev.projections.ops.PauseOperations;
@@ -54,6 +55,7 @@ public class Operations {
     private PauseOperations pauses;
     private RebuildOperations rebuilds;
     private Overview overview;
+    private AuditedActions audited;
 
     @PostConstruct
     void build() {
@@ -67,6 +69,8 @@ public class Operations {
                 drainer::start);
         overview = new Overview(resources.sql(), resources.dataSource(), resources.store(), resources.counts(),
                 resources.clock(), java.time.Clock.systemUTC(), registry, resources.stats(), resources.settings());
+        audited = new AuditedActions(resources.sql(), marks, pauses, rebuilds, registry, resources.clock(),
+                resources.settings().sweepInterval().multipliedBy(3));
     }
 
     public MarkOperations marks() {
@@ -83,6 +87,11 @@ public class Operations {
 
     public Overview overview() {
         return overview;
+    }
+
+    /** An operator's actions, each with its audit row in the caller's transaction. */
+    public AuditedActions audited() {
+        return audited;
     }
 
     /** The runs this thread's transaction started, kept as a resource of that transaction. */

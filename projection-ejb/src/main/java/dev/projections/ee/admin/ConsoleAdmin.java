@@ -1,19 +1,14 @@
 package dev.projections.ee.admin;
 
-import dev.projections.FailedRefresh;
 import dev.projections.ParkedSelection;
 import dev.projections.Projection;
-import dev.projections.Projections;
 import dev.projections.RebuildScope;
 import dev.projections.TenantScope;
 import dev.projections.ops.Arguments;
+import dev.projections.ops.AuditedActions;
 import dev.projections.ee.Operations;
-import dev.projections.ee.EngineResources;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ops.Rebuildable;
-import dev.projections.ops.Sql;
-import dev.projections.inspect.AuditEntry;
-import dev.projections.inspect.AuditLog;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -39,12 +34,6 @@ import java.util.function.Supplier;
 public class ConsoleAdmin {
 
     @Inject
-    Projections projections;
-
-    @Inject
-    EngineResources resources;
-
-    @Inject
     ProjectionRegistry registry;
 
     @Inject
@@ -56,30 +45,22 @@ public class ConsoleAdmin {
     @Resource
     SessionContext context;
 
-    private final AuditLog audit = new AuditLog();
-
     /** Makes one failing mark due now, keeping its attempts. */
     public void retry(String projection, String tenant, String id) {
         act(() -> {
-            projections.retry(projection, tenant, id);
+            audited().retry(caller(), projection, tenant, id);
             return null;
         });
-        record("retry", projection, tenant, id, null);
     }
 
     /** Makes every failing mark of {@code projection} due now; returns how many. */
     public int retryFailed(String projection) {
-        int retried = act(() -> projections.retryFailed(projection));
-        record("retry-failed", projection, null, null, retried + " marks");
-        return retried;
+        return act(() -> audited().retryFailed(caller(), projection));
     }
 
     /** Makes the selected parked marks due now, attempts kept; returns how many. */
     public int resumeParked(ParkedSelection selection) {
-        int resumed = act(() -> projections.resumeParked(selection));
-        record("resume-parked", selection.projection(), selection.tenant(), selection.entityId(),
-                describe(selection, resumed));
-        return resumed;
+        return act(() -> audited().resumeParked(caller(), selection));
     }
 
     /**
@@ -87,23 +68,12 @@ public class ConsoleAdmin {
      * keeps each skipped key with its last error, in the action's transaction.
      */
     public int skipParked(ParkedSelection selection) {
-        List<FailedRefresh> skipped = act(() -> operations.marks().skipParked(selection));
-        for (FailedRefresh mark : skipped) {
-            record("skip-parked", selection.projection(), mark.tenant(), mark.id(),
-                    "after " + mark.attempts() + " attempts: " + mark.lastError());
-        }
-        return skipped.size();
-    }
-
-    private static String describe(ParkedSelection selection, int count) {
-        return count + " marks" + (selection.errorPrefix() == null ? "" : " with error \"" + selection.errorPrefix() + "…\"");
+        return act(() -> audited().skipParked(caller(), selection));
     }
 
     /** Starts a rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
     public String rebuild(String projection, String tenant) {
-        String runId = act(() -> projections.rebuild(projection, tenant));
-        record("rebuild", projection, tenant, null, "run " + runId);
-        return runId;
+        return act(() -> audited().rebuild(caller(), projection, tenant));
     }
 
     /**
@@ -111,30 +81,20 @@ public class ConsoleAdmin {
      * {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        String by = context.getCallerPrincipal().getName();
-        List<String> runs = tenant != null ? List.of(act(() -> projections.rebuild(projection, tenant, scope, partitions)))
-                : act(() -> operations.rebuilds().startForEveryTenant(projection, scope, partitions, by));
-        record(tenant == null ? "rebuild-all-tenants" : "rebuild", projection, tenant, null,
-                scope + (partitions > 1 ? " in " + partitions + " partitions" : "") + ", runs " + runs);
-        return runs;
+        return act(() -> audited().rebuild(caller(), projection, tenant, scope, partitions));
     }
 
     /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7); its rebuild marks are deleted afterwards, live ones stay. */
     public void cancelRebuild(String runId) {
-        dev.projections.RebuildProgress run = act(() -> projections.rebuildProgress(runId));
         act(() -> {
-            projections.cancelRebuild(runId);
+            audited().cancelRebuild(caller(), runId);
             return null;
         });
-        record("cancel-rebuild", run.projection(), run.tenant(), null, "run " + runId + " (" + run.scope() + "), "
-                + run.marked() + " marked");
     }
 
     /** Starts a rebuild for every tenant of the application's {@code TenantDirectory}. */
     public List<String> rebuildAllTenants(String projection) {
-        List<String> runs = act(() -> projections.rebuildAllTenants(projection));
-        record("rebuild-all-tenants", projection, null, null, "runs " + runs);
-        return runs;
+        return act(() -> audited().rebuildAllTenants(caller(), projection));
     }
 
     /** Whether {@code projection} offers {@code clear()}, so the console shows "clear and rebuild". */
@@ -173,37 +133,29 @@ public class ConsoleAdmin {
     /** One tenant's clear and rebuild, in a transaction of its own; called by {@link #clearAndRebuild}. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public String clearAndRebuildTenant(String projection, String tenant) {
-        String runId = act(() -> {
-            registry.byName(Arguments.projection(projection, registry)).clear();
-            return projections.rebuild(projection, tenant);
-        });
-        record("clear-and-rebuild", projection, tenant, null, "run " + runId);
-        return runId;
+        return act(() -> audited().clearAndRebuild(caller(), projection, tenant));
     }
 
     /** Suspends {@code projection} with a reason: probed, and lifted when a probe succeeds or on "Resume". */
     public void suspend(String projection, String reason) {
         act(() -> {
-            projections.suspend(projection, reason);
+            audited().suspend(caller(), projection, reason);
             return null;
         });
-        record("suspend", projection, null, null, reason);
     }
 
     public void pause(String projection) {
         act(() -> {
-            projections.pause(projection);
+            audited().pause(caller(), projection);
             return null;
         });
-        record("pause", projection, null, null, null);
     }
 
     public void resume(String projection) {
         act(() -> {
-            projections.resume(projection);
+            audited().resume(caller(), projection);
             return null;
         });
-        record("resume", projection, null, null, null);
     }
 
     /**
@@ -211,18 +163,14 @@ public class ConsoleAdmin {
      * newer than 3 x sweep interval, checked in the delete itself); returns how many.
      */
     public int purge(String projection) {
-        if (projection == null || projection.isBlank()) {
-            throw new ActionRefused("purge needs a projection name, was " + projection, null);
-        }
-        if (registry.isKnown(projection)) {
-            throw new ActionRefused("projection " + projection + " is deployed here: its marks are not purged", null);
-        }
-        int purged = sql("purge the marks of " + projection, c -> resources.store().actions().purgeOrphaned(c,
-                projection, resources.clock().instant(), resources.settings().sweepInterval().multipliedBy(3)));
-        record("purge", projection, null, null, purged + " marks");
-        return purged;
+        return act(() -> audited().purge(caller(), projection));
     }
 
+    private AuditedActions audited() {
+        return operations.audited();
+    }
+
+    /** What the engine refuses reaches the console with its message, and rolls the action and its audit back. */
     private <T> T act(Supplier<T> action) {
         try {
             return action.get();
@@ -231,15 +179,7 @@ public class ConsoleAdmin {
         }
     }
 
-    private void record(String action, String projection, String tenant, String id, String detail) {
-        String user = context.getCallerPrincipal().getName();
-        sql("write the audit of " + action, c -> {
-            audit.record(c, AuditEntry.of(resources.clock().instant(), user, action, projection, tenant, id, detail));
-            return null;
-        });
-    }
-
-    private <T> T sql(String what, Sql.Work<T> work) {
-        return resources.sql().call(what, work);
+    private String caller() {
+        return context.getCallerPrincipal().getName();
     }
 }

@@ -1,0 +1,71 @@
+package dev.projections.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.MarkKey;
+import dev.projections.ParkedSelection;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** An operator's actions and the audit row each leaves (docs/contract.md §12), on H2 without a server. */
+class AuditedActionsTest {
+
+    @Test
+    void aRetryIsRecordedWithWhoActedAndTheKey() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-retry");
+        MarkKey key = db.mark("orders", "7");
+        db.fail(key, 2, "boom", false);
+
+        db.audited().retry("alice", "orders", "", "7");
+
+        assertThat(db.audit()).containsExactly(Arrays.asList("alice", "retry", "orders", "", "7", null));
+        assertThat(db.madeDue).hasValue(1);
+    }
+
+    @Test
+    void aRefusedActionLeavesNoAuditRow() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-refused");
+        db.mark("orders", "8"); // pending, never failed
+
+        assertThatThrownBy(() -> db.audited().retry("alice", "orders", "", "8"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no failing mark");
+        assertThatThrownBy(() -> db.audited().purge("alice", "orders"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("projection orders is deployed here: its marks are not purged");
+        assertThatThrownBy(() -> db.audited().purge("alice", " "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("purge needs a projection name, was  ");
+
+        assertThat(db.audit()).isEmpty();
+    }
+
+    @Test
+    void skippingParkedMarksRecordsEachSkippedKeyWithItsLastError() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-skip");
+        db.fail(db.mark("orders", "1"), 5, "gave up", true);
+        db.fail(db.mark("orders", "2"), 3, "no such order", true);
+
+        int skipped = db.audited().skipParked("bob", ParkedSelection.all("orders"));
+
+        assertThat(skipped).isEqualTo(2);
+        assertThat(db.audit()).containsExactlyInAnyOrder(
+                Arrays.asList("bob", "skip-parked", "orders", "", "1", "after 5 attempts: gave up"),
+                Arrays.asList("bob", "skip-parked", "orders", "", "2", "after 3 attempts: no such order"));
+    }
+
+    @Test
+    void pausesAndResumesAreRecordedAndTheRebuildNamesItsRun() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-pause-rebuild");
+
+        db.audited().pause("carol", "orders");
+        db.audited().resume("carol", "orders");
+        String runId = db.audited().rebuild("carol", "orders", "");
+
+        List<List<String>> audit = db.audit();
+        assertThat(audit).hasSize(3);
+        assertThat(audit.get(0)).containsExactly("carol", "pause", "orders", null, null, null);
+        assertThat(audit.get(1)).containsExactly("carol", "resume", "orders", null, null, null);
+        assertThat(audit.get(2)).containsExactly("carol", "rebuild", "orders", "", null, "run " + runId);
+    }
+}
