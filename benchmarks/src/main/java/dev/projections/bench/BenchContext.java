@@ -4,11 +4,11 @@ import dev.projections.bench.db.BenchDatabase;
 import dev.projections.bench.workload.OrderWorkload;
 import dev.projections.bench.workload.ReadModelCheck;
 import dev.projections.refresh.AdjustableClock;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.util.Collection;
 
 /** What every scenario works with: the options, the database and its workload, the real store and the clock. */
-public record BenchContext(BenchOptions options, BenchDatabase database, OrderWorkload workload, PendingStore store,
+public record BenchContext(BenchOptions options, BenchDatabase database, OrderWorkload workload, Tables store,
                            AdjustableClock clock) {
 
     public int runs() {

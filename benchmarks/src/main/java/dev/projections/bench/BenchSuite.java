@@ -10,7 +10,7 @@ import dev.projections.bench.scenario.Scenario;
 import dev.projections.bench.scenario.TwoInstancesScenario;
 import dev.projections.bench.workload.OrderWorkload;
 import dev.projections.refresh.AdjustableClock;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -42,7 +42,7 @@ public final class BenchSuite {
         OrderWorkload workload = OrderWorkload.load(database, options.orders());
         // claims carry their holder's name, as on a server: the claim's row is as wide as in production
         BenchContext context = new BenchContext(options, database, workload,
-                PendingStore.forProduct("PostgreSQL", "bench-instance"), new AdjustableClock());
+                Tables.forProduct("PostgreSQL", "bench-instance"), new AdjustableClock());
         List<ScenarioReport> reports = new ArrayList<>();
         List<Scenario> scenarios = List.of(new DrainThroughputScenario(), new RebuildScenario(),
                 new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario(),

@@ -16,8 +16,7 @@ import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Transactions;
-import dev.projections.store.PendingStore;
-import dev.projections.store.RebuildStore;
+import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
 import dev.projections.trend.TrendSampler;
 import java.time.Clock;
@@ -54,7 +53,7 @@ public final class Engine {
 
     private final Settings settings;
     private final Clock clock;
-    private final PendingStore store;
+    private final Tables store;
     private final Transactions transactions;
     private final EngineStats stats;
     private final Handoff handoff;
@@ -74,7 +73,7 @@ public final class Engine {
         handoff = b.handoff;
         ProjectionCatalog catalog = b.projections;
         rebuilds = b.rebuildSteps
-                ? new RebuildStepper(new RebuildStore(), store.queue(), transactions, clock, catalog, b.tenantScope,
+                ? new RebuildStepper(store, transactions, clock, catalog, b.tenantScope,
                         settings.rebuildPageSize(), settings.leaseTime())
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
@@ -133,7 +132,7 @@ public final class Engine {
         return clock;
     }
 
-    public PendingStore store() {
+    public Tables store() {
         return store;
     }
 
@@ -180,7 +179,7 @@ public final class Engine {
     /** What an engine is built from; {@link #dataSource} (or a store and transactions), the projections and threads. */
     public static final class Builder {
         private DataSource dataSource;
-        private PendingStore store;
+        private Tables store;
         private Transactions transactions;
         private Clock clock = Clock.systemUTC();
         private Settings settings;
@@ -207,7 +206,7 @@ public final class Engine {
         }
 
         /** A store made elsewhere (shared by several engines on one database); default: one on the datasource. */
-        public Builder store(PendingStore store) {
+        public Builder store(Tables store) {
             this.store = store;
             return this;
         }
@@ -312,7 +311,7 @@ public final class Engine {
                 instanceId = hostName();
             }
             if (store == null) {
-                store = PendingStore.forDatabase(dataSource, instanceId);
+                store = Tables.forDatabase(dataSource, instanceId);
             }
             if (transactions == null) {
                 transactions = new JdbcTransactions(dataSource);

@@ -5,7 +5,7 @@ import dev.projections.MarkKey;
 import dev.projections.ParkedSelection;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.util.List;
 
@@ -17,13 +17,13 @@ import java.util.List;
 public final class MarkOperations {
 
     private final Sql sql;
-    private final PendingStore store;
+    private final Tables store;
     private final PendingCounts counts;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final Runnable madeDue;
 
-    public MarkOperations(Sql sql, PendingStore store, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
+    public MarkOperations(Sql sql, Tables store, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
                           Runnable madeDue) {
         this.sql = sql;
         this.store = store;

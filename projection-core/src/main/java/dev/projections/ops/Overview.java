@@ -9,8 +9,7 @@ import dev.projections.inspect.ProjectionCounts;
 import dev.projections.refresh.BackPressure;
 import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.PendingStore;
-import dev.projections.store.RebuildStore;
+import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,20 +33,19 @@ public final class Overview {
 
     private final Sql sql;
     private final DataSource dataSource;
-    private final PendingStore store;
+    private final Tables store;
     private final PendingCounts counts;
     private final Clock clock;
     private final Clock wallClock;
     private final ProjectionCatalog catalog;
     private final EngineStats stats;
     private final Settings settings;
-    private final RebuildStore rebuilds = new RebuildStore();
 
     /**
      * @param clock     the engine's clock (due times, ages), which tests move
      * @param wallClock the clock the sweep's times were taken on ({@link EngineStats#lastSweepAt()})
      */
-    public Overview(Sql sql, DataSource dataSource, PendingStore store, PendingCounts counts, Clock clock,
+    public Overview(Sql sql, DataSource dataSource, Tables store, PendingCounts counts, Clock clock,
                     Clock wallClock, ProjectionCatalog catalog, EngineStats stats, Settings settings) {
         this.sql = sql;
         this.dataSource = dataSource;
@@ -77,7 +75,7 @@ public final class Overview {
                         count.parked(), count.oldestDueAge(),
                         count.failing() > 0 ? counts.lastError(c, name) : null,
                         paused.contains(name), suspension == null ? null : suspension.reason(),
-                        rebuilds.latest(c, name, checkedTenant, now).orElse(null)));
+                        store.rebuildHistory().latest(c, name, checkedTenant, now).orElse(null)));
             }
             return statuses;
         });

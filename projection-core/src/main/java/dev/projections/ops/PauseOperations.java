@@ -1,7 +1,7 @@
 package dev.projections.ops;
 
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.time.Clock;
 
 /**
@@ -12,13 +12,13 @@ import java.time.Clock;
 public final class PauseOperations {
 
     private final Sql sql;
-    private final PendingStore store;
+    private final Tables store;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final Runnable pausesChanged;
     private final Runnable madeDue;
 
-    public PauseOperations(Sql sql, PendingStore store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
+    public PauseOperations(Sql sql, Tables store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
                            Runnable madeDue) {
         this.sql = sql;
         this.store = store;

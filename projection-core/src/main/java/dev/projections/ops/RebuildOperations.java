@@ -8,7 +8,9 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.store.RebuildPartition;
-import dev.projections.store.RebuildStore;
+import dev.projections.store.Tables;
+import dev.projections.store.RebuildHistory;
+import dev.projections.store.RebuildRuns;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +32,8 @@ public final class RebuildOperations {
     }
 
     private final Sql sql;
-    private final RebuildStore runs;
+    private final RebuildRuns runs;
+    private final RebuildHistory history;
     private final RebuildStepper stepper;
     private final Clock clock;
     private final ProjectionCatalog catalog;
@@ -40,11 +43,12 @@ public final class RebuildOperations {
     private final Runnable madeDue;
 
     /** @param tenantDirectory the application's tenants, or {@code null} when it has no {@code TenantDirectory} */
-    public RebuildOperations(Sql sql, RebuildStore runs, RebuildStepper stepper, Clock clock, ProjectionCatalog catalog,
+    public RebuildOperations(Sql sql, Tables store, RebuildStepper stepper, Clock clock, ProjectionCatalog catalog,
                              TenantScope tenantScope, Supplier<List<String>> tenantDirectory, StartedRuns started,
                              Runnable madeDue) {
         this.sql = sql;
-        this.runs = runs;
+        this.runs = store.rebuildRuns();
+        this.history = store.rebuildHistory();
         this.stepper = stepper;
         this.clock = clock;
         this.catalog = catalog;
@@ -119,14 +123,14 @@ public final class RebuildOperations {
         if (limit < 1 || limit > 1000) {
             throw new IllegalArgumentException("limit must be 1..1000, was " + limit);
         }
-        return sql.call("read the rebuild history", c -> runs.history(c, projection, limit, clock.instant()));
+        return sql.call("read the rebuild history", c -> history.history(c, projection, limit, clock.instant()));
     }
 
     public RebuildProgress progress(String runId) {
         if (runId == null) {
             throw new IllegalArgumentException("runId must not be null");
         }
-        return sql.call("read rebuild run " + runId, c -> runs.progress(c, runId, clock.instant()))
+        return sql.call("read rebuild run " + runId, c -> history.progress(c, runId, clock.instant()))
                 .orElseThrow(() -> new IllegalArgumentException("no rebuild run \"" + runId + "\""
                         + (catalog.names().contains(runId) ? "; for a projection's latest run use latestRebuild(\""
                         + runId + "\")" : "")));
@@ -135,12 +139,12 @@ public final class RebuildOperations {
     /** A run by its id, if there is one: a link may name a run that never was, which is no error to report. */
     public Optional<RebuildProgress> find(String runId) {
         return runId == null ? Optional.empty()
-                : sql.call("read rebuild run " + runId, c -> runs.progress(c, runId, clock.instant()));
+                : sql.call("read rebuild run " + runId, c -> history.progress(c, runId, clock.instant()));
     }
 
     /** A run's partitions: ranges, cursors, leases; none for an unknown run. */
     public List<RebuildPartition> partitions(String runId) {
-        return sql.call("read the partitions of rebuild run " + runId, c -> runs.partitions(c, runId));
+        return sql.call("read the partitions of rebuild run " + runId, c -> history.partitions(c, runId));
     }
 
     /** The latest run of {@code projection} for {@code tenant}. */
@@ -148,6 +152,6 @@ public final class RebuildOperations {
         Arguments.projection(projection, catalog);
         String checkedTenant = Arguments.tenant(tenant);
         return sql.call("read the latest rebuild of " + projection,
-                c -> runs.latest(c, projection, checkedTenant, clock.instant()));
+                c -> history.latest(c, projection, checkedTenant, clock.instant()));
     }
 }

@@ -1,6 +1,6 @@
 package dev.projections.ops;
 
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -8,7 +8,7 @@ import javax.sql.DataSource;
 /**
  * One connection of the projection datasource for one piece of an operation's SQL, joining the caller's
  * transaction where the datasource enlists in one (a JTA datasource does), and so at the datasource's isolation:
- * on MariaDB without the snapshot check ({@link PendingStore#outsideSnapshotChecks}), since the caller may have
+ * on MariaDB without the snapshot check ({@link Tables#outsideSnapshotChecks}), since the caller may have
  * read before. An {@link SQLException} becomes an {@link IllegalStateException} saying what could not be done.
  */
 @FunctionalInterface
@@ -23,7 +23,7 @@ public interface Sql {
     <T> T call(String what, Work<T> work);
 
     /** SQL on connections of {@code dataSource}, with {@code store}'s handling of the database's snapshot checks. */
-    static Sql on(DataSource dataSource, PendingStore store) {
+    static Sql on(DataSource dataSource, Tables store) {
         return new Sql() {
             @Override
             public <T> T call(String what, Work<T> work) {

@@ -6,7 +6,10 @@ import dev.projections.Projections;
 import dev.projections.TenantScope;
 import dev.projections.store.PendingQueue;
 import dev.projections.store.RebuildRun;
-import dev.projections.store.RebuildStore;
+import dev.projections.store.Tables;
+import dev.projections.store.RebuildMarks;
+import dev.projections.store.RebuildPartitions;
+import dev.projections.store.RebuildRuns;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +31,9 @@ public final class RebuildStepper {
 
     private static final Logger LOG = Logger.getLogger(RebuildStepper.class.getName());
 
-    private final RebuildStore rebuilds;
+    private final RebuildRuns rebuilds;
+    private final RebuildPartitions partitions;
+    private final RebuildMarks rebuildMarks;
     private final PendingQueue pending;
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
@@ -47,10 +52,12 @@ public final class RebuildStepper {
     /** How long one call deletes before it lets its drainer claim again. */
     static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
-    public RebuildStepper(RebuildStore rebuilds, PendingQueue pending, Transactions transactions, Clock clock,
+    public RebuildStepper(Tables store, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, int pageSize, Duration lease) {
-        this.rebuilds = rebuilds;
-        this.pending = pending;
+        this.rebuilds = store.rebuildRuns();
+        this.partitions = store.rebuildPartitions();
+        this.rebuildMarks = store.rebuildMarks();
+        this.pending = store.queue();
         this.transactions = transactions;
         this.clock = clock;
         this.catalog = catalog;
@@ -64,7 +71,7 @@ public final class RebuildStepper {
     public boolean step() {
         String token = UUID.randomUUID().toString();
         Optional<RebuildRun> leased = shortTransactions.run("rebuild step",
-                connection -> rebuilds.lease(connection, catalog.claimable(), clock.instant(), lease, token));
+                connection -> partitions.lease(connection, catalog.claimable(), clock.instant(), lease, token));
         if (leased.isEmpty()) {
             return false;
         }
@@ -202,7 +209,7 @@ public final class RebuildStepper {
 
     /**
      * Adopts the runs a previous release started during a rolling upgrade and no longer steps (see
-     * {@link RebuildStore#adoptLegacyRuns}). The sweep's, once per sweep: such runs are rare and wait a lease anyway.
+     * {@link RebuildRuns#adoptLegacyRuns}). The sweep's, once per sweep: such runs are rare and wait a lease anyway.
      */
     public void adoptLegacyRuns() {
         shortTransactions.run("rebuild adoption", connection -> rebuilds.adoptLegacyRuns(connection, clock.instant()));
@@ -226,7 +233,7 @@ public final class RebuildStepper {
         purgeRequested.set(false);
         while (System.nanoTime() < ends) {
             int deleted = shortTransactions.run("rebuild cancel",
-                    connection -> rebuilds.purgeCancelled(connection, pending, null, clock.instant(), PURGE_CHUNK));
+                    connection -> rebuildMarks.purgeCancelled(connection, null, clock.instant(), PURGE_CHUNK));
             if (deleted < 0) {
                 return;
             }

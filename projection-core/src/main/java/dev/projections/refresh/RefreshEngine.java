@@ -7,7 +7,7 @@ import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.ControlTable;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,7 +46,7 @@ public final class RefreshEngine {
      * {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). {@code stats}
      * counts what {@code listener} and {@code tenantScope} throw once a refresh's outcome is settled.
      */
-    public RefreshEngine(PendingStore store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
+    public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
                          EngineStats stats, RebuildStepper rebuilds) {
         this.queue = store.queue();

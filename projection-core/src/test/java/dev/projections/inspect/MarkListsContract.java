@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.store.Dialect;
 import dev.projections.store.MarkActions;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -35,7 +35,7 @@ abstract class MarkListsContract {
 
     /** The operator's actions on {@code connection}'s database (the purge of orphaned marks is one). */
     static MarkActions actions(Connection connection) throws SQLException {
-        return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).actions();
+        return Tables.forProduct(connection.getMetaData().getDatabaseProductName()).actions();
     }
 
     @BeforeEach

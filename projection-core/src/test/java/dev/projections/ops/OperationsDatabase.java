@@ -7,7 +7,7 @@ import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.LiquibaseSchema;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -26,7 +26,7 @@ final class OperationsDatabase {
     /** Still, so a due time reads back as the instant an action gave it. */
     final AdjustableClock clock = new AdjustableClock(java.time.Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"),
             java.time.ZoneOffset.UTC));
-    final PendingStore store = PendingStore.forProduct("H2");
+    final Tables store = Tables.forProduct("H2");
     final AtomicInteger madeDue = new AtomicInteger();
     final AtomicInteger pausesChanged = new AtomicInteger();
     final AtomicInteger sqlCalls = new AtomicInteger();
@@ -112,7 +112,7 @@ final class OperationsDatabase {
 
     /** Rebuilds with {@code tenants} as the TenantDirectory ({@code null}: none), {@code started} as the transaction's. */
     RebuildOperations rebuilds(List<String> tenants, Set<String> started) {
-        return new RebuildOperations(sql, new dev.projections.store.RebuildStore(), null, clock, catalog(),
+        return new RebuildOperations(sql, store, null, clock, catalog(),
                 dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
                 madeDue::incrementAndGet);
     }

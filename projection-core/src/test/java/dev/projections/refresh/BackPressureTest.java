@@ -3,7 +3,7 @@ package dev.projections.refresh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -187,7 +187,7 @@ class BackPressureTest {
 
     private static Map<String, Suspension> suspensions(EngineHarness harness) throws Exception {
         try (Connection connection = harness.connect()) {
-            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).control()
+            return Tables.forProduct(connection.getMetaData().getDatabaseProductName()).control()
                     .suspensions(connection);
         }
     }

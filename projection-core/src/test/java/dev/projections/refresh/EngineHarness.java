@@ -7,7 +7,7 @@ import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.LiquibaseSchema;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -37,7 +37,7 @@ final class EngineHarness {
     }
 
     final AdjustableClock clock = new AdjustableClock();
-    final PendingStore store = PendingStore.forProduct("H2");
+    final Tables store = Tables.forProduct("H2");
     final List<Refreshed> refreshed = new CopyOnWriteArrayList<>();
     /** Shared by the harness's engines, as one instance's are. */
     final EngineStats stats = new EngineStats();
@@ -127,7 +127,7 @@ final class EngineHarness {
     /** Starts a rebuild run of {@code projection} in {@code tenant}; the drainers step it inside the tenant's scope. */
     String startRebuild(String projection, String tenant) throws Exception {
         return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
-                new dev.projections.store.RebuildStore().start(connection, projection, tenant, clock.instant()));
+                store.rebuildRuns().start(connection, projection, tenant, clock.instant()));
     }
 
     private void record(MarkKey key, RefreshOutcome outcome, Duration took) {

@@ -10,7 +10,7 @@ import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.LiquibaseSchema;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -35,7 +35,7 @@ class LostClaimCommitTest {
     private static final String URL = "jdbc:h2:mem:" + DATABASE + ";DB_CLOSE_DELAY=-1";
     private static final Instant NOW = Instant.parse("2030-01-01T10:00:00Z");
 
-    private final PendingStore store = PendingStore.forProduct("H2");
+    private final Tables store = Tables.forProduct("H2");
     private final AtomicBoolean loseNextCommit = new AtomicBoolean();
     private final AtomicBoolean databaseDown = new AtomicBoolean();
     private final AtomicBoolean downAfterLostCommit = new AtomicBoolean();

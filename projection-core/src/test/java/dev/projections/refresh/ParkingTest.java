@@ -7,7 +7,7 @@ import dev.projections.NonRetryableRefreshException;
 import dev.projections.ParkedSelection;
 import dev.projections.Projection;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -116,7 +116,7 @@ class ParkingTest {
 
     private static void resume(EngineHarness harness, ParkedSelection selection) throws Exception {
         try (Connection connection = harness.connect()) {
-            assertThat(PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).actions()
+            assertThat(Tables.forProduct(connection.getMetaData().getDatabaseProductName()).actions()
                     .resumeParked(connection, selection, harness.clock.instant()))
                     .isEqualTo(1);
         }

@@ -198,6 +198,6 @@ class RebuildTransientFailureTest {
 
     private static RebuildProgress progress(EngineHarness harness, String runId) throws Exception {
         return harness.transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
-                new dev.projections.store.RebuildStore().progress(connection, runId, harness.clock.instant()).orElseThrow());
+                harness.store.rebuildHistory().progress(connection, runId, harness.clock.instant()).orElseThrow());
     }
 }

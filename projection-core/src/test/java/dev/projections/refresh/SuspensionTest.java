@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
 import dev.projections.Projection;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
 import java.sql.Connection;
 import java.time.Duration;
@@ -140,7 +140,7 @@ class SuspensionTest {
 
     private static Map<String, Suspension> suspensions(EngineHarness harness) throws Exception {
         try (Connection connection = harness.connect()) {
-            return PendingStore.forProduct(connection.getMetaData().getDatabaseProductName()).control()
+            return Tables.forProduct(connection.getMetaData().getDatabaseProductName()).control()
                     .suspensions(connection);
         }
     }

@@ -22,8 +22,8 @@ class H2PendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("H2");
+    protected Tables store() {
+        return Tables.forProduct("H2");
     }
 
     @Override

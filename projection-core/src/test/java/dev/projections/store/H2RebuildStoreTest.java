@@ -21,7 +21,7 @@ class H2RebuildStoreTest extends RebuildStoreContract {
     }
 
     @Override
-    protected PendingStore pendingStore() {
-        return PendingStore.forProduct("H2");
+    protected Tables pendingStore() {
+        return Tables.forProduct("H2");
     }
 }

@@ -44,7 +44,7 @@ class MariaDbClaimPlanTest {
 
     @Test
     void eachProjectionsPartOfTheClaimReadsTheClaimIndexInOrderWithoutSorting() throws SQLException {
-        MariaDbPendingQueue store = (MariaDbPendingQueue) PendingStore.forProduct("MariaDB").queue();
+        MariaDbPendingQueue store = (MariaDbPendingQueue) Tables.forProduct("MariaDB").queue();
         List<String> parts = new ArrayList<>();
         try (Connection connection = LiquibaseSchema.mariaDb().connect(url);
              PreparedStatement explain = connection.prepareStatement("EXPLAIN " + store.claimDueSql(3, 100))) {

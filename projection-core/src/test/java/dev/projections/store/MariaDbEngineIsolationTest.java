@@ -46,7 +46,7 @@ class MariaDbEngineIsolationTest {
             engine.setAutoCommit(false);
 
             // as JtaTransactions runs it
-            PendingStore.forProduct("MariaDB").beginEngineTransaction(engine);
+            Tables.forProduct("MariaDB").beginEngineTransaction(engine);
             assertThat(controlRows(engine)).isZero();
             insertControlRow(other, "a");
             assertThat(controlRows(engine)).as("READ COMMITTED: a commit made since is seen").isEqualTo(1);

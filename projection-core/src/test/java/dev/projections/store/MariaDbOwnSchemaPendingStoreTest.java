@@ -37,8 +37,8 @@ class MariaDbOwnSchemaPendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("MariaDB");
+    protected Tables store() {
+        return Tables.forProduct("MariaDB");
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 /**
  * The pending-table contract on MariaDB ({@code PROJECTION_TEST_MARIADB_URL}), in a database of its own created by
  * the changelog. Connections keep the server's default isolation, REPEATABLE READ, as an application's would; the
- * contract runs the engine's transactions through {@link PendingStore#beginEngineTransaction}.
+ * contract runs the engine's transactions through {@link Tables#beginEngineTransaction}.
  */
 class MariaDbPendingStoreTest extends PendingStoreContract {
 
@@ -19,8 +19,8 @@ class MariaDbPendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("MariaDB");
+    protected Tables store() {
+        return Tables.forProduct("MariaDB");
     }
 
     @Override

@@ -20,7 +20,7 @@ class MariaDbRebuildStoreTest extends RebuildStoreContract {
     }
 
     @Override
-    protected PendingStore pendingStore() {
-        return PendingStore.forProduct("MariaDB");
+    protected Tables pendingStore() {
+        return Tables.forProduct("MariaDB");
     }
 }

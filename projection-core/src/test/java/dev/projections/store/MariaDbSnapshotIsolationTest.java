@@ -30,7 +30,7 @@ class MariaDbSnapshotIsolationTest {
     private static final MarkKey HOT = new MarkKey(ORDERS, "", "42");
 
     private static String url;
-    private PendingStore store;
+    private Tables store;
 
     @BeforeAll
     static void createDatabase() throws Exception {
@@ -39,7 +39,7 @@ class MariaDbSnapshotIsolationTest {
 
     @BeforeEach
     void emptyTheTables() throws SQLException {
-        store = PendingStore.forProduct("MariaDB");
+        store = Tables.forProduct("MariaDB");
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("DELETE FROM projection_pending");
             st.execute("DELETE FROM projection_rebuild_partition");
@@ -152,7 +152,7 @@ class MariaDbSnapshotIsolationTest {
         });
     }
 
-    private <T> T engine(PendingStore.SqlWork<T> work) throws SQLException {
+    private <T> T engine(Tables.SqlWork<T> work) throws SQLException {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             store.beginEngineTransaction(connection);

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link PendingStore} (docs/contract.md §3 upsert rule, §4 claims, leases, acks and failures), run
+ * The contract of {@link Tables} (docs/contract.md §3 upsert rule, §4 claims, leases, acks and failures), run
  * against every database the product supports: each subclass provides a database whose schema was created by
  * the real Liquibase changelog. Every instant is passed in (the store never reads a clock), so time is a
  * base instant plus offsets; nothing sleeps. Columns are read back with plain JDBC.
@@ -64,7 +64,7 @@ abstract class PendingStoreContract {
     private static final long WAIT_SECONDS = 20;
 
     /** The store under test, for this subclass's database. */
-    protected abstract PendingStore store();
+    protected abstract Tables store();
 
     /** A new connection to the schema the changelog created (auto-commit on, as a driver hands it out). */
     protected abstract Connection connect() throws SQLException;
@@ -75,7 +75,7 @@ abstract class PendingStoreContract {
     /** Whether session {@code sessionId} is waiting for a lock, asked through {@code observer}. */
     protected abstract boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException;
 
-    private PendingStore store;
+    private Tables store;
     private PendingCounts counts;
     private ExecutorService threads;
     private final String tokenA = UUID.randomUUID().toString();
@@ -1572,7 +1572,7 @@ abstract class PendingStoreContract {
 
     /**
      * Runs {@code work} in a transaction of the engine's, on a connection of its own: prepared as the engine prepares
-     * each of its transactions ({@link PendingStore#beginEngineTransaction}).
+     * each of its transactions ({@link Tables#beginEngineTransaction}).
      */
     <T> T inTransaction(Work<T> work) throws Exception {
         return inTransaction(true, work);

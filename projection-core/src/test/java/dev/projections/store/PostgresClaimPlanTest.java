@@ -76,7 +76,7 @@ class PostgresClaimPlanTest {
 
     @Test
     void theClaimTakesLiveMarksFirstThenTheOldestAcrossProjections() throws Exception {
-        PendingStore store = PendingStore.forProduct("PostgreSQL");
+        Tables store = Tables.forProduct("PostgreSQL");
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             List<ClaimedMark> claimed = store.queue().claimDue(connection, PROJECTIONS, NOW,
@@ -100,7 +100,7 @@ class PostgresClaimPlanTest {
     @Test
     void theDueCheckAndTheLongestDueReadAreIndexReads() throws Exception {
         Instant fewDue = Instant.parse("2030-01-01T10:00:00.500Z");
-        String anyDue = PendingStore.forProduct("PostgreSQL").queue().anyDueSql(3);
+        String anyDue = Tables.forProduct("PostgreSQL").queue().anyDueSql(3);
         String longestDue = new PendingCounts(Dialect.POSTGRESQL).longestDueSql();
         try (Connection connection = connect()) {
             String due = plan(connection, "EXPLAIN " + anyDue, select -> {
@@ -129,7 +129,7 @@ class PostgresClaimPlanTest {
     void aRebuildsRemainingMarksAreReadFromThePartialRebuildIndex() throws Exception {
         try (Connection connection = connect()) {
             for (String condition : new String[] {"attempts = 0", "attempts > 0"}) {
-                String finish = plan(connection, "EXPLAIN " + RebuildStore.rebuildMarkSql(Dialect.POSTGRESQL, condition),
+                String finish = plan(connection, "EXPLAIN " + RebuildMarks.rebuildMarkSql(Dialect.POSTGRESQL, condition),
                         select -> {
                             // the costly case: nothing of it left, so no early row ends a scan
                             select.setString(1, "finished-projection");
@@ -142,7 +142,7 @@ class PostgresClaimPlanTest {
                         .doesNotContain("Seq Scan on projection_pending");
             }
 
-            String progress = plan(connection, "EXPLAIN " + RebuildStore.PROGRESS + " WHERE r.run_id = ?",
+            String progress = plan(connection, "EXPLAIN " + RebuildHistory.PROGRESS + " WHERE r.run_id = ?",
                     select -> select.setString(1, "run"));
             assertThat(progress).as(progress).contains("projection_pending_rebuild_idx")
                     .doesNotContain("Seq Scan on projection_pending");

@@ -41,8 +41,8 @@ class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("PostgreSQL");
+    protected Tables store() {
+        return Tables.forProduct("PostgreSQL");
     }
 
     @Override

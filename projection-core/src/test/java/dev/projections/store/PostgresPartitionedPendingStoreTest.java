@@ -51,8 +51,8 @@ class PostgresPartitionedPendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("PostgreSQL");
+    protected Tables store() {
+        return Tables.forProduct("PostgreSQL");
     }
 
     @Override

@@ -30,8 +30,8 @@ class PostgresPendingStoreTest extends PendingStoreContract {
     }
 
     @Override
-    protected PendingStore store() {
-        return PendingStore.forProduct("PostgreSQL");
+    protected Tables store() {
+        return Tables.forProduct("PostgreSQL");
     }
 
     @Override

@@ -23,7 +23,7 @@ class PostgresRebuildStoreTest extends RebuildStoreContract {
     }
 
     @Override
-    protected PendingStore pendingStore() {
-        return PendingStore.forProduct("PostgreSQL");
+    protected Tables pendingStore() {
+        return Tables.forProduct("PostgreSQL");
     }
 }

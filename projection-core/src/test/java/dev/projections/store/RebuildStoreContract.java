@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of {@link RebuildStore} (docs/contract.md §7), run against every database: one running run per projection and
+ * The contract of the rebuild tables ({@link RebuildRuns}, {@link RebuildPartitions}, {@link RebuildMarks}, {@link RebuildHistory}) (docs/contract.md §7), run against every database: one running run per projection and
  * tenant, and an honest end state — a run never reports FINISHED while rebuild marks of it remain.
  */
 abstract class RebuildStoreContract {
@@ -26,10 +26,13 @@ abstract class RebuildStoreContract {
 
     protected abstract Connection connect() throws SQLException;
 
-    private final RebuildStore runs = new RebuildStore();
-    private final PendingStore pending = pendingStore();
+    private final Tables pending = pendingStore();
+    private final RebuildRuns runs = pending.rebuildRuns();
+    private final RebuildPartitions partitions = pending.rebuildPartitions();
+    private final RebuildMarks marks = pending.rebuildMarks();
+    private final RebuildHistory history = pending.rebuildHistory();
 
-    protected abstract PendingStore pendingStore();
+    protected abstract Tables pendingStore();
 
     @BeforeEach
     void emptyTables() throws SQLException {
@@ -62,12 +65,12 @@ abstract class RebuildStoreContract {
         try (Connection first = connect(); Connection second = connect()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
-            assertThat(runs.lease(first, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "first")
+            assertThat(partitions.lease(first, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "first")
                     .orElseThrow().runId()).as("the oldest runnable run").isEqualTo(older);
 
             // the first stepper's lease is not committed: its row stays locked until the second has its answer
             java.util.concurrent.Future<java.util.Optional<RebuildRun>> leased = thread.submit(() ->
-                    runs.lease(second, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "second"));
+                    partitions.lease(second, List.of(ORDERS), T0.plusSeconds(2), Duration.ofSeconds(30), "second"));
             assertThat(leased.get(20, java.util.concurrent.TimeUnit.SECONDS).orElseThrow().runId())
                     .as("the next run, without waiting for the locked one").isEqualTo(newer);
             second.commit();
@@ -76,7 +79,7 @@ abstract class RebuildStoreContract {
             thread.shutdownNow();
         }
         try (Connection connection = connect()) {
-            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(3), Duration.ofSeconds(30), "third"))
+            assertThat(partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(3), Duration.ofSeconds(30), "third"))
                     .as("both leased until their lease ends").isEmpty();
         }
     }
@@ -88,7 +91,7 @@ abstract class RebuildStoreContract {
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(5))).isEqualTo(1);
 
-            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(5)).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(5)).orElseThrow();
             assertThat(progress.state()).isEqualTo(RebuildProgress.FINISHED);
             assertThat(progress.remaining()).isZero();
             assertThat(progress.failing()).isZero();
@@ -107,7 +110,7 @@ abstract class RebuildStoreContract {
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
 
-            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
             assertThat(progress.state()).as("not FINISHED with remaining > 0").isEqualTo(RebuildProgress.FINISHED_FAILING);
             assertThat(progress.remaining()).isEqualTo(1);
             assertThat(progress.failing()).isEqualTo(1);
@@ -124,7 +127,7 @@ abstract class RebuildStoreContract {
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isZero();
 
-            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
             assertThat(progress.state()).isEqualTo(RebuildProgress.RUNNING);
             assertThat(progress.remaining()).isEqualTo(1);
             assertThat(progress.failing()).isZero();
@@ -148,11 +151,11 @@ abstract class RebuildStoreContract {
                     .mapToObj(i -> new MarkKey(ORDERS, "a", "p" + i)).toList();
             pending.queue().upsert(connection, page, PendingQueue.REBUILD, second, T0.plusSeconds(3));
 
-            RebuildProgress earlier = runs.progress(connection, first, T0.plusSeconds(4)).orElseThrow();
+            RebuildProgress earlier = history.progress(connection, first, T0.plusSeconds(4)).orElseThrow();
             assertThat(earlier.state()).isEqualTo(RebuildProgress.FINISHED_FAILING);
             assertThat(earlier.remaining()).as("its own two failing marks, not the newer run's page").isEqualTo(2);
             assertThat(earlier.failing()).isEqualTo(2);
-            RebuildProgress newer = runs.progress(connection, second, T0.plusSeconds(4)).orElseThrow();
+            RebuildProgress newer = history.progress(connection, second, T0.plusSeconds(4)).orElseThrow();
             assertThat(newer.remaining()).as("its page, not the earlier run's failing marks").isEqualTo(100);
         }
     }
@@ -163,7 +166,7 @@ abstract class RebuildStoreContract {
             // an earlier failed run's waiting mark, written by an instance 5 s ahead: after this run's start by its clock
             String earlier = runs.start(connection, ORDERS, "a", T0.minusSeconds(60));
             runs.cancel(connection, earlier, "ops", T0.minusSeconds(50));
-            assertThat(runs.purgeCancelled(connection, pending.queue(), earlier, T0.minusSeconds(50), 100)).isZero();
+            assertThat(marks.purgeCancelled(connection, earlier, T0.minusSeconds(50), 100)).isZero();
             MarkKey leftOver = new MarkKey(ORDERS, "a", "left-over");
             pending.queue().upsert(connection, List.of(leftOver), PendingQueue.REBUILD, earlier, T0.plusSeconds(1));
 
@@ -173,7 +176,7 @@ abstract class RebuildStoreContract {
             pending.queue().upsert(connection, page, PendingQueue.REBUILD, runId, T0.minusSeconds(2));
             assertThat(runs.cancel(connection, runId, "alice", T0.plusSeconds(3))).isTrue();
 
-            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(4), 100)).isEqualTo(2);
+            assertThat(marks.purgeCancelled(connection, runId, T0.plusSeconds(4), 100)).isEqualTo(2);
             assertThat(entityIds(connection)).as("the run's page went, the earlier run's mark stayed")
                     .containsExactly("left-over");
         }
@@ -186,9 +189,9 @@ abstract class RebuildStoreContract {
             String runId = runs.start(connection, ORDERS, "a", scope, List.of("400", "700"), "alice", T0);
             List<RebuildRun> leased = new java.util.ArrayList<>();
             for (String token : List.of("s1", "s2", "s3")) {
-                leased.add(runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), token).orElseThrow());
+                leased.add(partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), token).orElseThrow());
             }
-            assertThat(runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s4")).as("all three held").isEmpty();
+            assertThat(partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s4")).as("all three held").isEmpty();
             assertThat(leased).extracting(RebuildRun::partition).containsExactly(0, 1, 2);
             assertThat(leased).extracting(RebuildRun::cursor).as("each starts after the bound before it")
                     .containsExactly(null, "400", "700");
@@ -196,12 +199,12 @@ abstract class RebuildStoreContract {
                     .containsExactly("400", "700", null);
             assertThat(leased).extracting(run -> run.scope().from()).containsOnly("100");
 
-            RebuildProgress progress = runs.progress(connection, runId, T0).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0).orElseThrow();
             assertThat(progress.partitions()).isEqualTo(3);
             assertThat(progress.partitionsDone()).isZero();
             assertThat(progress.scope()).isEqualTo(scope);
             assertThat(progress.startedBy()).isEqualTo("alice");
-            assertThat(runs.partitions(connection, runId)).extracting(RebuildPartition::held).containsOnly(true);
+            assertThat(history.partitions(connection, runId)).extracting(RebuildPartition::held).containsOnly(true);
         }
     }
 
@@ -209,19 +212,19 @@ abstract class RebuildStoreContract {
     void aRunsIdsAreAllMarkedOnlyWhenItsLastPartitionIsExhaustedWhicheverOrderTheyEndIn() throws Exception {
         try (Connection connection = connect()) {
             String runId = runs.start(connection, ORDERS, "a", RebuildScope.everything(), List.of("5"), null, T0);
-            RebuildRun first = runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s1").orElseThrow();
-            RebuildRun second = runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s2").orElseThrow();
+            RebuildRun first = partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s1").orElseThrow();
+            RebuildRun second = partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s2").orElseThrow();
 
             assertThat(runs.advance(connection, second, "9", 4, true)).isTrue();
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).as("partition 0 still lists ids").isZero();
             assertThat(runs.hasWork(connection, List.of(ORDERS), T0.plusSeconds(61))).as("partition 0 once its lease lapsed").isTrue();
 
             assertThat(runs.advance(connection, first, "5", 5, true)).isTrue();
-            RebuildProgress beforeFinish = runs.progress(connection, runId, T0.plusSeconds(2)).orElseThrow();
+            RebuildProgress beforeFinish = history.progress(connection, runId, T0.plusSeconds(2)).orElseThrow();
             assertThat(beforeFinish.marked()).as("the sum of its partitions").isEqualTo(9);
             assertThat(beforeFinish.partitionsDone()).isEqualTo(2);
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(2))).isEqualTo(1);
-            assertThat(runs.progress(connection, runId, T0.plusSeconds(2)).orElseThrow().state())
+            assertThat(history.progress(connection, runId, T0.plusSeconds(2)).orElseThrow().state())
                     .isEqualTo(RebuildProgress.FINISHED);
         }
     }
@@ -230,25 +233,25 @@ abstract class RebuildStoreContract {
     void aPartitionWhoseStepperDiedIsTakenOverFromItsLastCursorOnceTheLeaseLapses() throws Exception {
         try (Connection connection = connect()) {
             String runId = runs.start(connection, ORDERS, "a", RebuildScope.everything(), List.of("5"), null, T0);
-            RebuildRun first = runs.lease(connection, List.of(ORDERS), T0, Duration.ofSeconds(30), "s1").orElseThrow();
+            RebuildRun first = partitions.lease(connection, List.of(ORDERS), T0, Duration.ofSeconds(30), "s1").orElseThrow();
             assertThat(runs.advance(connection, first, "3", 3, false)).isTrue();
-            RebuildRun again = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s1b")
+            RebuildRun again = partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s1b")
                     .orElseThrow();
             assertThat(again.partition()).as("the oldest free partition").isZero();
             // s1b dies here: no advance. Partition 1 is leased meanwhile and ends normally.
-            RebuildRun other = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s2")
+            RebuildRun other = partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(1), Duration.ofSeconds(30), "s2")
                     .orElseThrow();
             assertThat(runs.advance(connection, other, "8", 3, true)).isTrue();
-            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(20), Duration.ofSeconds(30), "s3"))
+            assertThat(partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(20), Duration.ofSeconds(30), "s3"))
                     .as("partition 0's lease still runs").isEmpty();
 
-            RebuildRun takenOver = runs.lease(connection, List.of(ORDERS), T0.plusSeconds(31), Duration.ofSeconds(30), "s3")
+            RebuildRun takenOver = partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(31), Duration.ofSeconds(30), "s3")
                     .orElseThrow();
             assertThat(takenOver.partition()).isZero();
             assertThat(takenOver.cursor()).as("resumes from the last committed step").isEqualTo("3");
             assertThat(runs.advance(connection, again, "4", 1, false)).as("the dead owner's late step is refused").isFalse();
             assertThat(runs.advance(connection, takenOver, "5", 2, true)).isTrue();
-            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(32)).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(32)).orElseThrow();
             assertThat(progress.takeovers()).isEqualTo(1);
             assertThat(progress.marked()).isEqualTo(8);
             assertThat(progress.partitionsDone()).isEqualTo(2);
@@ -270,12 +273,12 @@ abstract class RebuildStoreContract {
             assertThatThrownBy(() -> runs.start(connection, ORDERS, "a", T0.plusSeconds(3)))
                     .as("not before its marks are gone").isInstanceOf(RebuildAlreadyRunningException.class);
 
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).isEqualTo(4);
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).as("the last 2 of 6").isEqualTo(2);
-            assertThat(runs.purgeCancelled(connection, pending.queue(), null, T0.plusSeconds(3), 4)).as("nothing left").isEqualTo(-1);
+            assertThat(marks.purgeCancelled(connection, null, T0.plusSeconds(3), 4)).isEqualTo(4);
+            assertThat(marks.purgeCancelled(connection, null, T0.plusSeconds(3), 4)).as("the last 2 of 6").isEqualTo(2);
+            assertThat(marks.purgeCancelled(connection, null, T0.plusSeconds(3), 4)).as("nothing left").isEqualTo(-1);
 
             assertThat(entityIds(connection)).containsExactlyInAnyOrder("id-3", "other-tenant");
-            RebuildProgress progress = runs.progress(connection, runId, T0.plusSeconds(4)).orElseThrow();
+            RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(4)).orElseThrow();
             assertThat(progress.state()).isEqualTo(RebuildProgress.CANCELLED);
             assertThat(progress.cancelledBy()).isEqualTo("alice");
             assertThat(progress.remaining()).as("an ended run counts nothing of later runs").isZero();
@@ -295,9 +298,9 @@ abstract class RebuildStoreContract {
                 c.setAutoCommit(false);
                 pending.beginEngineTransaction(c);
             }
-            RebuildRun one = runs.lease(early, List.of(ORDERS), T0, Duration.ofMinutes(1), "early").orElseThrow();
+            RebuildRun one = partitions.lease(early, List.of(ORDERS), T0, Duration.ofMinutes(1), "early").orElseThrow();
             early.commit();
-            RebuildRun two = runs.lease(late, List.of(ORDERS), T0, Duration.ofMinutes(1), "late").orElseThrow();
+            RebuildRun two = partitions.lease(late, List.of(ORDERS), T0, Duration.ofMinutes(1), "late").orElseThrow();
             late.commit();
 
             // the early step has advanced, not committed: it holds the run's row, and the cancel waits for it
@@ -319,14 +322,14 @@ abstract class RebuildStoreContract {
             assertThat(runs.advance(late, two, "z1", 1, false)).isFalse();
             late.rollback();
 
-            assertThat(runs.purgeCancelled(operator, pending.queue(), runId, T0.plusSeconds(2), 100)).as("the early step's marks").isEqualTo(2);
+            assertThat(marks.purgeCancelled(operator, runId, T0.plusSeconds(2), 100)).as("the early step's marks").isEqualTo(2);
             operator.commit();
         } finally {
             thread.shutdownNow();
         }
         try (Connection connection = connect()) {
             assertThat(entityIds(connection)).isEmpty();
-            assertThat(runs.lease(connection, List.of(ORDERS), T0.plusSeconds(120), Duration.ofMinutes(1), "next"))
+            assertThat(partitions.lease(connection, List.of(ORDERS), T0.plusSeconds(120), Duration.ofMinutes(1), "next"))
                     .as("a cancelled run's partitions are never leased again").isEmpty();
         }
     }
@@ -350,14 +353,14 @@ abstract class RebuildStoreContract {
                     T0.plusSeconds(12), Duration.ofMinutes(2), "worker").get(0);
             assertThat(runs.cancel(connection, runId, "alice", T0.plusSeconds(13))).isTrue();
 
-            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(14), 100)).isEqualTo(1);
+            assertThat(marks.purgeCancelled(connection, runId, T0.plusSeconds(14), 100)).isEqualTo(1);
             assertThat(entityIds(connection)).as("only the waiting mark of this run went")
                     .containsExactlyInAnyOrder("failing", "older", "claimed");
             assertThatThrownBy(() -> runs.start(connection, ORDERS, "a", T0.plusSeconds(15)))
                     .as("reserved while its claimed mark is refreshed").isInstanceOf(RebuildAlreadyRunningException.class);
 
             assertThat(pending.queue().ack(connection, held, T0.plusSeconds(15))).isEqualTo(AckOutcome.SUCCESS);
-            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(16), 100)).isZero();
+            assertThat(marks.purgeCancelled(connection, runId, T0.plusSeconds(16), 100)).isZero();
             assertThat(runs.start(connection, ORDERS, "a", T0.plusSeconds(17))).as("free once it was acked").isNotBlank();
             assertThat(entityIds(connection)).containsExactlyInAnyOrder("failing", "older");
         }
@@ -383,7 +386,7 @@ abstract class RebuildStoreContract {
             pending.queue().upsert(business, List.of(new MarkKey(ORDERS, "a", "6")), PendingQueue.LIVE, T0.plusSeconds(2));
 
             java.util.concurrent.Future<Integer> purged = thread.submit(() -> {
-                int deleted = runs.purgeCancelled(purger, pending.queue(), runId, T0.plusSeconds(3), 100);
+                int deleted = marks.purgeCancelled(purger, runId, T0.plusSeconds(3), 100);
                 purger.commit();
                 return deleted;
             });
@@ -400,7 +403,7 @@ abstract class RebuildStoreContract {
             thread.shutdownNow();
         }
         try (Connection connection = connect()) {
-            assertThat(runs.purgeCancelled(connection, pending.queue(), runId, T0.plusSeconds(6), 100)).isZero();
+            assertThat(marks.purgeCancelled(connection, runId, T0.plusSeconds(6), 100)).isZero();
             assertThat(entityIds(connection)).as("the live marks stay").containsExactlyInAnyOrder("6", "501");
             assertThat(runs.start(connection, ORDERS, "a", T0.plusSeconds(7))).isNotBlank();
         }
@@ -425,7 +428,7 @@ abstract class RebuildStoreContract {
             try (Statement lock = other.createStatement()) {
                 lock.executeQuery("SELECT run_id FROM projection_rebuild WHERE run_id = '" + held + "' FOR UPDATE").close();
             }
-            RebuildRun run = runs.lease(step, List.of(ORDERS), T0, Duration.ofMinutes(1), "s").orElseThrow();
+            RebuildRun run = partitions.lease(step, List.of(ORDERS), T0, Duration.ofMinutes(1), "s").orElseThrow();
             step.commit();
             pending.queue().upsert(step, List.of(new MarkKey(ORDERS, "last", "z")), PendingQueue.REBUILD, T0);
             assertThat(runs.advance(step, run, "z", 1, true)).isTrue();
@@ -435,7 +438,7 @@ abstract class RebuildStoreContract {
                     .isZero();
             finisher.commit();
             other.rollback();
-            assertThat(runs.progress(finisher, last, T0.plusSeconds(1)).orElseThrow().state())
+            assertThat(history.progress(finisher, last, T0.plusSeconds(1)).orElseThrow().state())
                     .isEqualTo(RebuildProgress.RUNNING);
         }
     }
@@ -486,14 +489,14 @@ abstract class RebuildStoreContract {
             assertThat(runs.adoptLegacyRuns(connection, now)).as("the lapsed one").isEqualTo(1);
             assertThat(runs.adoptLegacyRuns(connection, now)).as("once").isZero();
 
-            RebuildRun run = runs.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "new").orElseThrow();
+            RebuildRun run = partitions.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "new").orElseThrow();
             assertThat(run.runId()).isEqualTo("lapsed");
             assertThat(run.cursor()).as("from the previous release's cursor").isEqualTo("7");
-            assertThat(runs.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "other"))
+            assertThat(partitions.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "other"))
                     .as("the held one is still the previous release's").isEmpty();
             assertThat(runs.advance(connection, run, "9", 2, true)).isTrue();
             assertThat(runs.finishExhausted(connection, now)).isEqualTo(1);
-            RebuildProgress done = runs.progress(connection, "lapsed", now).orElseThrow();
+            RebuildProgress done = history.progress(connection, "lapsed", now).orElseThrow();
             assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
             assertThat(done.marked()).as("7 by the previous release, 2 since").isEqualTo(9);
         }
@@ -504,20 +507,20 @@ abstract class RebuildStoreContract {
         try (Connection connection = connect()) {
             String old = runs.start(connection, ORDERS, "a", T0);
             runs.cancel(connection, old, "alice", T0.plusSeconds(1));
-            runs.purgeCancelled(connection, pending.queue(), old, T0.plusSeconds(1), 100);
+            marks.purgeCancelled(connection, old, T0.plusSeconds(1), 100);
             String scoped = runs.start(connection, ORDERS, "a", RebuildScope.filter("region", "EU"), List.of(), "bob",
                     T0.plusSeconds(2));
             String other = runs.start(connection, "customer-stats", "", RebuildScope.changedSince(T0), List.of(), null,
                     T0.plusSeconds(3));
 
-            assertThat(runs.history(connection, null, 10, T0.plusSeconds(4))).extracting(RebuildProgress::runId)
+            assertThat(history.history(connection, null, 10, T0.plusSeconds(4))).extracting(RebuildProgress::runId)
                     .containsExactly(other, scoped, old);
-            List<RebuildProgress> orders = runs.history(connection, ORDERS, 10, T0.plusSeconds(4));
+            List<RebuildProgress> orders = history.history(connection, ORDERS, 10, T0.plusSeconds(4));
             assertThat(orders).extracting(RebuildProgress::runId).containsExactly(scoped, old);
             assertThat(orders.get(0).scope().filter()).isEqualTo("region=EU");
             assertThat(orders.get(1).state()).isEqualTo(RebuildProgress.CANCELLED);
-            assertThat(runs.history(connection, null, 1, T0.plusSeconds(4))).hasSize(1);
-            assertThat(runs.progress(connection, other, T0.plusSeconds(4)).orElseThrow().scope().changedSince())
+            assertThat(history.history(connection, null, 1, T0.plusSeconds(4))).hasSize(1);
+            assertThat(history.progress(connection, other, T0.plusSeconds(4)).orElseThrow().scope().changedSince())
                     .isEqualTo(T0);
         }
     }
@@ -536,7 +539,7 @@ abstract class RebuildStoreContract {
     /** A run of {@code tenant} whose single step marked everything its ids gave. */
     private String exhaustedRun(Connection connection, String tenant) throws SQLException {
         String runId = runs.start(connection, ORDERS, tenant, T0);
-        RebuildRun run = runs.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(2), "step").orElseThrow();
+        RebuildRun run = partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(2), "step").orElseThrow();
         assertThat(run.runId()).isEqualTo(runId);
         assertThat(runs.advance(connection, run, "9", 3, true)).isTrue();
         return runId;

@@ -36,18 +36,19 @@ class RebuildUpgradeTest {
         }
         LiquibaseSchema.update(DriverManager.getConnection(url, "sa", ""));
 
-        RebuildStore runs = new RebuildStore();
+        Tables tables = Tables.forProduct("H2");
+        RebuildRuns runs = tables.rebuildRuns();
         Instant now = Instant.parse("2030-01-01T11:00:00Z");
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
-            RebuildRun run = runs.lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "t").orElseThrow();
+            RebuildRun run = tables.rebuildPartitions().lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "t").orElseThrow();
             assertThat(run.runId()).isEqualTo("old-running");
             assertThat(run.partition()).isZero();
             assertThat(run.cursor()).isEqualTo("4711");
             assertThat(run.scope().isEverything()).isTrue();
-            assertThat(runs.lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "u"))
+            assertThat(tables.rebuildPartitions().lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "u"))
                     .as("the exhausted run has nothing to list").isEmpty();
 
-            RebuildProgress exhausted = runs.progress(connection, "old-exhausted", now).orElseThrow();
+            RebuildProgress exhausted = tables.rebuildHistory().progress(connection, "old-exhausted", now).orElseThrow();
             assertThat(exhausted.partitionsDone()).isEqualTo(1);
             assertThat(exhausted.marked()).isEqualTo(99);
             assertThat(runs.finishExhausted(connection, now)).isEqualTo(1);
@@ -73,17 +74,18 @@ class RebuildUpgradeTest {
                             TIMESTAMP WITH TIME ZONE '2030-01-01 11:00:30+00')""");
         }
 
-        RebuildStore runs = new RebuildStore();
+        Tables tables = Tables.forProduct("H2");
+        RebuildRuns runs = tables.rebuildRuns();
         try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
             assertThat(runs.adoptLegacyRuns(connection, now)).as("the lapsed one only").isEqualTo(1);
             assertThat(runs.adoptLegacyRuns(connection, now)).as("once").isZero();
             assertThat(runs.hasWork(connection, List.of("order-search"), now)).isTrue();
 
-            RebuildRun run = runs.lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "t").orElseThrow();
+            RebuildRun run = tables.rebuildPartitions().lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "t").orElseThrow();
             assertThat(run.runId()).isEqualTo("old-after-012");
             assertThat(run.partition()).isZero();
             assertThat(run.cursor()).isNull();
-            assertThat(runs.lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "u"))
+            assertThat(tables.rebuildPartitions().lease(connection, List.of("order-search"), now, Duration.ofMinutes(1), "u"))
                     .as("the other is still stepped by the previous release").isEmpty();
             try (Statement statement = connection.createStatement();
                  java.sql.ResultSet rows = statement.executeQuery(PRE_PARTITION_LEASE_OF_ADOPTED)) {
@@ -92,7 +94,7 @@ class RebuildUpgradeTest {
 
             assertThat(runs.advance(connection, run, "42", 42, true)).isTrue();
             assertThat(runs.finishExhausted(connection, now)).isEqualTo(1);
-            RebuildProgress done = runs.progress(connection, "old-after-012", now).orElseThrow();
+            RebuildProgress done = tables.rebuildHistory().progress(connection, "old-after-012", now).orElseThrow();
             assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
             assertThat(done.marked()).isEqualTo(42);
             assertThat(runs.start(connection, "order-search", "a", now)).as("its tenant free again").isNotBlank();

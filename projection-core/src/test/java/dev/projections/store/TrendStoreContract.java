@@ -28,11 +28,11 @@ abstract class TrendStoreContract {
 
     protected abstract String product();
 
-    private PendingStore store;
+    private Tables store;
 
     @BeforeEach
     void emptyTables() throws SQLException {
-        store = PendingStore.forProduct(product(), "node-a");
+        store = Tables.forProduct(product(), "node-a");
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.executeUpdate("DELETE FROM projection_trend");
             statement.executeUpdate("DELETE FROM projection_node");

@@ -13,7 +13,7 @@ import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.Transactions;
 import dev.projections.store.Dialect;
 import dev.projections.store.LiquibaseSchema;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import dev.projections.store.TrendPoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,7 +34,7 @@ class TrendSamplerTest {
     private static final MarkKey ORDER = new MarkKey("order-search", "", "1");
     private static String url;
 
-    private final PendingStore store = PendingStore.forProduct("H2");
+    private final Tables store = Tables.forProduct("H2");
     private final SetClock clock = new SetClock();
     private final AtomicInteger failures = new AtomicInteger();
     private final RefreshMinutes minutes = new RefreshMinutes(clock);

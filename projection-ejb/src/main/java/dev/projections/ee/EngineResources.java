@@ -7,7 +7,7 @@ import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.ops.Sql;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
 import jakarta.annotation.PostConstruct;
@@ -26,7 +26,7 @@ public class EngineResources {
     private DataSource dataSource;
     private EngineDatasource engineDatasource;
     private TableSchema tables;
-    private PendingStore store;
+    private Tables store;
     private Sql sql;
     private PendingCounts counts;
     private Handoff handoff;
@@ -49,7 +49,7 @@ public class EngineResources {
         dataSource = tables.dataSource(server);
         instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
-        store = PendingStore.forDatabase(dataSource, instanceId);
+        store = Tables.forDatabase(dataSource, instanceId);
         sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
@@ -75,7 +75,7 @@ public class EngineResources {
         return tables;
     }
 
-    public PendingStore store() {
+    public Tables store() {
         return store;
     }
 

@@ -7,7 +7,6 @@ import dev.projections.ops.MarkOperations;
 import dev.projections.ops.Overview;
 import dev.projections.ops.PauseOperations;
 import dev.projections.ops.RebuildOperations;
-import dev.projections.store.RebuildStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -63,7 +62,7 @@ public class Operations {
                 drainer::start);
         pauses = new PauseOperations(resources.sql(), resources.store(), resources.clock(), registry,
                 pauseState::invalidate, drainer::start);
-        rebuilds = new RebuildOperations(resources.sql(), new RebuildStore(), runtime.rebuilds(), resources.clock(),
+        rebuilds = new RebuildOperations(resources.sql(), resources.store(), runtime.rebuilds(), resources.clock(),
                 registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                 tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,
                 drainer::start);

@@ -16,7 +16,7 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.Sweep;
-import dev.projections.store.PendingStore;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.Set;
@@ -59,7 +59,7 @@ public final class EngineInstance implements AutoCloseable {
      *                    {@code projection.rebuild-page-size} ids)
      * @param statements counts the engine's statement executions; {@code null} for none
      */
-    public static EngineInstance start(BenchDatabase database, PendingStore store, Clock clock, Projection projection,
+    public static EngineInstance start(BenchDatabase database, Tables store, Clock clock, Projection projection,
                                        int workers, RefreshListener listener, boolean withRebuild,
                                        LongAdder statements) {
         Properties deployment = new Properties();

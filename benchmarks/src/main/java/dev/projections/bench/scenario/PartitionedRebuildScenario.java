@@ -17,7 +17,7 @@ import dev.projections.bench.workload.SetBasedOrderSearchProjection;
 import dev.projections.config.Settings;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.store.RebuildPartition;
-import dev.projections.store.RebuildStore;
+import dev.projections.store.RebuildHistory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -148,7 +148,7 @@ public final class PartitionedRebuildScenario implements Scenario {
             report.figures(marking.get(w), total.get(w));
         }
         long lapsed = takeovers.stream().flatMap(s -> s.values().stream()).mapToLong(Double::longValue).sum();
-        report.note("engine: RebuildPlan.bounds + RebuildStore.start (bounds: MIN..MAX of the order ids cut evenly),");
+        report.note("engine: RebuildPlan.bounds + RebuildRuns.start (bounds: MIN..MAX of the order ids cut evenly),");
         report.note("then every drainer of every instance loops drain(); a step leases one partition and marks");
         report.note("ids(cursor, %,d, its range) when nothing is due or the run's marks run short."
                 .formatted(Settings.defaults().rebuildPageSize()));
@@ -188,7 +188,7 @@ public final class PartitionedRebuildScenario implements Scenario {
             CpuMeter.Sample before = meter.sample();
             long start = System.nanoTime();
             String runId = first.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    new RebuildStore().start(connection, OrderSearchProjection.NAME, "", scope,
+                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", scope,
                             RebuildPlan.bounds(projection, scope, way.partitions()), "benchmark",
                             context.clock().instant()));
             Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "partitions-watch");
@@ -231,7 +231,7 @@ public final class PartitionedRebuildScenario implements Scenario {
         int ids = context.workload().orders();
         String what = "%d partition(s) on %d instance(s), run %d".formatted(way.partitions(), way.instances(), run);
         try (Connection connection = context.database().connect()) {
-            RebuildStore store = new RebuildStore();
+            RebuildHistory store = context.store().rebuildHistory();
             RebuildProgress end = store.progress(connection, runId, context.clock().instant()).orElseThrow();
             if (!RebuildProgress.FINISHED.equals(end.state()) || end.marked() != ids || end.remaining() != 0
                     || end.partitions() != way.partitions() || end.partitionsDone() != end.partitions()) {

@@ -16,7 +16,6 @@ import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.SetBasedOrderSearchProjection;
 import dev.projections.config.Settings;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.RebuildStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -96,7 +95,7 @@ public final class RebuildScenario implements Scenario {
                 engineTotal.render("%,.0f"), boundTotal.render("%,.0f"), Series.ratio(engineTotal, boundTotal));
         report.table(table);
         report.figures(engineMarking, engineTotal, boundMarking, boundTotal);
-        report.note(("engine: RebuildStore.start, then drainers loop drain(); a step marks ids(cursor, %,d) at rebuild")
+        report.note(("engine: RebuildRuns.start, then drainers loop drain(); a step marks ids(cursor, %,d) at rebuild")
                 .formatted(Settings.defaults().rebuildPageSize()));
         report.note("priority when nothing is due or the run's marks run short, so marking overlaps refreshing. Read");
         report.note("model empty at the start of both; set-based refreshAll; the run must end FINISHED.");
@@ -113,7 +112,7 @@ public final class RebuildScenario implements Scenario {
             AtomicLong exhaustedAt = new AtomicLong();
             long start = System.nanoTime();
             String runId = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    new RebuildStore().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
+                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
             Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "cursor-watch");
             watcher.setDaemon(true);
             watcher.start();
@@ -126,7 +125,7 @@ public final class RebuildScenario implements Scenario {
             long done = System.nanoTime() - start;
             watcher.join(10_000);
             RebuildProgress end = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    new RebuildStore().progress(connection, runId, context.clock().instant())).orElseThrow();
+                    context.store().rebuildHistory().progress(connection, runId, context.clock().instant())).orElseThrow();
             if (!RebuildProgress.FINISHED.equals(end.state()) || end.marked() != context.workload().orders()
                     || end.remaining() != 0) {
                 report.problem("rebuild run %d ended %s with %d marked, %d remaining; expected FINISHED, %d, 0"
@@ -145,7 +144,7 @@ public final class RebuildScenario implements Scenario {
         try (EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                 new SetBasedOrderSearchProjection(), 1, RefreshListener.NONE, true, null)) {
             String runId = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    new RebuildStore().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
+                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
             long start = System.nanoTime();
             while (instance.rebuilds().step()) {
                 if (System.nanoTime() - start > GIVE_UP.toNanos()) {

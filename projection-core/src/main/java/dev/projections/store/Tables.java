@@ -5,12 +5,13 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * The product's tables on one database, one object per table and role (docs/design.md, "The store"): the pending
- * queue as the engine uses it, the operator's actions on pending marks, the control table and the instance table,
- * all over one {@link Dialect}. Chosen once per deployment; callers keep the part they use. Rebuild runs are
- * {@link RebuildStore}; what the console and the gauges read is in {@code dev.projections.inspect}.
+ * The one entry to the product's tables on one database (docs/design.md D29, D39): the {@link Dialect} is chosen here,
+ * once per deployment, and every table's class is handed out with it — the pending queue and the claims drainers
+ * hold, the operator's actions on marks, the control, instance, node and trend tables, and the rebuild runs, their
+ * partitions, their marks and their history. Callers keep the part they use. What the console and the gauges read of
+ * the queue is in {@code dev.projections.inspect}; the audit table is {@code inspect.AuditLog}.
  */
-public final class PendingStore {
+public final class Tables {
 
     private final Dialect dialect;
     private final PendingQueue queue;
@@ -20,6 +21,10 @@ public final class PendingStore {
     private final InstanceTable instances;
     private final NodeTable nodes;
     private final TrendTable trends;
+    private final RebuildRuns rebuildRuns;
+    private final RebuildPartitions rebuildPartitions;
+    private final RebuildMarks rebuildMarks;
+    private final RebuildHistory rebuildHistory;
 
     /** Work on a connection of the projection datasource. */
     @FunctionalInterface
@@ -27,7 +32,7 @@ public final class PendingStore {
         T run(Connection connection) throws SQLException;
     }
 
-    private PendingStore(Dialect dialect, PendingQueue queue) {
+    private Tables(Dialect dialect, PendingQueue queue) {
         this.dialect = dialect;
         this.queue = queue;
         this.claims = new HeldClaims(queue);
@@ -36,19 +41,23 @@ public final class PendingStore {
         this.instances = new InstanceTable(dialect);
         this.nodes = new NodeTable(dialect);
         this.trends = new TrendTable(dialect);
+        this.rebuildPartitions = new RebuildPartitions(dialect);
+        this.rebuildMarks = new RebuildMarks(dialect);
+        this.rebuildRuns = new RebuildRuns(dialect, rebuildPartitions, rebuildMarks);
+        this.rebuildHistory = new RebuildHistory(dialect, rebuildMarks);
     }
 
     /** The store for the database behind {@code dataSource}, chosen from its JDBC metadata. */
-    public static PendingStore forDatabase(DataSource dataSource) {
+    public static Tables forDatabase(DataSource dataSource) {
         return forDatabase(dataSource, null);
     }
 
     /** As {@link #forDatabase(DataSource)}, for the server {@code holder}, whose name each of its claims carries. */
-    public static PendingStore forDatabase(DataSource dataSource, String holder) {
+    public static Tables forDatabase(DataSource dataSource, String holder) {
         String product;
         try (Connection connection = dataSource.getConnection()) {
             product = connection.getMetaData().getDatabaseProductName();
-            PendingStore store = forProduct(product, holder);
+            Tables store = forProduct(product, holder);
             SnapshotChecks.present(connection); // at deployment: a MariaDB that cannot go without the check fails it
             return store;
         } catch (SQLException e) {
@@ -57,14 +66,14 @@ public final class PendingStore {
     }
 
     /** The store for a JDBC driver's database product name: PostgreSQL, H2, MariaDB or MySQL. */
-    public static PendingStore forProduct(String databaseProductName) {
+    public static Tables forProduct(String databaseProductName) {
         return forProduct(databaseProductName, null);
     }
 
     /** As {@link #forProduct(String)}, for the server {@code holder}, whose name each of its claims carries. */
-    public static PendingStore forProduct(String databaseProductName, String holder) {
+    public static Tables forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);
-        return new PendingStore(dialect, dialect.queue(holder));
+        return new Tables(dialect, dialect.queue(holder));
     }
 
     /**
@@ -119,6 +128,26 @@ public final class PendingStore {
     /** {@code projection_trend}: each projection's minutes, as each instance's sweep samples them. */
     public TrendTable trends() {
         return trends;
+    }
+
+    /** {@code projection_rebuild}: a rebuild run's life, from its start to its end state. */
+    public RebuildRuns rebuildRuns() {
+        return rebuildRuns;
+    }
+
+    /** {@code projection_rebuild_partition}: a run's id ranges, each leased for a step. */
+    public RebuildPartitions rebuildPartitions() {
+        return rebuildPartitions;
+    }
+
+    /** A run's marks in {@code projection_pending}: counted to finish it, deleted once it is cancelled. */
+    public RebuildMarks rebuildMarks() {
+        return rebuildMarks;
+    }
+
+    /** What an operator reads of rebuild runs: progress, history, partitions. */
+    public RebuildHistory rebuildHistory() {
+        return rebuildHistory;
     }
 
     /** The database these tables live on. */

@@ -1,0 +1,345 @@
+package dev.projections.store;
+
+import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * {@code projection_rebuild} (docs/contract.md §7): a run's life — started once per projection and tenant, stepped
+ * through its {@link RebuildPartitions partitions}, failed, cancelled, finished once its ids are all marked and its
+ * {@link RebuildMarks marks} refreshed. The run counts the partitions still listing ids ({@code partitions_left}): the
+ * step that exhausts the last one marks the run's ids as all marked.
+ */
+public final class RebuildRuns {
+
+    /*
+     * owner_token and lease_until of the run row fence off instances of a release before partitions (change set 012)
+     * during a rolling upgrade: their lease query takes a run whose own lease lapsed, and this one never lapses.
+     */
+    private static final String START = """
+            INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                            running_projection, running_tenant, scope_from, scope_to,
+                                            scope_changed_since, scope_filter, partitions, partitions_left, started_by,
+                                            owner_token, lease_until)
+            VALUES (?, ?, ?, 'RUNNING', 0, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'partitioned', ?)
+            """;
+
+    /** The legacy run lease of a partitioned run: never lapses (see {@link #START}). */
+    static final Instant LEGACY_FENCE = Instant.parse("9999-12-31T00:00:00Z");
+
+    private static final String RUNNING_RUN =
+            "SELECT run_id FROM projection_rebuild WHERE running_projection = ? AND running_tenant = ?";
+
+    /*
+     * A run a previous release started after change set 012 (during a rolling upgrade) has no partition: that release
+     * inserts only the run row, and steps it under the run row's own lease, which each of its steps sets and its
+     * advance clears. Whenever no step of it holds that lease (between two steps, or for good once its instance
+     * stopped) the run is adopted: fenced off from the previous release as 012 fenced the runs it converted — a step of
+     * that release still under way then finds its token gone at its advance and rolls back — and given partition 0
+     * from its cursor. Read without a lock first (a sweep finds none nearly always), then each one locked by its key
+     * without waiting and checked again, so two adopters never both insert.
+     */
+    private static final String ORPHANED_LEGACY_RUNS = """
+            SELECT run_id FROM projection_rebuild r
+             WHERE state = 'RUNNING' AND (lease_until IS NULL OR lease_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id)
+            """;
+
+    private static final String LOCK_ORPHANED_LEGACY_RUN = """
+            SELECT run_id, cursor_id, exhausted, marked FROM projection_rebuild r
+             WHERE run_id = ? AND state = 'RUNNING' AND (lease_until IS NULL OR lease_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id)
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String FENCE_ADOPTED = """
+            UPDATE projection_rebuild SET owner_token = 'partitioned', lease_until = ?, partitions = 1,
+                   partitions_left = CASE WHEN exhausted THEN 0 ELSE 1 END
+             WHERE run_id = ?
+            """;
+
+    /*
+     * The step's last statement, so that partitions stepped in parallel wait for each other only between it and their
+     * commit. A cancel updates the same row first: a step that comes after it finds the run no longer RUNNING and rolls
+     * back its marks; a step before it commits before the cancel, whose deletes then see its marks.
+     */
+    private static final String ADVANCE_RUN = """
+            UPDATE projection_rebuild SET marked = marked + ?, partitions_left = partitions_left - ?
+             WHERE run_id = ? AND state = 'RUNNING'
+            """;
+
+    /* a second statement: MariaDB assigns left to right, PostgreSQL from the old row; this reads the same on both */
+    private static final String ALL_PARTITIONS_EXHAUSTED =
+            "UPDATE projection_rebuild SET exhausted = TRUE WHERE run_id = ? AND partitions_left = 0";
+
+    private static final String FAIL = """
+            UPDATE projection_rebuild
+               SET state = 'FAILED', last_error = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
+             WHERE run_id = ? AND state = 'RUNNING'
+               AND EXISTS (SELECT 1 FROM projection_rebuild_partition p
+                            WHERE p.run_id = ? AND p.partition_no = ? AND p.owner_token = ?)
+            """;
+
+    /*
+     * The run stays registered as running (running_projection, running_tenant) until its rebuild marks are deleted:
+     * a new run of the same projection and tenant would mark at the same priority, and the deletes would take its marks.
+     */
+    private static final String CANCEL = """
+            UPDATE projection_rebuild SET state = 'CANCELLED', finished_at = ?, cancelled_by = ?
+             WHERE run_id = ? AND state = 'RUNNING'
+            """;
+
+    /*
+     * A run is finished when its ids are all marked and none of its rebuild marks waits but failing ones: those stay as
+     * failing marks (retry them) and must not keep the run, and every new run, blocked. The end state says which:
+     * FINISHED with nothing left, FINISHED_FAILING with failing marks left, never FINISHED with remaining > 0.
+     */
+    private static final String EXHAUSTED_RUNS =
+            "SELECT run_id FROM projection_rebuild WHERE state = 'RUNNING' AND exhausted = TRUE";
+
+    private static final String LOCK_EXHAUSTED = """
+            SELECT projection, tenant_id, started_at FROM projection_rebuild
+             WHERE run_id = ? AND state = 'RUNNING' AND exhausted = TRUE
+               FOR UPDATE SKIP LOCKED
+            """;
+
+    private static final String FINISH = """
+            UPDATE projection_rebuild SET state = ?, finished_at = ?, running_projection = NULL, running_tenant = NULL
+             WHERE run_id = ? AND state = 'RUNNING'
+            """;
+
+    private static final String ANY_WORK = """
+            SELECT 1 FROM projection_rebuild r
+             WHERE r.state = 'RUNNING' AND (r.exhausted = TRUE OR r.projection IN (%s) AND EXISTS (
+                       SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id AND p.exhausted = FALSE
+                          AND (p.lease_until IS NULL OR p.lease_until <= ?)))
+                OR r.state = 'CANCELLED' AND r.running_projection IS NOT NULL%s
+            """;
+
+    private final Dialect dialect;
+    private final RebuildPartitions partitions;
+    private final RebuildMarks marks;
+
+    RebuildRuns(Dialect dialect, RebuildPartitions partitions, RebuildMarks marks) {
+        this.dialect = dialect;
+        this.partitions = partitions;
+        this.marks = marks;
+    }
+
+    /** A whole run, one partition, started by nobody in particular (tests, the engine's own callers). */
+    public String start(Connection connection, String projection, String tenant, Instant now) throws SQLException {
+        return start(connection, projection, tenant, RebuildScope.everything(), List.of(), null, now);
+    }
+
+    /**
+     * Starts a run of {@code scope}, cut by {@code bounds} (ascending, distinct) into {@code bounds.size() + 1}
+     * partitions: partition k marks the ids after bound k - 1 up to bound k.
+     */
+    public String start(Connection connection, String projection, String tenant, RebuildScope scope,
+                        List<String> bounds, String startedBy, Instant now) throws SQLException {
+        String running = runningRun(connection, projection, tenant);
+        if (running != null) {
+            throw new RebuildAlreadyRunningException(projection, tenant, running);
+        }
+        String runId = UUID.randomUUID().toString();
+        int partitions = bounds.size() + 1;
+        try (PreparedStatement insert = connection.prepareStatement(START)) {
+            int i = 1;
+            insert.setString(i++, runId);
+            insert.setString(i++, projection);
+            insert.setString(i++, tenant);
+            insert.setObject(i++, dialect.timestamp(now));
+            insert.setString(i++, projection);
+            insert.setString(i++, tenant);
+            insert.setString(i++, scope.from());
+            insert.setString(i++, scope.to());
+            insert.setObject(i++, scope.changedSince() == null ? null : dialect.timestamp(scope.changedSince()));
+            insert.setString(i++, scope.filter());
+            insert.setInt(i++, partitions);
+            insert.setInt(i++, partitions);
+            insert.setString(i++, startedBy == null ? null : Statements.truncate(startedBy, 200));
+            insert.setObject(i, dialect.timestamp(LEGACY_FENCE));
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            if (dialect.isDuplicateKey(e)) {
+                // started by another caller between the check and the insert
+                throw new RebuildAlreadyRunningException(projection, tenant, "just started");
+            }
+            throw e;
+        }
+        this.partitions.create(connection, runId, bounds);
+        return runId;
+    }
+
+    private static String runningRun(Connection connection, String projection, String tenant) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(RUNNING_RUN)) {
+            select.setString(1, projection);
+            select.setString(2, tenant);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Adopts the runs a previous release started after change set 012 whose own lease lapsed (see
+     * {@link #ORPHANED_LEGACY_RUNS}); returns how many. Run by the sweep: without it such a run stays RUNNING for ever
+     * and blocks every new run of its projection and tenant.
+     */
+    public int adoptLegacyRuns(Connection connection, Instant now) throws SQLException {
+        List<String> candidates = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(ORPHANED_LEGACY_RUNS)) {
+            select.setObject(1, dialect.timestamp(now));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    candidates.add(rows.getString(1));
+                }
+            }
+        }
+        List<Object[]> orphans = new ArrayList<>();
+        for (String candidate : candidates) {
+            try (PreparedStatement lock = connection.prepareStatement(dialect.lockingRead(connection, LOCK_ORPHANED_LEGACY_RUN))) {
+                lock.setString(1, candidate);
+                lock.setObject(2, dialect.timestamp(now));
+                try (ResultSet rows = lock.executeQuery()) {
+                    if (rows.next()) {
+                        orphans.add(new Object[] {rows.getString(1), rows.getString(2), rows.getBoolean(3), rows.getLong(4)});
+                    }
+                }
+            }
+        }
+        for (Object[] orphan : orphans) {
+            try (PreparedStatement fence = connection.prepareStatement(FENCE_ADOPTED)) {
+                fence.setObject(1, dialect.timestamp(LEGACY_FENCE));
+                fence.setString(2, (String) orphan[0]);
+                fence.executeUpdate();
+            }
+            partitions.adopt(connection, (String) orphan[0], (String) orphan[1], (Boolean) orphan[2], (Long) orphan[3]);
+        }
+        return orphans.size();
+    }
+
+    /**
+     * Records a step of a partition and ends its lease; false when the lease was lost or the run no longer runs
+     * (cancelled, failed): the step must roll back.
+     */
+    public boolean advance(Connection connection, RebuildRun run, String cursor, int marked, boolean exhausted)
+            throws SQLException {
+        if (!partitions.advance(connection, run, cursor, marked, exhausted)) {
+            return false;
+        }
+        try (PreparedStatement update = connection.prepareStatement(ADVANCE_RUN)) {
+            update.setInt(1, marked);
+            update.setInt(2, exhausted ? 1 : 0);
+            update.setString(3, run.runId());
+            if (update.executeUpdate() != 1) {
+                return false;
+            }
+        }
+        if (exhausted) {
+            try (PreparedStatement update = connection.prepareStatement(ALL_PARTITIONS_EXHAUSTED)) {
+                update.setString(1, run.runId());
+                update.executeUpdate();
+            }
+        }
+        return true;
+    }
+
+    /** Fails the run of a leased partition, when its ids cannot be listed. */
+    public void fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(dialect.lockingRead(connection, FAIL))) {
+            update.setString(1, Statements.truncate(error));
+            update.setObject(2, dialect.timestamp(now));
+            update.setString(3, run.runId());
+            update.setString(4, run.runId());
+            update.setInt(5, run.partition());
+            update.setString(6, run.token());
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Cancels a running run: its partitions stop at their next step. Its rebuild marks are deleted afterwards, in
+     * chunks, by {@link #purgeCancelled}. False when the run was not running.
+     */
+    public boolean cancel(Connection connection, String runId, String by, Instant now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(CANCEL)) {
+            update.setObject(1, dialect.timestamp(now));
+            update.setString(2, by == null ? null : Statements.truncate(by, 200));
+            update.setString(3, runId);
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Ends the exhausted runs that have nothing left to wait for; returns how many. Each run is locked, then its marks
+     * are read by statements of their own: a statement that read them while it waited for the run's row could, on
+     * MariaDB, still see the marks from before the step that exhausted the run committed them, and end it FINISHED
+     * with its last page pending.
+     */
+    public int finishExhausted(Connection connection, Instant now) throws SQLException {
+        List<String> exhausted = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(EXHAUSTED_RUNS);
+             ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                exhausted.add(rows.getString(1));
+            }
+        }
+        int finished = 0;
+        for (String runId : exhausted) {
+            RebuildMarks.RunMarks runMarks;
+            try (PreparedStatement lock = connection.prepareStatement(LOCK_EXHAUSTED)) {
+                lock.setString(1, runId);
+                try (ResultSet rows = lock.executeQuery()) {
+                    if (!rows.next()) {
+                        continue; // ended meanwhile, or being ended by another instance
+                    }
+                    runMarks = new RebuildMarks.RunMarks(rows.getString(1), rows.getString(2), runId, dialect.instant(rows, 3));
+                }
+            }
+            if (marks.anyRebuildMark(connection, runMarks, "attempts = 0")) {
+                continue; // still being refreshed
+            }
+            // FINISHED_FAILING only where failing marks are left: "finished, N failing" never hides remaining marks
+            String end = marks.anyRebuildMark(connection, runMarks, "attempts > 0")
+                    ? RebuildProgress.FINISHED_FAILING : RebuildProgress.FINISHED;
+            try (PreparedStatement update = connection.prepareStatement(FINISH)) {
+                update.setString(1, end);
+                update.setObject(2, dialect.timestamp(now));
+                update.setString(3, runId);
+                finished += update.executeUpdate();
+            }
+        }
+        return finished;
+    }
+
+    /** Whether a partition can be stepped, a run waits to be finished, or a cancelled run's marks to be deleted. */
+    public boolean hasWork(Connection connection, Collection<String> projections, Instant now) throws SQLException {
+        // an empty IN () is not SQL: no projection deployed matches nothing
+        Collection<String> names = projections.isEmpty() ? List.of("") : projections;
+        try (PreparedStatement select = connection.prepareStatement(ANY_WORK.formatted(placeholders(names),
+                dialect.firstRows(1)))) {
+            int i = 1;
+            for (String projection : names) {
+                select.setString(i++, projection);
+            }
+            select.setObject(i, dialect.timestamp(now));
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    private static String placeholders(Collection<String> values) {
+        return String.join(", ", Collections.nCopies(values.size(), "?"));
+    }
+}
