@@ -58,9 +58,9 @@ final class BatchRefresher {
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
 
-    BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock, Settings settings,
-                   ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, EngineStats stats,
-                   LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+    BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
+                   Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
+                   EngineStats stats, LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
         this.queue = queue;
         this.claims = claims;
         this.transactions = transactions;
@@ -74,7 +74,7 @@ final class BatchRefresher {
         Backoff backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
         this.backPressure = new BackPressure(settings.backPressure());
         this.guard = new SuspensionGuard(control, shortTransactions, clock, settings);
-        this.failures = new FailureRecorder(queue, shortTransactions, clock, settings, backoff);
+        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, backoff);
         this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, backoff, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;

@@ -2,7 +2,7 @@ package dev.projections.refresh;
 
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingQueue;
+import dev.projections.store.HeldClaims;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.logging.Level;
@@ -17,15 +17,15 @@ final class FailureRecorder {
 
     private static final Logger LOG = Logger.getLogger(FailureRecorder.class.getName());
 
-    private final PendingQueue queue;
+    private final HeldClaims claims;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final ParkingPolicy parking;
     private final Backoff backoff;
 
-    FailureRecorder(PendingQueue queue, ShortTransactions shortTransactions, Clock clock, Settings settings,
+    FailureRecorder(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings,
                     Backoff backoff) {
-        this.queue = queue;
+        this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
         this.parking = new ParkingPolicy(settings);
@@ -40,8 +40,8 @@ final class FailureRecorder {
                         : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
         boolean recorded = shortTransactions.run("record failure", connection -> {
             Instant now = clock.instant();
-            return park ? queue.park(connection, mark, error, now)
-                    : queue.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
+            return park ? claims.park(connection, mark, error, now)
+                    : claims.recordFailure(connection, mark, error, now, now.plus(backoff.delayAfter(attempts)));
         });
         if (!recorded) {
             LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());

@@ -2,6 +2,7 @@ package dev.projections.store;
 
 import static dev.projections.store.PendingQueue.sortedByKey;
 import static dev.projections.store.Statements.bindKey;
+import static dev.projections.store.Statements.truncate;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -13,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Claims a drainer holds on {@code projection_pending} rows and gives back without an ack: released unstarted,
+ * Claims a drainer holds on {@code projection_pending} rows and ends without an ack: released unstarted,
  * abandoned after a failed batch, renewed for the marks still to go, given back untried (a failed probe,
- * back-pressure). Every statement matches the claim's token, so a claim that is no longer this drainer's is left
+ * back-pressure), failed with a retry time, parked. Every statement matches the claim's token, so a claim that is no longer this drainer's is left
  * alone; where the attempt may have written a read model, its key is marked again instead (the queue's upsert).
  * Keys are written in key order, one at a time where a re-mark may follow (docs/contract.md §3 lock order).
  */
@@ -34,6 +35,22 @@ public final class HeldClaims {
 
     private static final String RENEW = """
             UPDATE projection_pending SET claimed_until = ?
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    private static final String RECORD_FAILURE = """
+            UPDATE projection_pending
+               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
+                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL, claimed_by = NULL
+             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
+            """;
+
+    /* as RECORD_FAILURE, and parked: out of every claim by its available_at, its generation kept to show re-marks */
+    private static final String PARK = """
+            UPDATE projection_pending
+               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
+                   first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
+                   claim_token = NULL, claimed_until = NULL, claimed_by = NULL
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
@@ -137,6 +154,50 @@ public final class HeldClaims {
      */
     public boolean giveBackUntried(Connection connection, ClaimedMark mark, Instant now, Instant until)
             throws SQLException {
-        return queue.updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, queue.dialect.timestamp(until));
+        return updateWhileClaimed(connection, GIVE_BACK_UNTRIED, mark, now, queue.dialect.timestamp(until));
+    }
+
+    /**
+     * Records a failure and releases the claim, due again at {@code retryAt}, only while the claim is still mine;
+     * false when it was not, and then the key is marked again at LIVE priority (its refresh may have written a
+     * read model after a newer refresh did).
+     */
+    public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
+            throws SQLException {
+        Dialect dialect = queue.dialect;
+        return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, dialect.timestamp(retryAt),
+                dialect.timestamp(now), truncate(error), dialect.timestamp(now));
+    }
+
+    /**
+     * Records a failure as {@link #recordFailure} does and parks the mark: never claimed again until resumed.
+     * False, and the key marked again LIVE, when the claim was no longer mine.
+     */
+    public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
+        Dialect dialect = queue.dialect;
+        return updateWhileClaimed(connection, PARK, mark, now, dialect.timestamp(PendingQueue.PARKED_UNTIL),
+                dialect.timestamp(now), truncate(error), dialect.timestamp(now), dialect.timestamp(now));
+    }
+
+    /**
+     * Runs {@code sql} — {@code values}, then the key and the claim token — on a mark while the claim is still
+     * mine; when it is not, the key is marked again at LIVE priority (the attempt may have written a read model after
+     * a newer refresh did) and the answer is false.
+     */
+    private boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
+                                       Object... values) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            int i = 1;
+            for (Object value : values) {
+                update.setObject(i++, value);
+            }
+            i = bindKey(update, i, mark.key());
+            update.setString(i, mark.token());
+            if (update.executeUpdate() == 1) {
+                return true;
+            }
+        }
+        queue.reMarkLive(connection, mark.key(), now);
+        return false;
     }
 }

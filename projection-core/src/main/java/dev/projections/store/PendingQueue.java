@@ -129,22 +129,6 @@ public abstract class PendingQueue {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
             """;
 
-    private static final String RECORD_FAILURE = """
-            UPDATE projection_pending
-               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
-                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
-
-    /* as RECORD_FAILURE, and parked: out of every claim by its available_at, its generation kept to show re-marks */
-    private static final String PARK = """
-            UPDATE projection_pending
-               SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
-                   first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
-                   claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
-
     private static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
              WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
@@ -358,48 +342,6 @@ public abstract class PendingQueue {
      */
     void reMarkLive(Connection connection, MarkKey key, Instant now) throws SQLException {
         upsert(connection, List.of(key), LIVE, now);
-    }
-
-    /**
-     * Records a failure and releases the claim, due again at {@code retryAt}, only while the claim is still mine;
-     * false when it was not, and then the key is marked again at LIVE priority (its refresh may have written a
-     * read model after a newer refresh did).
-     */
-    public boolean recordFailure(Connection connection, ClaimedMark mark, String error, Instant now, Instant retryAt)
-            throws SQLException {
-        return updateWhileClaimed(connection, RECORD_FAILURE, mark, now, dialect.timestamp(retryAt), dialect.timestamp(now), truncate(error),
-                dialect.timestamp(now));
-    }
-
-    /**
-     * Records a failure as {@link #recordFailure} does and parks the mark: never claimed again until resumed.
-     * False, and the key marked again LIVE, when the claim was no longer mine.
-     */
-    public boolean park(Connection connection, ClaimedMark mark, String error, Instant now) throws SQLException {
-        return updateWhileClaimed(connection, PARK, mark, now, dialect.timestamp(PARKED_UNTIL), dialect.timestamp(now), truncate(error), dialect.timestamp(now),
-                dialect.timestamp(now));
-    }
-
-    /**
-     * Runs {@code sql} — {@code values}, then the key and the claim token — on a mark while the claim is still
-     * mine; when it is not, the key is marked again at LIVE priority (the attempt may have written a read model after
-     * a newer refresh did) and the answer is false.
-     */
-    boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
-                                       Object... values) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(sql)) {
-            int i = 1;
-            for (Object value : values) {
-                update.setObject(i++, value);
-            }
-            i = bindKey(update, i, mark.key());
-            update.setString(i, mark.token());
-            if (update.executeUpdate() == 1) {
-                return true;
-            }
-        }
-        reMarkLive(connection, mark.key(), now);
-        return false;
     }
 
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */

@@ -105,7 +105,7 @@ class MariaDbSnapshotIsolationTest {
         mark(T0);
         engine(c -> {
             ClaimedMark claimed = store.queue().claimDue(c, List.of(ORDERS), T0, Duration.ofMinutes(2), "worker", 1).get(0);
-            store.queue().recordFailure(c, claimed, "boom", T0, T0.plusSeconds(60));
+            store.claims().recordFailure(c, claimed, "boom", T0, T0.plusSeconds(60));
             return null;
         });
         try (Connection caller = businessTransactionThatHasRead()) { // the console's container transaction

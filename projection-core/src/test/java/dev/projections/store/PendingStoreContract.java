@@ -1284,7 +1284,7 @@ abstract class PendingStoreContract {
         try (Connection worker = connect(); Connection operator = connect(); Connection observer = connect()) {
             worker.setAutoCommit(false);
             operator.setAutoCommit(false);
-            assertThat(store.queue().park(worker, second, "second failure, parked", at(11))).isTrue(); // not committed yet
+            assertThat(store.claims().park(worker, second, "second failure, parked", at(11))).isTrue(); // not committed yet
             long operatorSession = sessionId(operator);
 
             Future<Integer> retry = threads.submit(() -> {
@@ -1647,11 +1647,11 @@ abstract class PendingStoreContract {
 
     boolean fail(ClaimedMark mark, String error, Instant now) throws Exception {
         Instant retryAt = now.plus(BACKOFF.delayAfter(mark.attempts() + 1));
-        return inTransaction(connection -> store.queue().recordFailure(connection, mark, error, now, retryAt));
+        return inTransaction(connection -> store.claims().recordFailure(connection, mark, error, now, retryAt));
     }
 
     boolean park(ClaimedMark mark, String error, Instant now) throws Exception {
-        return inTransaction(connection -> store.queue().park(connection, mark, error, now));
+        return inTransaction(connection -> store.claims().park(connection, mark, error, now));
     }
 
     int resume(dev.projections.ParkedSelection selection, Instant now) throws Exception {

@@ -106,7 +106,7 @@ abstract class RebuildStoreContract {
             pending.queue().upsert(connection, List.of(failing), PendingQueue.REBUILD, T0);
             ClaimedMark claimed = pending.queue().claimKeys(connection, List.of(failing), List.of(ORDERS), T0,
                     Duration.ofMinutes(2), "token").get(0);
-            pending.queue().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(5));
+            pending.claims().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(5));
 
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
 
@@ -142,7 +142,7 @@ abstract class RebuildStoreContract {
             pending.queue().upsert(connection, failing, PendingQueue.REBUILD, first, T0);
             for (ClaimedMark claimed : pending.queue().claimKeys(connection, failing, List.of(ORDERS), T0,
                     Duration.ofMinutes(2), "token")) {
-                pending.queue().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(60));
+                pending.claims().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(60));
             }
             assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
 
@@ -342,7 +342,7 @@ abstract class RebuildStoreContract {
             pending.queue().upsert(connection, List.of(failing), PendingQueue.REBUILD, T0);
             ClaimedMark failed = pending.queue().claimKeys(connection, List.of(failing), List.of(ORDERS), T0,
                     Duration.ofMinutes(2), "f").get(0);
-            pending.queue().recordFailure(connection, failed, "boom", T0, T0.plusSeconds(5));
+            pending.claims().recordFailure(connection, failed, "boom", T0, T0.plusSeconds(5));
             pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "a", "older")), PendingQueue.REBUILD, T0);
 
             String runId = runs.start(connection, ORDERS, "a", T0.plusSeconds(10));
