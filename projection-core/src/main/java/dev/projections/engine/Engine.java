@@ -84,7 +84,7 @@ public final class Engine {
         trends = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(store.dialect()), b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null
-                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends, drainers, b.troubles, stats);
+                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, drainers, b.troubles, stats);
     }
 
     public static Builder builder() {

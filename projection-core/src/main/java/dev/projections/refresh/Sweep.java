@@ -1,6 +1,5 @@
 package dev.projections.refresh;
 
-import dev.projections.trend.TrendSampler;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -58,7 +57,7 @@ public final class Sweep {
 
     /** The engine's sweep over its parts. */
     public static Sweep of(RefreshEngine engine, Handoff handoff, InstanceHeartbeat heartbeat, RebuildStepper rebuilds,
-                           TrendSampler trends, Drainers drainers, Troubles troubles, EngineStats stats) {
+                           Runnable sampleTrends, Drainers drainers, Troubles troubles, EngineStats stats) {
         return new Sweep(List.of(
                 new Step("reclaim lost slots", () -> reclaimLostSlots(handoff)),
                 new Step("heartbeat", () -> heartbeat.beat()),
@@ -70,7 +69,7 @@ public final class Sweep {
                 new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.hasWork(),
                         drainers))),
                 List.of(new Step("report the node", () -> heartbeat.report()),
-                        new Step("sample trends", () -> trends.sample())),
+                        new Step("sample trends", sampleTrends)),
                 () -> engine.stopping(), troubles, stats);
     }
 
