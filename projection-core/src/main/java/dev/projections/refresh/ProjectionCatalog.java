@@ -13,4 +13,34 @@ public interface ProjectionCatalog {
 
     /** Names of deployed projections whose marks this instance may claim now. */
     Set<String> claimable();
+
+    /**
+     * A fixed set of projections, none of them paused: for an engine outside a server (tests, benchmarks), where no
+     * operator pauses anything. The server's catalogue reads the pauses.
+     */
+    static ProjectionCatalog of(Projection... projections) {
+        java.util.Map<String, Projection> byName = new java.util.LinkedHashMap<>();
+        for (Projection projection : projections) {
+            if (byName.put(projection.name(), projection) != null) {
+                throw new IllegalArgumentException("two projections are named " + projection.name());
+            }
+        }
+        Set<String> names = java.util.Collections.unmodifiableSet(byName.keySet());
+        return new ProjectionCatalog() {
+            @Override
+            public Projection byName(String name) {
+                return byName.get(name);
+            }
+
+            @Override
+            public Set<String> names() {
+                return names;
+            }
+
+            @Override
+            public Set<String> claimable() {
+                return names;
+            }
+        };
+    }
 }

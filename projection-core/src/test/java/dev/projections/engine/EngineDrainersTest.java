@@ -229,21 +229,6 @@ class EngineDrainersTest {
                 refreshed.add(id);
             }
         };
-        return new ProjectionCatalog() {
-            @Override
-            public Projection byName(String name) {
-                return "orders".equals(name) ? orders : null;
-            }
-
-            @Override
-            public Set<String> names() {
-                return Set.of("orders");
-            }
-
-            @Override
-            public Set<String> claimable() {
-                return Set.of("orders");
-            }
-        };
+        return ProjectionCatalog.of(orders);
     }
 }

@@ -73,22 +73,7 @@ class LostClaimCommitTest {
             public void refresh(String id) {
             }
         };
-        ProjectionCatalog catalog = new ProjectionCatalog() {
-            @Override
-            public Projection byName(String name) {
-                return orders;
-            }
-
-            @Override
-            public Set<String> names() {
-                return Set.of("orders");
-            }
-
-            @Override
-            public Set<String> claimable() {
-                return Set.of("orders");
-            }
-        };
+        ProjectionCatalog catalog = ProjectionCatalog.of(orders);
         engine = new RefreshEngine(store, transactions, Clock.fixed(NOW, ZoneOffset.UTC), Settings.defaults(),
                 new Handoff(100, 1), catalog, TenantScope.NONE, RefreshListener.NONE, new EngineStats(), null);
         transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {

@@ -79,7 +79,7 @@ public final class EngineInstance implements AutoCloseable {
                 .transactions(new JdbcTransactions(statements == null ? pool : StatementCounting.wrap(pool, statements)))
                 .clock(clock)
                 .settings(settings)
-                .projections(new SingleProjection(projection))
+                .projections(ProjectionCatalog.of(projection))
                 .threads(threads)
                 .listener(listener)
                 .instanceId("bench-" + INSTANCES.incrementAndGet())
@@ -189,23 +189,6 @@ public final class EngineInstance implements AutoCloseable {
 
         @Override
         public void report() {
-        }
-    }
-
-    private record SingleProjection(Projection projection) implements ProjectionCatalog {
-        @Override
-        public Projection byName(String name) {
-            return projection.name().equals(name) ? projection : null;
-        }
-
-        @Override
-        public Set<String> names() {
-            return Set.of(projection.name());
-        }
-
-        @Override
-        public Set<String> claimable() {
-            return Set.of(projection.name());
         }
     }
 }
