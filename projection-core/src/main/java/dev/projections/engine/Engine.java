@@ -92,8 +92,9 @@ public final class Engine {
     }
 
     /**
-     * The refresh timer and refreshes/min of the console first, then the caller's listeners; each is told even when
-     * one before it threw, and the engine logs and counts what they threw (docs/contract.md §6).
+     * The console's refreshes/min and refresh rate first, then the caller's listeners in the order given (in the
+     * server: the refresh timer, then the application's); each is told even when one before it threw, and the engine
+     * logs and counts what they threw (docs/contract.md §6).
      */
     private static RefreshListener everyListener(Builder b) {
         List<RefreshListener> all = new ArrayList<>();

@@ -11,11 +11,11 @@ import java.util.List;
  * must not blind the others (or the meters). The first failure is thrown afterwards, the later ones suppressed in it,
  * so the engine logs and counts it as what threw after the refresh (docs/contract.md §6) — never as its failure.
  */
-final class EveryListener implements RefreshListener {
+public final class EveryListener implements RefreshListener {
 
     private final List<RefreshListener> listeners;
 
-    EveryListener(List<RefreshListener> listeners) {
+    public EveryListener(List<RefreshListener> listeners) {
         this.listeners = List.copyOf(listeners);
     }
 

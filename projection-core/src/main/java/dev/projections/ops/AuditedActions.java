@@ -133,6 +133,11 @@ public final class AuditedActions {
         record(by, "resume", projection, null, null, null);
     }
 
+    /** Refuses a purge of {@code projection} before any SQL runs (see {@link MarkOperations#checkPurgeable}). */
+    public void checkPurgeable(String projection) {
+        marks.checkPurgeable(projection);
+    }
+
     /** Deletes the marks of a projection no instance deploys any more; returns how many. */
     public int purge(String by, String projection) {
         int purged = marks.purgeOrphaned(projection, orphanedAfter);
@@ -144,10 +149,26 @@ public final class AuditedActions {
         return count + " marks" + (selection.errorPrefix() == null ? "" : " with error \"" + selection.errorPrefix() + "…\"");
     }
 
+    /**
+     * Writes the action's row. When the database refuses it, the action is not refused: the failure is the
+     * database's, {@link AuditNotWritten}, which rolls the action back with it and reaches the server's log as an
+     * error rather than the operator as a refusal.
+     */
     private void record(String by, String action, String projection, String tenant, String id, String detail) {
-        sql.call("write the audit of " + action, c -> {
-            audit.record(c, AuditEntry.of(clock.instant(), by, action, projection, tenant, id, detail));
-            return null;
-        });
+        try {
+            sql.call("write the audit of " + action, c -> {
+                audit.record(c, AuditEntry.of(clock.instant(), by, action, projection, tenant, id, detail));
+                return null;
+            });
+        } catch (IllegalStateException e) {
+            throw new AuditNotWritten(e.getMessage(), e);
+        }
+    }
+
+    /** The audit row of an action could not be written: the action must not commit without it. */
+    public static final class AuditNotWritten extends RuntimeException {
+        AuditNotWritten(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 }

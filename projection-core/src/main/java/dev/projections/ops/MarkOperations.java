@@ -110,17 +110,22 @@ public final class MarkOperations {
         }
     }
 
-    /**
-     * Deletes the marks of {@code projection}, which this instance does not deploy, when no instance has deployed it
-     * for {@code window} (no {@code projection_instance} row newer, checked in the delete itself); returns how many.
-     */
-    public int purgeOrphaned(String projection, java.time.Duration window) {
+    /** Refuses a purge without a projection name, or of a projection this instance deploys. */
+    public void checkPurgeable(String projection) {
         if (projection == null || projection.isBlank()) {
             throw new IllegalArgumentException("purge needs a projection name, was " + projection);
         }
         if (catalog.names().contains(projection)) {
             throw new IllegalStateException("projection " + projection + " is deployed here: its marks are not purged");
         }
+    }
+
+    /**
+     * Deletes the marks of {@code projection}, which this instance does not deploy, when no instance has deployed it
+     * for {@code window} (no {@code projection_instance} row newer, checked in the delete itself); returns how many.
+     */
+    public int purgeOrphaned(String projection, java.time.Duration window) {
+        checkPurgeable(projection);
         return sql.call("purge the marks of " + projection,
                 c -> store.actions().purgeOrphaned(c, projection, clock.instant(), window));
     }

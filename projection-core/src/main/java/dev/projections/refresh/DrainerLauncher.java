@@ -23,9 +23,25 @@ public final class DrainerLauncher implements Sweep.Drainers {
     /** Runs a drainer's work under the engine's identity, on the thread it is given (the server's EJB door). */
     @FunctionalInterface
     public interface RunAs {
-        RunAs CALLER = Runnable::run;
+        RunAs CALLER = Work::run;
 
-        void run(Runnable work);
+        void run(Work work);
+    }
+
+    /**
+     * A drainer's or a probe's work, made only here: a door that runs work under the engine's identity must not
+     * run just any {@code Runnable} a caller hands it.
+     */
+    public static final class Work {
+        private final Runnable work;
+
+        private Work(Runnable work) {
+            this.work = work;
+        }
+
+        public void run() {
+            work.run();
+        }
     }
 
     private final Handoff handoff;
@@ -83,7 +99,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         try {
             threads.execute(() -> {
                 try {
-                    runAs.run(this::probe);
+                    runAs.run(new Work(this::probe));
                 } catch (RuntimeException e) {
                     LOG.log(Level.WARNING, "could not run the probes of suspended projections", e);
                 } finally {
@@ -104,7 +120,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         try {
             threads.execute(() -> {
                 try {
-                    runAs.run(() -> drain(origin, slot));
+                    runAs.run(new Work(() -> drain(origin, slot)));
                 } catch (RuntimeException e) {
                     notStarted(slot, e); // a no-op for a slot its drainer already ended
                 }

@@ -68,4 +68,17 @@ class AuditedActionsTest {
         assertThat(audit.get(1)).containsExactly("carol", "resume", "orders", null, null, null);
         assertThat(audit.get(2)).containsExactly("carol", "rebuild", "orders", "", null, "run " + runId);
     }
+
+    @Test
+    void anAuditRowTheDatabaseRefusesIsTheDatabasesFailureNotARefusalOfTheAction() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-not-written");
+        try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE projection_audit RENAME TO projection_audit_away");
+        }
+
+        assertThatThrownBy(() -> db.audited().pause("carol", "orders"))
+                .isInstanceOf(AuditedActions.AuditNotWritten.class)
+                .isNotInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("could not write the audit of pause");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.refresh.DrainerLauncher;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RunAs;
@@ -23,8 +24,11 @@ import jakarta.ejb.TransactionAttributeType;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Drainer {
 
-    /** Runs a drainer's work (it catches what it throws itself) under the engine's identity. */
-    public void run(Runnable work) {
+    /**
+     * Runs a drainer's work (it catches what it throws itself) under the engine's identity; only core's launcher
+     * makes a {@code Work}, so this door runs nothing else.
+     */
+    public void run(DrainerLauncher.Work work) {
         work.run();
     }
 }

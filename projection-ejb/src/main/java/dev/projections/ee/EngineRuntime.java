@@ -3,6 +3,7 @@ package dev.projections.ee;
 import dev.projections.RefreshListener;
 import dev.projections.TenantScope;
 import dev.projections.engine.Engine;
+import dev.projections.engine.EveryListener;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.RebuildStepper;
@@ -13,6 +14,8 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The deployment's {@link Engine}, built once by core's assembly from the container's parts: JTA transactions, the
@@ -46,29 +49,69 @@ public class EngineRuntime {
     @EJB
     Drainer drainer;
 
-    private Engine assembled;
+    private volatile Engine assembled;
 
-    /** The engine's parts, built at the first call. */
-    public synchronized Engine assembled() {
-        if (assembled == null) {
-            Engine.Builder builder = Engine.builder()
-                    .store(resources.store())
-                    .transactions(transactions)
-                    .clock(resources.clock())
-                    .settings(resources.settings())
-                    .projections(registry)
-                    .threads(pool::execute)
-                    .runAs(drainer::run)
-                    .tenantScope(tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE)
-                    .stats(resources.stats())
-                    .handoff(resources.handoff())
-                    .instanceId(resources.instanceId())
-                    .refreshMinutes(resources.refreshMinutes())
-                    .listener(metrics.refreshTimer());
-            listeners.forEach(builder::listener);
-            assembled = builder.build();
+    /**
+     * The engine's parts, built at the first call — which may be a committing thread's, after its commit, under the
+     * application's identity: so building creates no bean of the application's. The {@code RefreshListener} beans,
+     * the {@code TenantScope} bean and the refresh timer are looked up at their first use, on a drainer's thread, as
+     * they were when the engine was built by the first drainer.
+     */
+    public Engine assembled() {
+        Engine engine = assembled;
+        if (engine == null) {
+            synchronized (this) {
+                engine = assembled;
+                if (engine == null) {
+                    engine = build();
+                    assembled = engine;
+                }
+            }
         }
-        return assembled;
+        return engine;
+    }
+
+    private Engine build() {
+        return Engine.builder()
+                .store(resources.store())
+                .transactions(transactions)
+                .clock(resources.clock())
+                .settings(resources.settings())
+                .projections(registry)
+                .threads(pool::execute)
+                .runAs(drainer::run)
+                .tenantScope(tenant -> tenantScope().enter(tenant))
+                .stats(resources.stats())
+                .handoff(resources.handoff())
+                .instanceId(resources.instanceId())
+                .refreshMinutes(resources.refreshMinutes())
+                .listener((key, outcome, took) -> applicationListeners().refreshed(key, outcome, took))
+                .build();
+    }
+
+    private volatile TenantScope scope;
+    private volatile RefreshListener applicationListeners;
+
+    private TenantScope tenantScope() {
+        TenantScope found = scope;
+        if (found == null) {
+            found = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
+            scope = found;
+        }
+        return found;
+    }
+
+    /** The refresh timer, then every {@link RefreshListener} bean of the application, each told whatever the others do. */
+    private RefreshListener applicationListeners() {
+        RefreshListener found = applicationListeners;
+        if (found == null) {
+            List<RefreshListener> all = new ArrayList<>();
+            all.add(metrics.refreshTimer());
+            listeners.forEach(all::add);
+            found = new EveryListener(all);
+            applicationListeners = found;
+        }
+        return found;
     }
 
     public RefreshEngine engine() {

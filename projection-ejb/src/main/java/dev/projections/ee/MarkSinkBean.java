@@ -124,7 +124,12 @@ public class MarkSinkBean implements MarkSink {
         if (!resources.settings().enabled()) {
             return;
         }
-        handoff.handOver(keys);
+        try {
+            handoff.handOver(keys);
+        } catch (RuntimeException e) {
+            // the keys are committed in the pending table: the sweep starts a drainer for them
+            LOG.log(Level.WARNING, "could not hand committed keys to a drainer; the sweep will pick them up", e);
+        }
         try {
             committed.fire(new MarksCommitted(keys));
         } catch (RuntimeException e) {
