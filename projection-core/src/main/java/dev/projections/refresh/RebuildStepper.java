@@ -43,6 +43,10 @@ public final class RebuildStepper {
     private final int pageSize;
     private final Duration lease;
     private final java.util.concurrent.atomic.AtomicBoolean purgeRequested = new java.util.concurrent.atomic.AtomicBoolean(true);
+    /** Signals that a run may exist: counted, so a look that saw none cannot hide a signal given during it. */
+    private final java.util.concurrent.atomic.AtomicLong signals = new java.util.concurrent.atomic.AtomicLong();
+    /** The signal count at which the last look found no run with work; -1: not looked yet. */
+    private volatile long quietAt = -1;
 
     /* the servers' own back-pressure signals (IronJacamar's blocking timeout, an exhausted pool, …), none listed */
     private static final BackPressure SERVERS_NOT_NOW = new BackPressure(List.of());
@@ -242,6 +246,38 @@ public final class RebuildStepper {
             }
         }
         purgeRequested.set(true);
+    }
+
+    /**
+     * A run may have work: one started on this instance (after its commit), its rebuild marks claimed here, or the
+     * sweep's look finding one. Drainers that run dry look at the rebuild tables again.
+     */
+    public void runsMayExist() {
+        signals.incrementAndGet();
+    }
+
+    /**
+     * Whether drainers that run dry should look at the rebuild tables: false once a look found no active run and
+     * no signal came since. Plain live traffic then costs no rebuild statement (issue 30); a run started on another
+     * instance is found by this instance's next sweep.
+     */
+    public boolean mayHaveWork() {
+        return quietAt != signals.get();
+    }
+
+    /**
+     * Looks whether any run is active (running, or cancelled with marks left); when none is, drainers stop looking
+     * until a signal. The signal count is read before the query, so a run signalled while it runs keeps them looking.
+     */
+    public boolean lookForRuns() {
+        long seen = signals.get();
+        boolean active = shortTransactions.run("rebuild look", rebuilds::anyActive);
+        if (active) {
+            runsMayExist();
+        } else {
+            quietAt = seen;
+        }
+        return active;
     }
 
     public boolean hasWork() {

@@ -113,13 +113,19 @@ public final class RefreshEngine {
             // marks): the next page is marked while the last of the previous one is refreshed, and the queue holds
             // about one page of a run at a time. Live marks still come first in every claim (priority). Plain live
             // traffic, short claims without rebuild marks, costs no step query.
-            boolean stepped = rebuilds != null && rebuildRunningDry(claimed) && rebuilds.step();
+            // no rebuild statement at all while no run has work: the last look found none and nothing said otherwise
+            if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
+                rebuilds.runsMayExist(); // another instance's run, whose marks came here
+            }
+            boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
+            boolean stepped = lookAtRebuilds && rebuildRunningDry(claimed) && rebuilds.step();
             if (claimed.isEmpty()) {
                 if (stepped || !handed.isEmpty()) {
                     continue;
                 }
-                if (rebuilds != null) {
+                if (lookAtRebuilds) {
                     rebuilds.finishExhausted();
+                    rebuilds.lookForRuns();
                 }
                 return false;
             }

@@ -64,9 +64,10 @@ public final class Sweep {
                 new Step("finish rebuilds", () -> {
                     rebuilds.adoptLegacyRuns();
                     rebuilds.finishExhausted();
+                    rebuilds.lookForRuns(); // finds runs other instances started, for this one's drainers
                 }),
                 new Step("probe suspended projections", () -> drainers.startProbes()),
-                new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.hasWork(),
+                new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.mayHaveWork() && rebuilds.hasWork(),
                         drainers))),
                 List.of(new Step("report the node", () -> heartbeat.report()),
                         new Step("sample trends", sampleTrends)),

@@ -125,6 +125,9 @@ public final class RebuildRuns {
                 OR r.state = 'CANCELLED' AND r.running_projection IS NOT NULL%s
             """;
 
+    /* a run that is running, or cancelled with its marks not yet deleted, holds its projection and tenant */
+    static final String ANY_ACTIVE = "SELECT 1 FROM projection_rebuild WHERE running_projection IS NOT NULL";
+
     private final Dialect dialect;
     private final RebuildPartitions partitions;
     private final RebuildMarks marks;
@@ -336,6 +339,17 @@ public final class RebuildRuns {
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }
+        }
+    }
+
+    /**
+     * Whether any run is running or cancelled with marks left to delete: when none is, drainers need not look at the
+     * rebuild tables at all. Read on the unique index of the running projection and tenant.
+     */
+    public boolean anyActive(Connection connection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(ANY_ACTIVE + dialect.firstRows(1));
+             ResultSet rows = select.executeQuery()) {
+            return rows.next();
         }
     }
 

@@ -56,6 +56,9 @@ final class EngineHarness {
     /** The application's tenant scope that engines and rebuild steps enter; read at each entry, so tests swap it. */
     volatile TenantScope tenantScope = TenantScope.NONE;
 
+    /** Runs once, at the start of the next transaction (something another thread does meanwhile). */
+    volatile Runnable beforeNextTransaction;
+
     /** Transactions still to refuse, as an exhausted pool would: no connection in time. */
     final java.util.concurrent.atomic.AtomicInteger refuseTransactions = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -65,9 +68,31 @@ final class EngineHarness {
             if (refuseTransactions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new java.sql.SQLTransientConnectionException("no connection within the blocking timeout");
             }
-            return jdbc.inNewTransaction(timeout, work);
+            Runnable first = beforeNextTransaction;
+            if (first != null) {
+                beforeNextTransaction = null;
+                first.run();
+            }
+            return jdbc.inNewTransaction(timeout, connection -> work.run(recording(connection)));
         }
     };
+
+    /** The SQL of every statement the harness's transactions prepared, in order; tests clear it. */
+    final List<String> statements = new CopyOnWriteArrayList<>();
+
+    private Connection recording(Connection connection) {
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("prepare") && args != null && args[0] instanceof String sql) {
+                        statements.add(sql);
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
 
     EngineHarness(String database, Map<String, String> settings, Projection... projections) throws Exception {
         this.url = LiquibaseSchema.freshH2(database);
@@ -88,14 +113,27 @@ final class EngineHarness {
     }
 
     RefreshEngine newEngine() {
-        return engine(settings).withoutRebuildSteps().build().refresh();
+        return built(engine(settings).withoutRebuildSteps().build()).refresh();
     }
 
     /** An engine whose drainers also step rebuild runs, {@code pageSize} ids a step. */
     RefreshEngine newEngineWithRebuilds(int pageSize) {
         Map<String, String> withPageSize = new java.util.HashMap<>(deployment);
         withPageSize.put(Settings.REBUILD_PAGE_SIZE, Integer.toString(pageSize));
-        return engine(settings(withPageSize)).build().refresh();
+        return built(engine(settings(withPageSize)).build()).refresh();
+    }
+
+    /** The engine built last, with all its parts (its rebuild stepper, say). */
+    dev.projections.engine.Engine lastEngine() {
+        return engines.get(engines.size() - 1);
+    }
+
+    /** The harness's engines, one per instance it plays. */
+    private final List<dev.projections.engine.Engine> engines = new CopyOnWriteArrayList<>();
+
+    private dev.projections.engine.Engine built(dev.projections.engine.Engine engine) {
+        engines.add(engine);
+        return engine;
     }
 
     /** One more instance on the harness's database, assembled as the server's is, with a hand-off of its own. */
@@ -124,10 +162,16 @@ final class EngineHarness {
         return startRebuild(projection, "");
     }
 
-    /** Starts a rebuild run of {@code projection} in {@code tenant}; the drainers step it inside the tenant's scope. */
+    /**
+     * Starts a rebuild run of {@code projection} in {@code tenant}; the drainers step it inside the tenant's scope.
+     * Once it committed, every engine of the harness hears that a run exists, as the operations tell theirs.
+     */
     String startRebuild(String projection, String tenant) throws Exception {
-        return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
+        String runId = transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
                 store.rebuildRuns().start(connection, projection, tenant, clock.instant()));
+        engines.stream().map(dev.projections.engine.Engine::rebuilds).filter(java.util.Objects::nonNull)
+                .forEach(RebuildStepper::runsMayExist);
+        return runId;
     }
 
     private void record(MarkKey key, RefreshOutcome outcome, Duration took) {

@@ -65,7 +65,8 @@ public class Operations {
         rebuilds = new RebuildOperations(resources.sql(), resources.store(), runtime.rebuilds(), resources.clock(),
                 registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                 tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,
-                drainer::start);
+                // once the run committed, this instance's drainers look at the rebuild tables again
+                () -> drainer.afterCommit(() -> runtime.rebuilds().runsMayExist()));
         overview = new Overview(resources.sql(), resources.dataSource(), resources.store(), resources.counts(),
                 resources.clock(), java.time.Clock.systemUTC(), registry, resources.stats(), resources.settings());
         audited = new AuditedActions(resources.sql(), marks, pauses, rebuilds, registry, resources.clock(),
