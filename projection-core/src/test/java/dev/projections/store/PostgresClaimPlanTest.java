@@ -209,6 +209,37 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * The look that tells drainers whether any rebuild run is active (design D40) reads the unique index of the
+     * running projection and tenant, whatever the history holds: here 200,000 finished runs and one running.
+     */
+    @Test
+    void theLookForActiveRebuildRunsReadsTheRunningIndexNotTheHistory() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("""
+                    INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                                    finished_at, partitions, partitions_left)
+                    SELECT 'finished-' || i, 'p' || (i % 3), '', 'FINISHED', 10, TRUE,
+                           TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 minute',
+                           TIMESTAMPTZ '2029-01-01 00:00:30+00' + i * INTERVAL '1 minute', 1, 0
+                      FROM generate_series(1, 200000) AS i""");
+            statement.execute("""
+                    INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                                    running_projection, running_tenant, partitions, partitions_left)
+                    VALUES ('running', 'p0', '', 'RUNNING', 0, FALSE, TIMESTAMPTZ '2030-01-01 10:00:00+00', 'p0', '', 1, 1)""");
+            statement.execute("ANALYZE projection_rebuild");
+            try {
+                String plan = plan(connection, "EXPLAIN " + RebuildRuns.ANY_ACTIVE + Dialect.POSTGRESQL.firstRows(1),
+                        select -> { });
+                assertThat(plan).as(plan).contains("projection_rebuild_one_running")
+                        .doesNotContain("Seq Scan on projection_rebuild");
+                assertThat(Tables.forProduct("PostgreSQL").rebuildRuns().anyActive(connection)).isTrue();
+            } finally {
+                statement.execute("DELETE FROM projection_rebuild");
+            }
+        }
+    }
+
     private static Connection connect() throws SQLException {
         TestDatabase database = TestDatabase.get();
         return DriverManager.getConnection(url, database.user(), database.password());
