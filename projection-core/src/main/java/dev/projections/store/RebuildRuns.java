@@ -272,7 +272,7 @@ public final class RebuildRuns {
 
     /**
      * Cancels a running run: its partitions stop at their next step. Its rebuild marks are deleted afterwards, in
-     * chunks, by {@link #purgeCancelled}. False when the run was not running.
+     * chunks, by {@link RebuildMarks#purgeCancelled}. False when the run was not running.
      */
     public boolean cancel(Connection connection, String runId, String by, Instant now) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(CANCEL)) {
