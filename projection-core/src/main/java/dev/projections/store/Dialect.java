@@ -30,27 +30,12 @@ public enum Dialect {
         public <T> T pick(T postgres, T h2, T mariadb) {
             return postgres;
         }
-
-        @Override
-        PendingQueue queue(String holder) {
-            return new PostgresPendingQueue(holder);
-        }
-
-        @Override
-        public boolean partialIndexes() {
-            return true;
-        }
     },
 
     H2 {
         @Override
         public <T> T pick(T postgres, T h2, T mariadb) {
             return h2;
-        }
-
-        @Override
-        PendingQueue queue(String holder) {
-            return new H2PendingQueue(holder);
         }
 
         /** H2 2.2 locks every row it scans (docs/pitfalls.md #23). */
@@ -70,11 +55,6 @@ public enum Dialect {
         @Override
         public <T> T pick(T postgres, T h2, T mariadb) {
             return mariadb;
-        }
-
-        @Override
-        PendingQueue queue(String holder) {
-            return new MariaDbPendingQueue(holder);
         }
 
         /** MySQL 8 only knows {@code LIMIT}. */
@@ -191,7 +171,10 @@ public enum Dialect {
     public abstract <T> T pick(T postgres, T h2, T mariadb);
 
     /** {@code projection_pending} on this database, for the server {@code holder} ({@code null} outside one). */
-    abstract PendingQueue queue(String holder);
+    PendingQueue queue(String holder) {
+        return this.<java.util.function.Function<String, PendingQueue>>pick(PostgresPendingQueue::new,
+                H2PendingQueue::new, MariaDbPendingQueue::new).apply(holder);
+    }
 
     /**
      * Keeps the first {@code n} rows; it follows {@code ORDER BY} and precedes a locking clause. {@code FETCH FIRST}
@@ -302,7 +285,7 @@ public enum Dialect {
 
     /** Whether indexes may have a WHERE clause (a partial index); where not, the changelog leaves them out. */
     public boolean partialIndexes() {
-        return false;
+        return pick(true, false, false);
     }
 
     /**

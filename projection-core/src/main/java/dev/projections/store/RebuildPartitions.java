@@ -175,11 +175,8 @@ public final class RebuildPartitions {
             update.setString(4, run.runId());
             update.setInt(5, run.partition());
             update.setString(6, run.token());
-            if (update.executeUpdate() != 1) {
-                return false;
-            }
+            return update.executeUpdate() == 1;
         }
-        return true;
     }
 
     /** Partition 0 of a run a release before partitions started, from where that release's steps left it. */

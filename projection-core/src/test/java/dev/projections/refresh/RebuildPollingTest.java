@@ -2,11 +2,9 @@ package dev.projections.refresh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.Projection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,37 +14,21 @@ import org.junit.jupiter.api.Test;
  */
 class RebuildPollingTest {
 
-    private static final List<String> IDS = List.of("a", "b", "c");
-
-    private final List<String> refreshed = new CopyOnWriteArrayList<>();
-
-    private final Projection orders = new Projection() {
-        @Override
-        public String name() {
-            return "orders";
-        }
-
-        @Override
-        public void refresh(String id) {
-            refreshed.add(id);
-        }
-
-        @Override
-        public List<String> ids(String after, int limit) {
-            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
-        }
-    };
+    /** Lists its ids in every tenant, and records what it refreshed. */
+    private final RebuildTransientFailureTest.ListedProjection orders = new RebuildTransientFailureTest.ListedProjection();
+    private final List<String> refreshed = orders.refreshed;
+    private static final List<String> IDS = RebuildTransientFailureTest.IDS;
 
     @Test
     void aDrainerThatRunsDryWithNoRunLooksOnceAndThenSendsNoRebuildStatement() throws Exception {
         EngineHarness harness = new EngineHarness("rebuild-polling-quiet", Map.of(), orders);
         RefreshEngine engine = harness.newEngineWithRebuilds(10);
-        harness.mark("orders", "1");
+        harness.mark("p", "1");
         engine.drain();
         assertThat(rebuildStatements(harness)).as("the first dry drainer looks").isNotEmpty();
 
         harness.statements.clear();
-        harness.mark("orders", "2");
+        harness.mark("p", "2");
         engine.drain();
 
         assertThat(refreshed).containsExactly("1", "2");
@@ -59,7 +41,7 @@ class RebuildPollingTest {
         RefreshEngine engine = harness.newEngineWithRebuilds(10);
         engine.drain(); // looks, finds none
 
-        harness.startRebuild("orders"); // the operations signal the engine once the run committed
+        harness.startRebuild("p"); // the operations signal the engine once the run committed
         while (engine.drain()) {
             // a turn ends after 5 s; the run needs far less
         }
@@ -75,7 +57,7 @@ class RebuildPollingTest {
         engine.drain(); // looks, finds none
         // another instance's run: this engine hears nothing of it
         harness.transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
-                harness.store.rebuildRuns().start(connection, "orders", "", harness.clock.instant()));
+                harness.store.rebuildRuns().start(connection, "p", "", harness.clock.instant()));
         harness.statements.clear();
 
         engine.drain();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class RebuildTransientFailureTest {
 
-    private static final List<String> IDS = IntStream.range(0, 30).mapToObj(i -> String.format("id-%02d", i)).toList();
+    static final List<String> IDS = IntStream.range(0, 30).mapToObj(i -> String.format("id-%02d", i)).toList();
 
     static final class FlakyProjection implements Projection {
         final List<String> refreshed = new CopyOnWriteArrayList<>();
