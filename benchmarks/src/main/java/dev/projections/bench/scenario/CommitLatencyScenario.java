@@ -66,7 +66,7 @@ public final class CommitLatencyScenario implements Scenario {
         context.workload().fillReadModel();
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
-                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, false, null);
+                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, true, null);
              HikariDataSource boundPool = context.database().pool("bound", 2)) {
             sink.afterCommit(instance::committed);
             JdbcTransactions boundTransactions = new JdbcTransactions(boundPool);

@@ -68,7 +68,7 @@ public final class MarkingOverheadScenario implements Scenario {
         context.workload().fillReadModel();
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
-                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), RefreshListener.NONE, false,
+                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), RefreshListener.NONE, true,
                      engineStatements)) {
             if (context.options().warmUp()) {
                 warmUp(context, plain, marked, sink, instance, Math.min(300, transactions));
