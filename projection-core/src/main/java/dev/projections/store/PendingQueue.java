@@ -1,7 +1,6 @@
 package dev.projections.store;
 
 import static dev.projections.store.Statements.bindKey;
-import static dev.projections.store.Statements.truncate;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
