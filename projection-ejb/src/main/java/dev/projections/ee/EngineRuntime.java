@@ -71,6 +71,18 @@ public class EngineRuntime {
         return engine;
     }
 
+    /**
+     * Stops the engine if it was built. One never built (a deployment with {@code projection.enabled=false}, or
+     * undeployed before its first sweep or commit) has nothing to stop, and building it now would touch beans the
+     * container is already stopping.
+     */
+    public synchronized void stopIfBuilt() { // waits for a build in progress, and stops what it built
+        Engine engine = assembled;
+        if (engine != null) {
+            engine.stop();
+        }
+    }
+
     private Engine build() {
         return Engine.builder()
                 .store(resources.store())

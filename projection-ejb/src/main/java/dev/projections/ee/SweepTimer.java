@@ -82,6 +82,6 @@ public class SweepTimer {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
-        runtime.assembled().stop(); // then the trends of its last minutes
+        runtime.stopIfBuilt(); // then the trends of its last minutes
     }
 }

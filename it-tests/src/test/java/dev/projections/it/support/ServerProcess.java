@@ -109,6 +109,27 @@ public final class ServerProcess implements AutoCloseable {
         process = null;
     }
 
+    /**
+     * Stops the server as an operator's {@code kill} (SIGTERM) does: its JVM shuts down gracefully, undeploying
+     * everything. Returns once it ended, SIGKILL after {@code patience}.
+     */
+    public void stop(Duration patience) throws InterruptedException {
+        if (process == null) {
+            return;
+        }
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.forEach(ProcessHandle::destroy);
+        for (ProcessHandle child : tree) {
+            try {
+                child.onExit().get(patience.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                break; // the SIGKILL below
+            }
+        }
+        killTree(process);
+        process = null;
+    }
+
     /** SIGKILL to {@code process} and everything it started (a launcher script and its JVM); returns once all ended. */
     public static void killTree(Process process) throws InterruptedException {
         List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
