@@ -22,6 +22,7 @@ public record Settings(
         Duration sweepInterval,
         int batchSize,
         int workers,
+        Duration batchLinger,
         Duration retryDelay,
         Duration maxRetryDelay,
         Duration leaseTime,
@@ -59,6 +60,14 @@ public record Settings(
     public static final String BATCH_SIZE = "projection.batch-size";
     public static final String WORKERS = "projection.workers";
     static final int MAX_WORKERS = 256;
+    /**
+     * How long a key committed in a burst (within a quarter of this time of the one before) waits for companions to
+     * share its claim and refresh with, at most; {@code 0} refreshes every key as soon as a drainer is free
+     * (docs/design.md D41).
+     */
+    public static final String BATCH_LINGER = "projection.batch-linger";
+    /** The longest {@value #BATCH_LINGER}: past it, waiting for companions costs more freshness than it saves. */
+    public static final Duration MAX_BATCH_LINGER = Duration.ofSeconds(1);
     public static final String RETRY_DELAY = "projection.retry-delay";
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
@@ -151,6 +160,7 @@ public record Settings(
                 p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
                 p.atLeastOne(BATCH_SIZE, 100),
                 p.atLeastOne(WORKERS, 4),
+                p.durationOrZero(BATCH_LINGER, Duration.ofMillis(20), MAX_BATCH_LINGER),
                 p.duration(RETRY_DELAY, Duration.ofSeconds(5)),
                 p.duration(MAX_RETRY_DELAY, Duration.ofMinutes(5)),
                 p.duration(LEASE_TIME, Duration.ofMinutes(2)),
@@ -314,6 +324,25 @@ public record Settings(
                 names.add(trimmed);
             }
             return List.copyOf(names);
+        }
+
+        /** A duration from zero up to {@code max}. */
+        Duration durationOrZero(String key, Duration fallback, Duration max) {
+            String value = raw(key);
+            if (value == null || value.isEmpty()) {
+                return fallback;
+            }
+            try {
+                Duration parsed = value.equals("0") ? Duration.ZERO : Durations.parse(value);
+                if (parsed.isNegative() || parsed.compareTo(max) > 0) {
+                    errors.add(key + " must be a duration from 0 to " + Durations.format(max) + ", was \"" + value + "\"");
+                    return fallback;
+                }
+                return parsed;
+            } catch (IllegalArgumentException e) {
+                errors.add(key + " must be a duration such as 0, 5ms or 20ms, was \"" + value + "\"");
+                return fallback;
+            }
         }
 
         Duration duration(String key, Duration fallback) {

@@ -48,9 +48,6 @@ public final class Engine {
 
     private static final Logger LOG = Logger.getLogger(Engine.class.getName());
 
-    /** Keys waiting for a drainer, beyond which the hand-off drops them and asks for a sweep. */
-    public static final int HANDOFF_CAPACITY = 50_000;
-
     private final Settings settings;
     private final Clock clock;
     private final Tables store;
@@ -263,7 +260,7 @@ public final class Engine {
             return this;
         }
 
-        /** Default: one of {@link #HANDOFF_CAPACITY} keys and {@code projection.workers} slots. */
+        /** Default: {@link Handoff#of} the settings. */
         public Builder handoff(Handoff handoff) {
             this.handoff = handoff;
             return this;
@@ -321,7 +318,7 @@ public final class Engine {
                 stats = new EngineStats();
             }
             if (handoff == null) {
-                handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
+                handoff = Handoff.of(settings);
             }
             if (troubles == null) {
                 troubles = new DatabaseTroubleLog();

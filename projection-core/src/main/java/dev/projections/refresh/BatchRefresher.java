@@ -228,6 +228,7 @@ final class BatchRefresher {
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
         Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
+        batch.refreshedAsClaimed((int) outcomes.stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
         for (int i = 0; i < marks.size(); i++) {
             guard.succeeded(marks.get(i).key());
             giveBacks.ended(marks.get(i).key());
@@ -265,6 +266,9 @@ final class BatchRefresher {
             return Ended.FAILED;
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
+        if (outcome == AckOutcome.SUCCESS) {
+            batch.refreshedAsClaimed(1);
+        }
         guard.succeeded(mark.key());
         giveBacks.ended(mark.key());
         callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));

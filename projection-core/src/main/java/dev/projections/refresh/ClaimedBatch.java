@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import dev.projections.store.ClaimedMark;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -45,6 +46,18 @@ final class ClaimedBatch {
 
     boolean isPressed() {
         return pressed;
+    }
+
+    /** How many of its marks were refreshed and acked as claimed (neither given back, failed nor marked anew). */
+    private final AtomicInteger refreshedAsClaimed = new AtomicInteger();
+
+    void refreshedAsClaimed(int count) {
+        refreshedAsClaimed.addAndGet(count);
+    }
+
+    /** Whether every mark was refreshed and acked as claimed: then nothing of it is due again. */
+    boolean allRefreshedAsClaimed() {
+        return refreshedAsClaimed.get() == marks.size();
     }
 
     List<ClaimedMark> marks() {

@@ -52,19 +52,25 @@ final class Claimer {
     }
 
     /**
-     * A drainer's pass: those of the handed-over {@code keys} that are due and unleased, then due marks up to
-     * {@code limit}, in one transaction under one token: a committed key reaches its refresh after one claim
-     * commit, not two. The due marks cannot include the keys just claimed (their fresh lease excludes them).
+     * A drainer's pass: those of the handed-over {@code keys} that are due and unleased, then, when {@code dueLook}
+     * is given, due marks up to {@code limit}, in one transaction under one token: a committed key reaches its
+     * refresh after one claim commit, not two. The due marks cannot include the keys just claimed (their fresh lease
+     * excludes them). What the due claim found goes to {@code dueLook}. With no keys and no look, no transaction.
      */
-    List<ClaimedMark> claimHandedAndDue(List<MarkKey> keys, Set<String> claimable, int limit) {
+    List<ClaimedMark> claimHandedAndDue(List<MarkKey> keys, Set<String> claimable, int limit, DueLook dueLook) {
+        if (keys.isEmpty() && dueLook == null) {
+            return List.of();
+        }
         String token = UUID.randomUUID().toString();
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
                     : queue.claimKeys(connection, keys, claimable, now, settings.leaseTime(), token));
-            if (claimed.size() < limit) {
-                claimed.addAll(queue.claimDue(connection, claimable, now, settings.leaseTime(), token,
-                        limit - claimed.size()));
+            int asked = limit - claimed.size();
+            if (dueLook != null && asked > 0) {
+                List<ClaimedMark> due = queue.claimDue(connection, claimable, now, settings.leaseTime(), token, asked);
+                dueLook.looked(due.size(), asked);
+                claimed.addAll(due);
             }
             return claimed;
         });

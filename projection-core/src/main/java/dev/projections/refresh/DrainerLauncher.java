@@ -72,21 +72,29 @@ public final class DrainerLauncher implements Sweep.Drainers {
     public void committed(Collection<MarkKey> keys) {
         Handoff.Slot slot = handoff.offer(keys);
         if (slot != null) {
-            start(DrainerOrigin.HANDOFF, slot);
+            start(DrainerOrigin.HANDOFF, slot, false);
         }
         if (handoff.takeSweepRequest()) {
             startIfSlotFree(DrainerOrigin.SWEEP); // keys were dropped: the table, not the hand-off, has them
         }
     }
 
-    /** Starts a drainer if a slot is free; false when all are busy (they will find the work themselves). */
+    /**
+     * Work became due that nobody hands over (the sweep, an operation, a backlog): a drainer collecting or about to
+     * run is asked to look at due marks, else one starts if a slot is free. False when all are busy (they will find
+     * the work themselves).
+     */
     @Override
     public boolean startIfSlotFree(DrainerOrigin origin) {
+        engine.lookForDueMarks();
+        if (handoff.askForDueLook()) {
+            return true;
+        }
         Handoff.Slot slot = handoff.tryReserve();
         if (slot == null) {
             return false;
         }
-        start(origin, slot);
+        start(origin, slot, true);
         return true;
     }
 
@@ -114,13 +122,14 @@ public final class DrainerLauncher implements Sweep.Drainers {
 
     /**
      * Starts a drainer in {@code slot}, already reserved; gives the slot back if it cannot start (the threads
-     * stopped, or the container refused the call while the deployment stops).
+     * stopped, or the container refused the call while the deployment stops). With {@code lookFirst} its first claim
+     * looks for due marks; without, it collects handed keys first.
      */
-    void start(DrainerOrigin origin, Handoff.Slot slot) {
+    void start(DrainerOrigin origin, Handoff.Slot slot, boolean lookFirst) {
         try {
             threads.execute(() -> {
                 try {
-                    runAs.run(new Work(() -> drain(origin, slot)));
+                    runAs.run(new Work(() -> drain(origin, slot, lookFirst)));
                 } catch (RuntimeException e) {
                     notStarted(slot, e); // a no-op for a slot its drainer already ended
                 }
@@ -136,7 +145,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
     }
 
     /** A drainer: holds its slot while it drains, then gives it back or passes it to a successor. */
-    private void drain(DrainerOrigin origin, Handoff.Slot slot) {
+    private void drain(DrainerOrigin origin, Handoff.Slot slot, boolean lookFirst) {
         if (!slot.run()) {
             return; // its slot was taken back by the sweep while it waited to run
         }
@@ -144,7 +153,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         try {
             stats.drainerStarted(origin);
             // one that claims a full batch has found a backlog, and starts a helper
-            moreWork = engine.drain(() -> startIfSlotFree(DrainerOrigin.BACKLOG));
+            moreWork = engine.drain(() -> startIfSlotFree(DrainerOrigin.BACKLOG), slot, lookFirst);
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {
@@ -153,7 +162,8 @@ public final class DrainerLauncher implements Sweep.Drainers {
         } finally {
             Handoff.Slot successor = slot.finish(moreWork, engine.stopping());
             if (successor != null) {
-                start(DrainerOrigin.HANDOFF, successor);
+                // work left at the turn's end: the successor goes on with it; keys that arrived: it collects them
+                start(DrainerOrigin.HANDOFF, successor, moreWork);
             }
         }
     }

@@ -1,22 +1,41 @@
 package dev.projections.refresh;
 
 import dev.projections.MarkKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
- * The bounded, coalescing set between committing threads and drainers (docs/contract.md §5). A committed key waits here
- * until a drainer takes it; a key offered twice is kept once. At most {@code workers} drainers are in flight,
- * each holding a {@link Slot}: {@link #offer} and {@link #tryReserve} reserve one when a drainer must start, and
- * a drainer's slot goes reserve → {@link Slot#run run} → {@link Slot#finish finish}, which releases it or passes
- * it on to a successor when work remains. No thread ever waits for a slot. On overflow keys are dropped and
- * {@link #takeSweepRequest} turns true: the pending table is the source of truth, this set only a hint.
+ * The bounded, coalescing set between committing threads and drainers (docs/contract.md §5, docs/design.md D41). A
+ * committed key waits here until a drainer takes it; a key offered twice is kept once. At most {@code workers}
+ * drainers are in flight, each holding a {@link Slot}: {@link #offer} and {@link #tryReserve} reserve one when a
+ * drainer must start, and a drainer's slot goes reserve → {@link Slot#run run} → {@link Slot#finish finish}, which
+ * releases it or passes it on to a successor when work remains. No committing thread ever waits.
+ * <p>
+ * <b>Batching that follows the load.</b> A drainer between two passes <em>collects</em> ({@link Slot#nextKeys}): it
+ * takes what waits at once when the first waiting key came alone (nothing was offered in the quarter of
+ * {@code linger} before it: a lone commit is refreshed at once), else it waits for companions until that key has
+ * waited {@code linger} or a batch is full. With nothing waiting it stays for {@code keepAlive}, so the next commit finds it rather than a
+ * thread to start. A commit starts a drainer only when none is collecting or about to run: under a stream of
+ * commits the keys that arrive while drainers work are claimed together, and only as many drainers run as the load
+ * needs. On overflow keys are dropped and {@link #takeSweepRequest} turns true: the pending table is the source of
+ * truth, this set only a hint.
  */
 public final class Handoff {
+
+    /** The most keys waiting: a burst of commits beyond it is left to the sweep (the table has every mark). */
+    public static final int CAPACITY = 50_000;
+    /** How long an idle drainer stays for the next commit: far less than an undeploy may wait for it. */
+    public static final Duration KEEP_ALIVE = Duration.ofMillis(50);
+
+    private enum State { RESERVED, WORKING, COLLECTING }
 
     /**
      * One drainer's place among the {@code workers}. A slot is reserved before its drainer is started, runs once,
@@ -24,7 +43,7 @@ public final class Handoff {
      * and still not running at two sweeps is one whose drainer the container never ran.
      */
     public final class Slot {
-        private boolean running;
+        private State state = State.RESERVED;
         private boolean ended;
         private boolean seenIdleBySweep;
 
@@ -36,12 +55,79 @@ public final class Handoff {
          * container's queue: the drainer must end at once and touch nothing, so the bound holds.
          */
         public boolean run() {
-            synchronized (Handoff.this) {
+            lock.lock();
+            try {
                 if (ended) {
                     return false;
                 }
-                running = true;
+                state = State.WORKING;
                 return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * The keys for this drainer's next pass, at most {@code max}. With {@code collect} false, what waits now;
+         * with it true (the drainer has nothing else to do), waits as the class comment says: for a burst's
+         * companions up to {@code linger}, and with nothing waiting up to {@code keepAlive}, returning an empty list
+         * when none came, the engine stops ({@link #wakeAll}) or someone asks for a look at due marks
+         * ({@link #dueLookAsked}).
+         */
+        public List<MarkKey> nextKeys(int max, boolean collect) {
+            lock.lock();
+            try {
+                if (!collect) {
+                    return takeLocked(max);
+                }
+                state = State.COLLECTING;
+                long idleEnds = nanos.getAsLong() + keepAlive;
+                try {
+                    while (true) {
+                        long now = nanos.getAsLong();
+                        if (ended || stopping || dueLookAsked) {
+                            return List.of();
+                        }
+                        long waitFor;
+                        if (!waiting.isEmpty()) {
+                            long companionsUntil = firstWaitingAt + linger;
+                            if (firstCameAlone || waiting.size() >= max || now - companionsUntil >= 0) {
+                                return takeLocked(max);
+                            }
+                            waitFor = companionsUntil - now;
+                        } else {
+                            waitFor = idleEnds - now;
+                            if (waitFor <= 0) {
+                                return List.of();
+                            }
+                        }
+                        changed.awaitNanos(waitFor);
+                    }
+                } finally {
+                    if (state == State.COLLECTING) {
+                        state = State.WORKING;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * True once after {@link #tryReserve} found this collecting drainer in place of a free slot: it should
+         * look at due marks now (a sweep or an operation made work due).
+         */
+        public boolean dueLookAsked() {
+            lock.lock();
+            try {
+                boolean asked = dueLookAsked;
+                dueLookAsked = false;
+                return asked;
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -51,70 +137,194 @@ public final class Handoff {
          * engine stops there is no successor.
          */
         public Slot finish(boolean moreWork, boolean stopping) {
-            synchronized (Handoff.this) {
+            lock.lock();
+            try {
                 end();
                 if (stopping || pressed() || (!moreWork && waiting.isEmpty())) {
                     return null;
                 }
                 return reserve();
+            } finally {
+                lock.unlock();
             }
         }
 
         /** Its drainer could not be started (the container refused): the slot is given back. */
         public void startFailed() {
-            synchronized (Handoff.this) {
+            lock.lock();
+            try {
                 end();
+            } finally {
+                lock.unlock();
             }
         }
 
         private void end() {
             if (!ended) {
                 ended = true;
-                running = false;
                 slots.remove(this);
             }
         }
     }
 
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when keys arrive, a due look is asked for, or the engine stops: collecting drainers look again. */
+    private final Condition changed = lock.newCondition();
     private final int capacity;
     private final int workers;
+    private final long linger;
+    /**
+     * A key offered within this time of the one before is in a burst: a quarter of the linger, so a key lingers only
+     * where at least about four companions are expected to share its claim.
+     */
+    private final long burstGap;
+    private final long keepAlive;
+    private final LongSupplier nanos;
     private final Set<MarkKey> waiting = new LinkedHashSet<>();
     private final Set<Slot> slots = new LinkedHashSet<>();
     private int peakInFlight;
     private boolean sweepRequested;
+    private boolean stopping;
+    private boolean dueLookAsked;
     private long pressedUntil;
+    private long lastOfferAt;
+    private boolean offeredBefore;
+    private long firstWaitingAt;
+    private boolean firstCameAlone;
 
+    /** The engine's hand-off: {@value #CAPACITY} keys, {@code workers} slots, {@code batch-linger}, {@link #KEEP_ALIVE}. */
+    public static Handoff of(dev.projections.config.Settings settings) {
+        return new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE, System::nanoTime);
+    }
+
+    /** A hand-off whose drainers take what waits at once and never stay idle (tests of the slot protocol). */
     public Handoff(int capacity, int workers) {
+        this(capacity, workers, Duration.ZERO, Duration.ZERO, System::nanoTime);
+    }
+
+    /**
+     * @param linger    how long a key offered in a burst (within a quarter of it after the one before) waits for
+     *                  companions at most; zero: never
+     * @param keepAlive how long a drainer with nothing to do stays for the next commit; zero: it ends at once
+     * @param nanos     the time the two are measured in ({@link System#nanoTime} but in tests)
+     */
+    public Handoff(int capacity, int workers, Duration linger, Duration keepAlive, LongSupplier nanos) {
         if (capacity < 1 || workers < 1) {
             throw new IllegalArgumentException("hand-off capacity and workers must be >= 1, were " + capacity + ", " + workers);
         }
+        if (linger.isNegative() || keepAlive.isNegative()) {
+            throw new IllegalArgumentException("hand-off linger and keep-alive must not be negative, were "
+                    + linger + ", " + keepAlive);
+        }
         this.capacity = capacity;
         this.workers = workers;
+        this.linger = linger.toNanos();
+        this.burstGap = this.linger / 4;
+        this.keepAlive = keepAlive.toNanos();
+        this.nanos = nanos;
     }
 
-    /** Adds committed keys; returns the slot of a drainer to start now, or {@code null} when none must start. */
-    public synchronized Slot offer(Collection<MarkKey> keys) {
-        for (MarkKey key : keys) {
-            if (waiting.size() >= capacity && !waiting.contains(key)) {
-                sweepRequested = true;
-                continue;
+    /**
+     * Adds committed keys; returns the slot of a drainer to start now, or {@code null} when none must start: a
+     * drainer is collecting (it is told) or about to run (it will take them), or every slot is taken.
+     */
+    public Slot offer(Collection<MarkKey> keys) {
+        lock.lock();
+        try {
+            long now = nanos.getAsLong();
+            boolean wasEmpty = waiting.isEmpty();
+            for (MarkKey key : keys) {
+                if (waiting.size() >= capacity && !waiting.contains(key)) {
+                    sweepRequested = true;
+                    continue;
+                }
+                waiting.add(key);
             }
-            waiting.add(key);
+            if (wasEmpty && !waiting.isEmpty()) {
+                firstWaitingAt = now;
+                firstCameAlone = !offeredBefore || now - lastOfferAt >= burstGap;
+            }
+            offeredBefore = true;
+            lastOfferAt = now;
+            if (waiting.isEmpty()) {
+                return null;
+            }
+            if (has(State.COLLECTING)) {
+                changed.signalAll();
+                return null;
+            }
+            return has(State.RESERVED) ? null : tryReserveLocked();
+        } finally {
+            lock.unlock();
         }
-        return waiting.isEmpty() ? null : tryReserve();
     }
 
-    /** Reserves a slot for a drainer without keys (the sweep starting one); {@code null} when all are taken. */
-    public synchronized Slot tryReserve() {
+    /**
+     * Reserves a slot for a drainer without keys (the sweep, an operation); {@code null} when all are taken. A
+     * drainer collecting meanwhile is asked to look at due marks instead, and no slot is reserved for that.
+     */
+    public Slot tryReserve() {
+        lock.lock();
+        try {
+            return tryReserveLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether a drainer in flight will look at due marks soon without a new one: one is collecting (it is asked
+     * to look now) or about to run (its first pass looks). The sweep and operations ask before starting one.
+     */
+    public boolean askForDueLook() {
+        lock.lock();
+        try {
+            if (has(State.COLLECTING)) {
+                dueLookAsked = true;
+                changed.signalAll();
+                return true;
+            }
+            return has(State.RESERVED);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The engine stops: collecting drainers return at once and end. */
+    public void wakeAll() {
+        lock.lock();
+        try {
+            stopping = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Slot tryReserveLocked() {
         return slots.size() >= workers || pressed() ? null : reserve();
+    }
+
+    private boolean has(State state) {
+        for (Slot slot : slots) {
+            if (slot.state == state) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * A drainer met back-pressure (no pooled connection or thread in time): for {@code pause} no drainer starts, not
      * for a commit, a successor or the sweep, since each would only wait for the same pool; keys keep collecting.
      */
-    public synchronized void pressedFor(java.time.Duration pause) {
-        pressedUntil = System.nanoTime() + pause.toNanos();
+    public void pressedFor(Duration pause) {
+        lock.lock();
+        try {
+            pressedUntil = System.nanoTime() + pause.toNanos();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private boolean pressed() {
@@ -128,13 +338,26 @@ public final class Handoff {
         return slot;
     }
 
-    /** Takes up to {@code max} waiting keys for a drainer that holds a slot. */
-    public synchronized List<MarkKey> take(int max) {
+    /** Takes up to {@code max} waiting keys at once, whoever asks (tests and drainers without a slot). */
+    public List<MarkKey> take(int max) {
+        lock.lock();
+        try {
+            return takeLocked(max);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<MarkKey> takeLocked(int max) {
         List<MarkKey> taken = new ArrayList<>(Math.min(max, waiting.size()));
         Iterator<MarkKey> it = waiting.iterator();
         while (it.hasNext() && taken.size() < max) {
             taken.add(it.next());
             it.remove();
+        }
+        if (!waiting.isEmpty()) {
+            // what is left over waited with the keys just taken: it goes with the next pass, without a new linger
+            firstCameAlone = true;
         }
         return taken;
     }
@@ -145,39 +368,74 @@ public final class Handoff {
      * same and still not running at two sweeps in a row is taken back. A slot only passing between two drainers
      * is a new slot each time, so it is never mistaken for a lost one. Returns how many were taken back.
      */
-    public synchronized int reclaimLostSlots() {
-        int lost = 0;
-        for (Slot slot : List.copyOf(slots)) {
-            if (slot.running) {
-                continue;
+    public int reclaimLostSlots() {
+        lock.lock();
+        try {
+            int lost = 0;
+            for (Slot slot : List.copyOf(slots)) {
+                if (slot.state != State.RESERVED) {
+                    continue;
+                }
+                if (slot.seenIdleBySweep) {
+                    slot.end();
+                    lost++;
+                } else {
+                    slot.seenIdleBySweep = true;
+                }
             }
-            if (slot.seenIdleBySweep) {
-                slot.end();
-                lost++;
-            } else {
-                slot.seenIdleBySweep = true;
-            }
+            return lost;
+        } finally {
+            lock.unlock();
         }
-        return lost;
     }
 
     /** True once after keys were dropped on overflow. */
-    public synchronized boolean takeSweepRequest() {
-        boolean requested = sweepRequested;
-        sweepRequested = false;
-        return requested;
+    public boolean takeSweepRequest() {
+        lock.lock();
+        try {
+            boolean requested = sweepRequested;
+            sweepRequested = false;
+            return requested;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    public synchronized int inFlight() {
-        return slots.size();
+    public int inFlight() {
+        lock.lock();
+        try {
+            return slots.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The most drainers ever in flight at once. */
-    public synchronized int peakInFlight() {
-        return peakInFlight;
+    public int peakInFlight() {
+        lock.lock();
+        try {
+            return peakInFlight;
+        } finally {
+            lock.unlock();
+        }
     }
 
-    public synchronized int waiting() {
-        return waiting.size();
+    public int waiting() {
+        lock.lock();
+        try {
+            return waiting.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many drainers are collecting now (tests of the batching). */
+    public int collecting() {
+        lock.lock();
+        try {
+            return (int) slots.stream().filter(slot -> slot.state == State.COLLECTING).count();
+        } finally {
+            lock.unlock();
+        }
     }
 }

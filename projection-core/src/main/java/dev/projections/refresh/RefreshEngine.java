@@ -40,6 +40,7 @@ public final class RefreshEngine {
     private final Claimer claimer;
     private final BatchRefresher refresher;
     private final InFlight inFlight = new InFlight();
+    private final DueLook dueLook = new DueLook(System::nanoTime);
     private volatile boolean stopping;
 
     /**
@@ -70,22 +71,29 @@ public final class RefreshEngine {
      * again later.
      */
     public boolean drain() {
-        return drain(() -> { });
+        return drain(() -> { }, null, true);
     }
 
     /**
-     * A drainer's turn that calls {@code backlogFound} once, the first time a claim comes back full: a backlog of at
-     * least a batch waits, and the caller starts another drainer if a slot is free. That one does the same, so a
-     * sweep or a resume that finds a backlog has every worker on it within a few batches, rather than one drainer
-     * alone until the next sweep.
+     * A drainer's turn in {@code slot} (or, when {@code null}, taking straight from the hand-off without waiting).
+     * It calls {@code backlogFound} once, the first time a claim comes back full: a backlog of at least a batch
+     * waits, and the caller starts another drainer if a slot is free. That one does the same, so a sweep or a resume
+     * that finds a backlog has every worker on it within a few batches, rather than one drainer alone until the
+     * next sweep. With {@code lookFirst} its first claim looks for due marks whatever the last look found (a sweep
+     * or an operation started it for them); a drainer started for handed keys collects first (docs/design.md D41).
      */
-    public boolean drain(Runnable backlogFound) {
+    public boolean drain(Runnable backlogFound, Handoff.Slot slot, boolean lookFirst) {
         inFlight.drainBegins();
         try {
-            return drainUntilEmptyOrDue(backlogFound);
+            return drainUntilEmptyOrDue(backlogFound, slot, lookFirst);
         } finally {
             inFlight.drainEnds();
         }
+    }
+
+    /** Something may be due that nobody will hand over (a sweep or an operation says so): the next claim looks. */
+    public void lookForDueMarks() {
+        dueLook.lookAgain();
     }
 
     /**
@@ -94,9 +102,12 @@ public final class RefreshEngine {
      * the engine hears that it stops: a drainer that drained until the queue was empty could hold an undeploy for
      * as long as a big rebuild takes.
      */
-    private boolean drainUntilEmptyOrDue(Runnable backlogFound) {
+    private boolean drainUntilEmptyOrDue(Runnable backlogFound, Handoff.Slot slot, boolean lookFirst) {
         long turnEnds = System.nanoTime() + DRAIN_TURN.toNanos();
         boolean helpAsked = false;
+        boolean mustLook = lookFirst;
+        // a drainer with nothing else to do collects: it waits for a burst's companions, and idle for a while
+        boolean collect = !lookFirst;
         while (!stopping) {
             if (System.nanoTime() > turnEnds) {
                 return true;
@@ -105,10 +116,15 @@ public final class RefreshEngine {
                 // a run was cancelled here: its rebuild marks go before the drainers spend refreshes on them
                 rebuilds.purgeCancelled();
             }
-            List<MarkKey> handed = handoff.take(settings.batchSize());
-            // due marks too on every pass: under steady commits retries, re-marks and other instances' orphans
-            // would otherwise wait until the hand-off runs dry
-            List<ClaimedMark> claimed = claimer.claimHandedAndDue(handed, catalog.claimable(), settings.batchSize());
+            List<MarkKey> handed = slot == null ? handoff.take(settings.batchSize())
+                    : slot.nextKeys(settings.batchSize(), collect);
+            boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
+            // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other
+            // instances' orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
+            boolean lookAtDue = mustLook || lookAtRebuilds || dueLook.wanted() || slot != null && slot.dueLookAsked();
+            mustLook = false;
+            List<ClaimedMark> claimed = claimer.claimHandedAndDue(handed, catalog.claimable(), settings.batchSize(),
+                    lookAtDue ? dueLook : null);
             // a rebuild steps when nothing is due, or when its marks are running out (a short claim holding rebuild
             // marks): the next page is marked while the last of the previous one is refreshed, and the queue holds
             // about one page of a run at a time. Live marks still come first in every claim (priority). Plain live
@@ -117,10 +133,17 @@ public final class RefreshEngine {
             if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
                 rebuilds.runsMayExist(); // another instance's run, whose marks came here
             }
-            boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
             boolean stepped = lookAtRebuilds && rebuildRunningDry(claimed) && rebuilds.step();
             if (claimed.isEmpty()) {
-                if (stepped || !handed.isEmpty()) {
+                if (stepped) {
+                    mustLook = true; // the page just marked is due
+                    continue;
+                }
+                if (!handed.isEmpty()) {
+                    continue; // handed keys another claim holds, or of a paused projection: collect on
+                }
+                if (!collect && slot != null) {
+                    collect = true; // a backlog ran out: stay a while for the next commit before ending
                     continue;
                 }
                 if (lookAtRebuilds) {
@@ -133,12 +156,16 @@ public final class RefreshEngine {
                 helpAsked = true;
                 backlogFound.run();
             }
+            collect = claimed.size() < settings.batchSize();
             ClaimedBatch batch = new ClaimedBatch(claimed);
             inFlight.batchBegins(claimed.size());
             try {
                 refresher.process(batch, () -> System.nanoTime() > turnEnds);
             } finally {
                 inFlight.batchEnds(claimed.size());
+            }
+            if (!batch.allRefreshedAsClaimed()) {
+                dueLook.lookAgain(); // given back, re-marked or failed: due again now or after a backoff
             }
             if (batch.isPressed()) {
                 // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
@@ -167,6 +194,7 @@ public final class RefreshEngine {
      */
     public void stop() {
         stopping = true;
+        handoff.wakeAll(); // collecting drainers end now
         refresher.releaseUnstarted();
         Duration wait = settings.leaseTime().compareTo(Duration.ofSeconds(10)) < 0
                 ? settings.leaseTime() : Duration.ofSeconds(10);
@@ -190,7 +218,6 @@ public final class RefreshEngine {
         return stopping;
     }
 
-    /** Convenience for the EE layer's sweep: is anything due that this instance may claim? */
     /**
      * The sweep's probes (docs/contract.md §6): for each suspended projection this instance deploys whose turn it
      * takes (one instance per {@code probe-interval}), one due mark is refreshed despite the suspension; when it
@@ -226,6 +253,7 @@ public final class RefreshEngine {
         return lifted;
     }
 
+    /** The sweep's question: is anything due that this instance may claim? */
     public boolean hasDueWork() {
         return shortTransactions.run("due check",
                 connection -> queue.hasDue(connection, catalog.claimable(), clock.instant()));

@@ -66,6 +66,18 @@ class SettingsTest {
     }
 
     @Test
+    void theBatchLingerIsZeroToASecondZeroTurningItOff() {
+        assertThat(Settings.defaults().batchLinger()).isEqualTo(java.time.Duration.ofMillis(20));
+        assertThat(Settings.from(Map.of("projection.batch-linger", "0")::get).batchLinger()).isZero();
+        assertThat(Settings.from(Map.of("projection.batch-linger", "5ms")::get).batchLinger())
+                .isEqualTo(java.time.Duration.ofMillis(5));
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.batch-linger", "2s")::get))
+                .hasMessageContaining("projection.batch-linger must be a duration from 0 to 1s, was \"2s\"");
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.batch-linger", "soon")::get))
+                .hasMessageContaining("projection.batch-linger must be a duration such as 0, 5ms or 20ms, was \"soon\"");
+    }
+
+    @Test
     void aZeroDurationIsRefused() {
         assertThatThrownBy(() -> Settings.from(Map.of("projection.retry-delay", "0s")::get))
                 .hasMessageContaining("projection.retry-delay must be a positive duration, was \"0s\"");

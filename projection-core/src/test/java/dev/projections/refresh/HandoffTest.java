@@ -13,11 +13,13 @@ class HandoffTest {
     }
 
     @Test
-    void theFirstOfferStartsADrainerAndLaterOnesJoinTheWaitingSetUntilAllSlotsAreTaken() {
-        Handoff handoff = new Handoff(100, 2);
-        assertThat(handoff.offer(List.of(key(1)))).isNotNull();
-        assertThat(handoff.offer(List.of(key(2)))).isNotNull();
-        assertThat(handoff.offer(List.of(key(3)))).as("both slots taken").isNull();
+    void aCommitStartsADrainerOnlyWhenNoneIsAboutToRunAndEveryRunningOneWorks() {
+        Handoff handoff = new Handoff(100, 3);
+        Handoff.Slot first = handoff.offer(List.of(key(1)));
+        assertThat(first).isNotNull();
+        assertThat(handoff.offer(List.of(key(2)))).as("the first, about to run, will take it").isNull();
+        first.run();
+        assertThat(handoff.offer(List.of(key(3)))).as("the first works: one more").isNotNull();
         assertThat(handoff.inFlight()).isEqualTo(2);
         assertThat(handoff.waiting()).isEqualTo(3);
     }
@@ -89,7 +91,11 @@ class HandoffTest {
         Handoff handoff = new Handoff(50_000, 4);
         int started = 0;
         for (int i = 0; i < 10_000; i++) {
-            started += handoff.offer(List.of(key(i))) == null ? 0 : 1;
+            Handoff.Slot slot = handoff.offer(List.of(key(i)));
+            if (slot != null) {
+                slot.run(); // each drainer starts at once and is busy working
+                started++;
+            }
         }
         assertThat(started).isEqualTo(4);
         assertThat(handoff.peakInFlight()).isEqualTo(4);

@@ -19,9 +19,6 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class EngineResources {
 
-    /** Keys waiting for a drainer, beyond which the hand-off drops them and asks for a sweep. */
-    static final int HANDOFF_CAPACITY = 50_000;
-
     private Settings settings;
     private DataSource dataSource;
     private EngineDatasource engineDatasource;
@@ -53,7 +50,7 @@ public class EngineResources {
         sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
-        handoff = new Handoff(HANDOFF_CAPACITY, settings.workers());
+        handoff = Handoff.of(settings);
     }
 
     public Settings settings() {

@@ -1,0 +1,189 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-off's batching (docs/design.md D41) on a clock the test moves: a drainer collecting between passes takes a
+ * lone commit at once, waits for a burst's companions until the first has lingered or a batch is full, and ends
+ * after its keep-alive. A collecting drainer runs on a thread of its own; the test waits for what it returns, and
+ * a wait it should not end is shown by a key taken only when the test's next step allows it.
+ */
+class HandoffCollectingTest {
+
+    private static final Duration LINGER = Duration.ofMillis(8);
+    /** A quarter of the linger: keys offered closer together are a burst. */
+    private static final Duration BURST_GAP = Duration.ofMillis(2);
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+    private static MarkKey key(int i) {
+        return new MarkKey("p", "", String.valueOf(i));
+    }
+
+    private Handoff handoff(Duration keepAlive) {
+        return new Handoff(100, 2, LINGER, keepAlive, nanos::get);
+    }
+
+    private void advance(Duration by) {
+        nanos.addAndGet(by.toNanos());
+    }
+
+    private static CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot, int max) {
+        return CompletableFuture.supplyAsync(() -> slot.nextKeys(max, true));
+    }
+
+    /** Until {@code n} drainers collect: the offers that follow find them waiting. */
+    private static void awaitCollecting(Handoff handoff, int n) throws InterruptedException {
+        while (handoff.collecting() < n) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void aLoneCommitIsTakenAtOnceByTheDrainerCollectingAndStartsNoOther() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.tryReserve();
+        slot.run();
+        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+
+        assertThat(handoff.offer(List.of(key(1)))).as("the collecting drainer is told, none starts").isNull();
+
+        assertThat(taken.get(10, TimeUnit.SECONDS)).containsExactly(key(1));
+        assertThat(handoff.inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void aCommitInABurstWaitsForCompanionsUntilABatchIsFull() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        slot.run();
+        assertThat(slot.nextKeys(3, true)).as("alone: at once").containsExactly(key(1));
+        advance(Duration.ofMillis(1));
+        handoff.offer(List.of(key(2))); // a millisecond after key 1: a burst
+        CompletableFuture<List<MarkKey>> taken = collect(slot, 3);
+        awaitCollecting(handoff, 1);
+        handoff.offer(List.of(key(3)));
+        assertThat(taken).as("two of three: it waits on").isNotDone();
+
+        handoff.offer(List.of(key(4)));
+
+        assertThat(taken.get(10, TimeUnit.SECONDS)).containsExactly(key(2), key(3), key(4));
+    }
+
+    @Test
+    void aCommitInABurstIsTakenOnceItHasLingeredWithWhatCameMeanwhile() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        slot.run();
+        slot.nextKeys(10, true);
+        advance(Duration.ofMillis(1));
+        handoff.offer(List.of(key(2)));
+        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+        advance(Duration.ofMillis(2));
+        handoff.offer(List.of(key(3)));
+        assertThat(taken).as("key 2 has waited 2 of 8 ms").isNotDone();
+
+        advance(LINGER); // the drainer's own timed wait then sees the linger over
+
+        assertThat(taken.get(10, TimeUnit.SECONDS)).containsExactly(key(2), key(3));
+    }
+
+    @Test
+    void aCommitAfterAQuietSpellIsAloneAgain() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        slot.run();
+        slot.nextKeys(10, true);
+        advance(BURST_GAP);
+        handoff.offer(List.of(key(2)));
+
+        assertThat(slot.nextKeys(10, true)).as("nothing offered in the burst gap before it").containsExactly(key(2));
+    }
+
+    @Test
+    void keysLeftOverFromAFullBatchGoWithTheNextPassWithoutLingering() {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1), key(2), key(3)));
+        slot.run();
+        assertThat(slot.nextKeys(2, true)).containsExactly(key(1), key(2));
+        assertThat(slot.nextKeys(2, true)).containsExactly(key(3));
+    }
+
+    @Test
+    void anIdleDrainerStaysForItsKeepAliveThenReturnsNothing() throws Exception {
+        Handoff handoff = handoff(Duration.ofMillis(20));
+        Handoff.Slot slot = handoff.tryReserve();
+        slot.run();
+        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+        assertThat(taken).isNotDone();
+
+        advance(Duration.ofMillis(20));
+
+        assertThat(taken.get(10, TimeUnit.SECONDS)).isEmpty();
+        assertThat(handoff.collecting()).isZero();
+    }
+
+    @Test
+    void theSweepAsksACollectingDrainerToLookAtDueMarksRatherThanStartingAnother() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.tryReserve();
+        slot.run();
+        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+
+        assertThat(handoff.askForDueLook()).isTrue();
+
+        assertThat(taken.get(10, TimeUnit.SECONDS)).isEmpty();
+        assertThat(slot.dueLookAsked()).as("asked once").isTrue();
+        assertThat(slot.dueLookAsked()).isFalse();
+        assertThat(handoff.inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void withNoDrainerCollectingOrAboutToRunTheSweepMustStartOne() {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        assertThat(handoff.askForDueLook()).isFalse();
+        Handoff.Slot slot = handoff.tryReserve();
+        assertThat(handoff.askForDueLook()).as("about to run: its first pass looks").isTrue();
+        slot.run();
+        assertThat(handoff.askForDueLook()).as("working").isFalse();
+    }
+
+    @Test
+    void stoppingEndsEveryCollectingDrainerAtOnce() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot one = handoff.tryReserve();
+        Handoff.Slot two = handoff.tryReserve();
+        one.run();
+        two.run();
+        CompletableFuture<List<MarkKey>> first = collect(one, 10);
+        CompletableFuture<List<MarkKey>> second = collect(two, 10);
+        awaitCollecting(handoff, 2);
+
+        handoff.wakeAll();
+
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEmpty();
+        assertThat(second.get(10, TimeUnit.SECONDS)).isEmpty();
+        assertThat(one.nextKeys(10, true)).as("and returns at once after").isEmpty();
+    }
+
+    @Test
+    void withoutLingerOrKeepAliveADrainerTakesWhatWaitsAndNeverWaits() {
+        Handoff handoff = new Handoff(100, 1);
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        slot.run();
+        handoff.offer(List.of(key(2)));
+        assertThat(slot.nextKeys(10, true)).containsExactly(key(1), key(2));
+        assertThat(slot.nextKeys(10, true)).isEmpty();
+    }
+}
