@@ -42,6 +42,12 @@ public final class TrendTable {
              ORDER BY sampled_minute
             """;
 
+    /* by the key's prefix: one index probe per projection */
+    static final String BACKLOGS_COUNTED = """
+            SELECT COUNT(DISTINCT projection) FROM projection_trend
+             WHERE projection IN (%s) AND sampled_minute = ? AND pending IS NOT NULL
+            """;
+
     private static final String OLDEST = "SELECT MIN(sampled_minute) FROM projection_trend";
 
     private static final String PRUNE = "DELETE FROM projection_trend WHERE sampled_minute < ?";
@@ -97,6 +103,32 @@ public final class TrendTable {
                 insert.executeUpdate();
             }
         }
+    }
+
+    /**
+     * Whether some instance has written the backlog of {@code minute} for every one of {@code projections} already:
+     * the backlog describes the shared queue, so one count per minute serves every instance.
+     */
+    public boolean backlogsCounted(Connection connection, java.util.Collection<String> projections, Instant minute)
+            throws SQLException {
+        if (projections.isEmpty()) {
+            return true;
+        }
+        String sql = backlogsCountedSql(projections.size());
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            int i = 1;
+            for (String projection : projections) {
+                select.setString(i++, projection);
+            }
+            select.setObject(i, dialect.timestamp(minute));
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() && rows.getLong(1) >= projections.size();
+            }
+        }
+    }
+
+    static String backlogsCountedSql(int projections) {
+        return BACKLOGS_COUNTED.formatted(String.join(", ", java.util.Collections.nCopies(projections, "?")));
     }
 
     /** The minutes of {@code projection} from {@code from} (inclusive) to {@code to} (exclusive), oldest first. */

@@ -19,7 +19,9 @@ import java.util.Set;
 
 /**
  * The sweep's trend task (docs/contract.md §12): the first sweep of each minute writes, for each deployed projection,
- * the minute that just ended — this instance's refreshes in it and the backlog counted now — and any older minute
+ * the minute that just ended — this instance's refreshes in it and the backlog counted now, unless another instance
+ * counted that minute's already (the backlog is the shared queue's: one grouped scan per minute, not one per
+ * instance) — and any older minute
  * whose refreshes no sweep wrote yet (without a backlog: nobody counted it then). It tries once per minute: when the
  * database fails it, the minutes go back and out with the next minute's write, and the sweeps of this minute do not
  * pay for it again. Every {@link #PRUNE_EVERY} minutes, in a transaction of its own, it deletes an hour at most of
@@ -67,9 +69,13 @@ public final class TrendSampler {
         }
         lastSampled = minute;
         List<RefreshMinutes.Minute> taken = recent(minutes.takeEnded(now), now);
+        Instant ended = minute.minus(1, ChronoUnit.MINUTES);
         int written = write("sampling the trends", taken, connection -> {
-            List<TrendSample> samples = samples(minute.minus(1, ChronoUnit.MINUTES),
-                    counts.countsByProjection(connection, now), taken);
+            // the backlog is the shared queue's: the first instance to sample a minute counts it (a grouped scan of
+            // the queue), the others write only their refreshes; two that sample at once both count, harmlessly
+            Map<String, ProjectionCounts> backlog = trends.backlogsCounted(connection, catalog.names(), ended)
+                    ? null : counts.countsByProjection(connection, now);
+            List<TrendSample> samples = samples(ended, backlog, taken);
             trends.add(connection, instanceId, samples);
             return samples.size();
         });
@@ -116,6 +122,7 @@ public final class TrendSampler {
         }));
     }
 
+    /** {@code backlog} {@code null}: another instance counted this minute's, and these samples carry none. */
     private List<TrendSample> samples(Instant ended, Map<String, ProjectionCounts> backlog,
                                       List<RefreshMinutes.Minute> taken) {
         List<TrendSample> samples = new ArrayList<>();
@@ -123,6 +130,12 @@ public final class TrendSampler {
         for (String projection : deployed) {
             RefreshMinutes.Minute refreshes = taken.stream()
                     .filter(m -> m.projection().equals(projection) && m.start().equals(ended)).findFirst().orElse(null);
+            if (backlog == null) {
+                samples.add(new TrendSample(projection, ended, null, null, null,
+                        refreshes == null ? 0 : refreshes.completed(), refreshes == null ? 0 : refreshes.failed(),
+                        refreshes == null ? null : refreshes.p99Micros()));
+                continue;
+            }
             ProjectionCounts count = backlog.get(projection);
             samples.add(new TrendSample(projection, ended, count == null ? 0L : count.pending(),
                     count == null ? 0L : count.dueNow(), count == null ? 0L : count.failing(),

@@ -240,6 +240,35 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * Whether another instance counted a minute's backlog (so this one need not scan the queue) reads one minute's
+     * trend rows by an index, whatever the history holds: here 48 hours of minutes for 10 projections on 3 instances.
+     */
+    @Test
+    void theCheckForACountedBacklogReadsTheTrendKeyNotTheHistory() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("""
+                    INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, refreshes, failures)
+                    SELECT 'p' || (i % 10), TIMESTAMPTZ '2029-12-30 12:00:00+00' + (i / 30) * INTERVAL '1 minute',
+                           'node-' || (i / 10 % 3), 5, 1, 0
+                      FROM generate_series(0, 48 * 60 * 30 - 1) AS i""");
+            statement.execute("ANALYZE projection_trend");
+            try {
+                String plan = plan(connection, "EXPLAIN " + TrendTable.backlogsCountedSql(3), select -> {
+                    for (int i = 0; i < 3; i++) {
+                        select.setString(i + 1, "p" + i);
+                    }
+                    select.setObject(4, NOW.minusSeconds(60).atOffset(ZoneOffset.UTC));
+                });
+                // the key (projection, minute) or the minute's index: either reads one minute's rows only
+                assertThat(plan).as(plan).containsPattern("Index (Only )?Scan using projection_trend_(pk|minute_idx)")
+                        .doesNotContain("Seq Scan on projection_trend");
+            } finally {
+                statement.execute("DELETE FROM projection_trend");
+            }
+        }
+    }
+
     private static Connection connect() throws SQLException {
         TestDatabase database = TestDatabase.get();
         return DriverManager.getConnection(url, database.user(), database.password());

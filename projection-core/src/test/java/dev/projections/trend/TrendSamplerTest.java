@@ -39,6 +39,8 @@ class TrendSamplerTest {
     private final AtomicInteger failures = new AtomicInteger();
     private final RefreshMinutes minutes = new RefreshMinutes(clock);
     private TrendSampler sampler;
+    private final RefreshMinutes otherMinutes = new RefreshMinutes(clock);
+    private TrendSampler otherInstance;
 
     @BeforeAll
     static void createSchema() throws Exception {
@@ -50,6 +52,7 @@ class TrendSamplerTest {
         try (Connection connection = DriverManager.getConnection(url, "sa", "");
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("DELETE FROM projection_trend");
+            statement.executeUpdate("DELETE FROM projection_pending");
         }
         org.h2.jdbcx.JdbcDataSource dataSource = new org.h2.jdbcx.JdbcDataSource();
         dataSource.setURL(url);
@@ -82,6 +85,8 @@ class TrendSamplerTest {
         };
         sampler = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(Dialect.H2), minutes, transactions,
                 clock, catalog, "node-a", Duration.ofHours(48));
+        otherInstance = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(Dialect.H2), otherMinutes,
+                transactions, clock, catalog, "node-b", Duration.ofHours(48));
         clock.set(T0.plusSeconds(10));
     }
 
@@ -124,6 +129,55 @@ class TrendSamplerTest {
         sampler.sample();
         assertThat(points()).extracting(TrendPoint::minute, TrendPoint::refreshes)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, 3L));
+    }
+
+    @Test
+    void theFirstInstanceToSampleAMinuteCountsTheSharedBacklogAndTheOthersOnlyAddTheirRefreshes() throws Exception {
+        mark("1");
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        otherMinutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        clock.set(T0.plusSeconds(65));
+        sampler.sample();
+        mark("2"); // counted by node-b, the backlog would now be 2
+
+        otherInstance.sample();
+
+        assertThat(backlogOf("node-a")).as("node-a counted the queue").isEqualTo(1L);
+        assertThat(backlogOf("node-b")).as("node-b did not count it again").isNull();
+        assertThat(points()).extracting(TrendPoint::minute, TrendPoint::refreshes, TrendPoint::pending)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(T0, 2L, 1L));
+    }
+
+    @Test
+    void aMinuteNoInstanceCountedYetIsCountedByTheNext() throws Exception {
+        mark("1");
+        otherMinutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));
+        clock.set(T0.plusSeconds(65));
+
+        otherInstance.sample();
+
+        assertThat(backlogOf("node-b")).isEqualTo(1L);
+    }
+
+    private void mark(String id) throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            store.queue().upsert(connection, List.of(new MarkKey("order-search", "", id)),
+                    dev.projections.store.PendingQueue.LIVE, clock.instant());
+        }
+    }
+
+    private Long backlogOf(String instance) throws Exception {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             java.sql.PreparedStatement select = connection.prepareStatement(
+                     "SELECT pending FROM projection_trend WHERE instance_id = ? AND sampled_minute = ?")) {
+            select.setString(1, instance);
+            select.setObject(2, java.time.OffsetDateTime.ofInstant(T0, java.time.ZoneOffset.UTC));
+            try (java.sql.ResultSet rows = select.executeQuery()) {
+                assertThat(rows.next()).as("a row of " + instance).isTrue();
+                long pending = rows.getLong(1);
+                return rows.wasNull() ? null : pending;
+            }
+        }
     }
 
     private List<TrendPoint> points() throws Exception {
