@@ -62,6 +62,7 @@ final class Claimer {
             return List.of();
         }
         String token = UUID.randomUUID().toString();
+        long begun = dueLook == null ? 0 : dueLook.begin();
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
@@ -69,7 +70,7 @@ final class Claimer {
             int asked = limit - claimed.size();
             if (dueLook != null && asked > 0) {
                 List<ClaimedMark> due = queue.claimDue(connection, claimable, now, settings.leaseTime(), token, asked);
-                dueLook.looked(due.size(), asked);
+                dueLook.looked(begun, due.size(), asked);
                 claimed.addAll(due);
             }
             return claimed;

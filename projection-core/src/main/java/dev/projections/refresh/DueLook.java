@@ -18,6 +18,8 @@ final class DueLook {
     static final Duration INTERVAL = Duration.ofMillis(200);
 
     private final LongSupplier nanos;
+    /** Counts {@link #lookAgain}: a look that began before one cannot declare the queue quiet after it. */
+    private final java.util.concurrent.atomic.AtomicLong asks = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean quiet;
     private volatile long quietSince;
 
@@ -30,9 +32,14 @@ final class DueLook {
         return !quiet || nanos.getAsLong() - quietSince >= INTERVAL.toNanos();
     }
 
-    /** A claim looked for {@code asked} due marks and found {@code found}. */
-    void looked(int found, int asked) {
-        if (found < asked) {
+    /** Taken before a look's query: what {@link #looked} compares, so a {@link #lookAgain} meanwhile wins. */
+    long begin() {
+        return asks.get();
+    }
+
+    /** A claim that {@link #begin began} at {@code begun} looked for {@code asked} due marks and found {@code found}. */
+    synchronized void looked(long begun, int found, int asked) {
+        if (found < asked && asks.get() == begun) {
             quietSince = nanos.getAsLong();
             quiet = true;
         } else {
@@ -41,7 +48,8 @@ final class DueLook {
     }
 
     /** Something may be due that nobody handed over: the next claim looks. */
-    void lookAgain() {
+    synchronized void lookAgain() {
+        asks.incrementAndGet();
         quiet = false;
     }
 }

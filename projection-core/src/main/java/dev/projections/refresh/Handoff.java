@@ -46,6 +46,8 @@ public final class Handoff {
         private State state = State.RESERVED;
         private boolean ended;
         private boolean seenIdleBySweep;
+        /** A sweep or an operation asked this drainer to look at due marks ({@link #askForDueLook}). */
+        private boolean dueLookAsked;
 
         private Slot() {
         }
@@ -71,8 +73,8 @@ public final class Handoff {
          * The keys for this drainer's next pass, at most {@code max}. With {@code collect} false, what waits now;
          * with it true (the drainer has nothing else to do), waits as the class comment says: for a burst's
          * companions up to {@code linger}, and with nothing waiting up to {@code keepAlive}, returning an empty list
-         * when none came, the engine stops ({@link #wakeAll}) or someone asks for a look at due marks
-         * ({@link #dueLookAsked}).
+         * when none came or the engine stops ({@link #wakeAll}). Asked for a look at due marks
+         * ({@link #dueLookAsked}), it returns what waits at once.
          */
         public List<MarkKey> nextKeys(int max, boolean collect) {
             lock.lock();
@@ -85,8 +87,11 @@ public final class Handoff {
                 try {
                     while (true) {
                         long now = nanos.getAsLong();
-                        if (ended || stopping || dueLookAsked) {
+                        if (ended || stopping) {
                             return List.of();
+                        }
+                        if (dueLookAsked) {
+                            return takeLocked(max); // the look is the drainer's to make; what waits goes with it
                         }
                         long waitFor;
                         if (!waiting.isEmpty()) {
@@ -117,8 +122,8 @@ public final class Handoff {
         }
 
         /**
-         * True once after {@link #tryReserve} found this collecting drainer in place of a free slot: it should
-         * look at due marks now (a sweep or an operation made work due).
+         * True once after {@link #askForDueLook} asked this drainer, collecting or about to run, to look at due marks
+         * (a sweep or an operation made work due); the drainer reads it on every pass.
          */
         public boolean dueLookAsked() {
             lock.lock();
@@ -140,7 +145,8 @@ public final class Handoff {
             lock.lock();
             try {
                 end();
-                if (stopping || pressed() || (!moreWork && waiting.isEmpty())) {
+                // keys that arrived while a drainer collects are its to take: no successor for them
+                if (stopping || pressed() || (!moreWork && (waiting.isEmpty() || has(State.COLLECTING)))) {
                     return null;
                 }
                 return reserve();
@@ -154,6 +160,9 @@ public final class Handoff {
             lock.lock();
             try {
                 end();
+                if (!waiting.isEmpty()) {
+                    sweepRequested = true; // the keys offered to it: the next commit starts a drainer for them
+                }
             } finally {
                 lock.unlock();
             }
@@ -185,7 +194,6 @@ public final class Handoff {
     private int peakInFlight;
     private boolean sweepRequested;
     private boolean stopping;
-    private boolean dueLookAsked;
     private long pressedUntil;
     private long lastOfferAt;
     private boolean offeredBefore;
@@ -244,8 +252,10 @@ public final class Handoff {
                 firstWaitingAt = now;
                 firstCameAlone = !offeredBefore || now - lastOfferAt >= burstGap;
             }
-            offeredBefore = true;
-            lastOfferAt = now;
+            if (!keys.isEmpty()) {
+                offeredBefore = true;
+                lastOfferAt = now;
+            }
             if (waiting.isEmpty()) {
                 return null;
             }
@@ -260,8 +270,8 @@ public final class Handoff {
     }
 
     /**
-     * Reserves a slot for a drainer without keys (the sweep, an operation); {@code null} when all are taken. A
-     * drainer collecting meanwhile is asked to look at due marks instead, and no slot is reserved for that.
+     * Reserves a slot for a drainer without keys (the sweep, an operation); {@code null} when all are taken or
+     * back-pressure holds drainers off.
      */
     public Slot tryReserve() {
         lock.lock();
@@ -273,18 +283,23 @@ public final class Handoff {
     }
 
     /**
-     * Whether a drainer in flight will look at due marks soon without a new one: one is collecting (it is asked
-     * to look now) or about to run (its first pass looks). The sweep and operations ask before starting one.
+     * Asks every drainer collecting or about to run to look at due marks on its next pass (a collecting one is woken
+     * for it); false when there is none, and a drainer must start. The sweep and operations ask before starting one.
      */
     public boolean askForDueLook() {
         lock.lock();
         try {
-            if (has(State.COLLECTING)) {
-                dueLookAsked = true;
-                changed.signalAll();
-                return true;
+            boolean asked = false;
+            for (Slot slot : slots) {
+                if (slot.state == State.COLLECTING || slot.state == State.RESERVED) {
+                    slot.dueLookAsked = true;
+                    asked = true;
+                }
             }
-            return has(State.RESERVED);
+            if (asked) {
+                changed.signalAll();
+            }
+            return asked;
         } finally {
             lock.unlock();
         }
@@ -379,6 +394,9 @@ public final class Handoff {
                 if (slot.seenIdleBySweep) {
                     slot.end();
                     lost++;
+                    if (!waiting.isEmpty()) {
+                        sweepRequested = true;
+                    }
                 } else {
                     slot.seenIdleBySweep = true;
                 }

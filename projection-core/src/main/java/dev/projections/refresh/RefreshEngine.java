@@ -65,8 +65,8 @@ public final class RefreshEngine {
     }
 
     /**
-     * One drainer's turn: claim the handed-over keys and due marks until there are none left, the engine stops,
-     * or the turn is over; true when work may remain (the caller passes its slot on). Throws
+     * One drainer's turn without a slot (tests, benchmarks): claim what the hand-off holds and due marks until a
+     * claim finds none, the engine stops, or the turn is over; true when work may remain. Throws
      * {@link DatabaseTroubleException} when the database cannot be reached: the drainer ends and the sweep tries
      * again later.
      */
@@ -117,11 +117,12 @@ public final class RefreshEngine {
                 rebuilds.purgeCancelled();
             }
             List<MarkKey> handed = slot == null ? handoff.take(settings.batchSize())
-                    : slot.nextKeys(settings.batchSize(), collect);
+                    : slot.nextKeys(settings.batchSize(), collect && !mustLook);
+            boolean asked = slot != null && slot.dueLookAsked(); // read (and so cleared) on every pass
             boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
             // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other
             // instances' orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
-            boolean lookAtDue = mustLook || lookAtRebuilds || dueLook.wanted() || slot != null && slot.dueLookAsked();
+            boolean lookAtDue = mustLook || asked || lookAtRebuilds || dueLook.wanted();
             mustLook = false;
             List<ClaimedMark> claimed = claimer.claimHandedAndDue(handed, catalog.claimable(), settings.batchSize(),
                     lookAtDue ? dueLook : null);
@@ -140,7 +141,7 @@ public final class RefreshEngine {
                     continue;
                 }
                 if (!handed.isEmpty()) {
-                    continue; // handed keys another claim holds, or of a paused projection: collect on
+                    continue; // handed keys another claim holds, or of a paused projection: on to the next pass
                 }
                 if (!collect && slot != null) {
                     collect = true; // a backlog ran out: stay a while for the next commit before ending

@@ -25,7 +25,7 @@ public final class Sweep {
         /** A suspended projection's probe: one refresh per probe-interval across the instances. */
         void startProbes();
 
-        /** Whether a drainer was started (a free slot was found). */
+        /** Whether a drainer will look at due marks: one collecting or about to run was asked to, or one started. */
         boolean startIfSlotFree(DrainerOrigin origin);
     }
 

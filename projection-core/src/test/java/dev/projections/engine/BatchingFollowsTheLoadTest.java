@@ -118,13 +118,37 @@ class BatchingFollowsTheLoadTest {
         assertThat(refreshCalls).containsExactly(List.of("1"), List.of("2"));
     }
 
+    @Test
+    void aSweepThatFindsADrainerCollectingAsksItToLookThenItServesCommitsAsBefore() throws Exception {
+        releaseFirst.countDown();
+        commit("1");
+        awaitRefreshed(1);
+        awaitCollecting();
+        MarkKey orphan = mark("2"); // due, handed to nobody: another instance's leftover, say
+
+        assertThat(engine.drainers().startIfSlotFree(DrainerOrigin.SWEEP)).as("a drainer will look").isTrue();
+
+        awaitRefreshed(2);
+        assertThat(refreshed).contains(orphan.entityId());
+        awaitCollecting();
+        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        commit("3");
+        awaitRefreshed(3);
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).as("the collecting one looked").isZero();
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF)).as("and took the next commit").isEqualTo(1);
+    }
+
     private void commit(String id) throws Exception {
+        engine.drainers().committed(Set.of(mark(id)));
+    }
+
+    private MarkKey mark(String id) throws Exception {
         MarkKey key = new MarkKey("orders", "", id);
         engine.transactions().inNewTransaction(Duration.ofSeconds(5), connection -> {
             engine.store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, engine.clock().instant());
             return null;
         });
-        engine.drainers().committed(Set.of(key));
+        return key;
     }
 
     private void awaitRefreshed(int n) throws InterruptedException {

@@ -41,9 +41,11 @@ class HandoffCollectingTest {
 
     /** Until {@code n} drainers collect: the offers that follow find them waiting. */
     private static void awaitCollecting(Handoff handoff, int n) throws InterruptedException {
-        while (handoff.collecting() < n) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (handoff.collecting() < n && System.nanoTime() < until) {
             Thread.sleep(1);
         }
+        assertThat(handoff.collecting()).as("drainers collecting").isEqualTo(n);
     }
 
     @Test
@@ -154,9 +156,63 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         assertThat(handoff.askForDueLook()).isFalse();
         Handoff.Slot slot = handoff.tryReserve();
-        assertThat(handoff.askForDueLook()).as("about to run: its first pass looks").isTrue();
+        assertThat(handoff.askForDueLook()).as("about to run: asked too").isTrue();
         slot.run();
+        assertThat(slot.dueLookAsked()).as("its first pass reads the ask").isTrue();
         assertThat(handoff.askForDueLook()).as("working").isFalse();
+    }
+
+    @Test
+    void anAskedDrainerTakesWhatWaitsWithItsLookAndThenCollectsAsBefore() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        slot.run();
+        slot.nextKeys(10, true);
+        CompletableFuture<List<MarkKey>> lingering = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+        advance(Duration.ofMillis(1));
+        handoff.offer(List.of(key(2))); // a burst: it lingers
+
+        assertThat(handoff.askForDueLook()).isTrue();
+
+        assertThat(lingering.get(10, TimeUnit.SECONDS)).as("taken with the look, not held").containsExactly(key(2));
+        assertThat(slot.dueLookAsked()).isTrue();
+        CompletableFuture<List<MarkKey>> next = collect(slot, 10);
+        awaitCollecting(handoff, 1);
+        assertThat(next).as("the ask read: it collects again").isNotDone();
+        advance(BURST_GAP);
+        handoff.offer(List.of(key(3)));
+        assertThat(next.get(10, TimeUnit.SECONDS)).containsExactly(key(3));
+    }
+
+    @Test
+    void keysOfferedToADrainerThatNeverStartedAskForASweepStartedOne() {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        assertThat(handoff.offer(List.of(key(2)))).as("left to the one about to run").isNull();
+
+        slot.startFailed();
+
+        assertThat(handoff.takeSweepRequest()).isTrue();
+    }
+
+    @Test
+    void aDrainerEndingWhileAnotherCollectsStartsNoSuccessorForTheKeysThatOneWillTake() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot collecting = handoff.tryReserve();
+        Handoff.Slot ending = handoff.tryReserve();
+        collecting.run();
+        ending.run();
+        handoff.offer(List.of(key(0)));
+        assertThat(handoff.take(10)).containsExactly(key(0)); // what follows within a millisecond is a burst
+        CompletableFuture<List<MarkKey>> taken = collect(collecting, 2);
+        awaitCollecting(handoff, 1);
+        advance(Duration.ofMillis(1));
+        handoff.offer(List.of(key(1)));
+        handoff.offer(List.of(key(2)));
+
+        assertThat(ending.finish(false, false)).isNull();
+        assertThat(taken.get(10, TimeUnit.SECONDS)).containsExactly(key(1), key(2));
     }
 
     @Test
