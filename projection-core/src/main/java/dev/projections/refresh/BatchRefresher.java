@@ -335,7 +335,7 @@ final class BatchRefresher {
     /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {
-            shortTransactions.run("release", connection -> claims.release(connection, marks));
+            shortTransactions.run("release", connection -> claims.release(connection, marks, clock.instant()));
         }
     }
 

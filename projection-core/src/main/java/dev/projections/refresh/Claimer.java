@@ -98,7 +98,7 @@ final class Claimer {
                 throw failed;
             }
             try {
-                int released = shortTransactions.runOrThrow(connection -> claims.releaseToken(connection, token, keys));
+                int released = shortTransactions.runOrThrow(connection -> claims.releaseToken(connection, token, keys, clock.instant()));
                 if (released > 0) {
                     LOG.log(Level.INFO, "released {0} marks of a claim whose commit was reported failed", released);
                 }

@@ -1,7 +1,6 @@
 package dev.projections.store;
 
 import static dev.projections.store.PendingQueue.sortedByKey;
-import static dev.projections.store.Statements.bindKey;
 import static dev.projections.store.Statements.truncate;
 
 import dev.projections.MarkKey;
@@ -22,39 +21,35 @@ import java.util.List;
  */
 public final class HeldClaims {
 
+    /* each completed by a RowLocator's condition: the row, then the claim token */
+
     /* a failed probe or back-pressure: given back, no attempt counted, due again later */
-    private static final String GIVE_BACK_UNTRIED = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL, available_at = ?
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+    static final String GIVE_BACK_UNTRIED = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL, available_at = ?""";
 
-    private static final String RELEASE = """
-            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+    static final String RELEASE = """
+            UPDATE projection_pending SET claim_token = NULL, claimed_until = NULL, claimed_by = NULL""";
 
-    private static final String RENEW = """
-            UPDATE projection_pending SET claimed_until = ?
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+    static final String RENEW = """
+            UPDATE projection_pending SET claimed_until = ?""";
 
-    private static final String RECORD_FAILURE = """
+    static final String RECORD_FAILURE = """
             UPDATE projection_pending
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
-                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+                   first_failed_at = COALESCE(first_failed_at, ?), claim_token = NULL, claimed_until = NULL, claimed_by = NULL""";
 
     /* as RECORD_FAILURE, and parked: out of every claim by its available_at, its generation kept to show re-marks */
-    private static final String PARK = """
+    static final String PARK = """
             UPDATE projection_pending
                SET attempts = attempts + 1, available_at = ?, last_failed_at = ?, last_error = ?,
                    first_failed_at = COALESCE(first_failed_at, ?), parked_at = ?, parked_generation = generation,
-                   claim_token = NULL, claimed_until = NULL, claimed_by = NULL
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+                   claim_token = NULL, claimed_until = NULL, claimed_by = NULL""";
 
     private final PendingQueue queue;
+
+    private static List<MarkKey> keysOf(List<ClaimedMark> sorted) {
+        return sorted.stream().map(ClaimedMark::key).toList();
+    }
 
     HeldClaims(PendingQueue queue) {
         this.queue = queue;
@@ -62,13 +57,16 @@ public final class HeldClaims {
 
     /**
      * Releases claims that were never started, by token, in key order; a key whose claim is no longer mine is left
-     * alone (nothing was written for it). Returns how many were released.
+     * alone (nothing was written for it), but where the dialect locks rows to find them ({@link RowLocator}) a key
+     * whose row was gone meanwhile is marked anew, which costs one extra refresh. Returns how many were released.
      */
-    public int release(Connection connection, List<ClaimedMark> marks) throws SQLException {
+    public int release(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
+        List<ClaimedMark> sorted = sortedByKey(marks);
+        RowLocator rows = queue.locate(connection, keysOf(sorted), now);
         int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
-                int i = bindKey(update, 1, mark.key());
+        try (PreparedStatement update = connection.prepareStatement(RELEASE + rows.where())) {
+            for (ClaimedMark mark : sorted) {
+                int i = rows.bind(update, 1, mark.key());
                 update.setString(i, mark.token());
                 update.addBatch();
             }
@@ -89,10 +87,12 @@ public final class HeldClaims {
      * written a read model after a newer refresh did). Returns how many were released.
      */
     public int abandon(Connection connection, List<ClaimedMark> marks, Instant now) throws SQLException {
+        List<ClaimedMark> sorted = sortedByKey(marks);
+        RowLocator rows = queue.locate(connection, keysOf(sorted), now);
         int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
-                int i = bindKey(update, 1, mark.key());
+        try (PreparedStatement update = connection.prepareStatement(RELEASE + rows.where())) {
+            for (ClaimedMark mark : sorted) {
+                int i = rows.bind(update, 1, mark.key());
                 update.setString(i, mark.token());
                 if (update.executeUpdate() == 1) {
                     released++;
@@ -108,13 +108,15 @@ public final class HeldClaims {
      * Releases those of {@code keys} still claimed under {@code token}, by primary key in key order, and nothing
      * else; for a claim whose commit may have happened although the claimer saw it fail. Returns how many.
      */
-    public int releaseToken(Connection connection, String token, List<MarkKey> keys) throws SQLException {
+    public int releaseToken(Connection connection, String token, List<MarkKey> keys, Instant now)
+            throws SQLException {
         List<MarkKey> sorted = new ArrayList<>(keys);
         sorted.sort(null);
+        RowLocator rows = queue.locate(connection, sorted, now);
         int released = 0;
-        try (PreparedStatement update = connection.prepareStatement(RELEASE)) {
+        try (PreparedStatement update = connection.prepareStatement(RELEASE + rows.where())) {
             for (MarkKey key : sorted) {
-                int i = bindKey(update, 1, key);
+                int i = rows.bind(update, 1, key);
                 update.setString(i, token);
                 released += update.executeUpdate();
             }
@@ -130,11 +132,13 @@ public final class HeldClaims {
     public List<ClaimedMark> renew(Connection connection, List<ClaimedMark> marks, Instant now, Duration lease)
             throws SQLException {
         Instant leaseUntil = now.plus(lease);
+        List<ClaimedMark> sorted = sortedByKey(marks);
+        RowLocator rows = queue.locate(connection, keysOf(sorted), now);
         List<ClaimedMark> renewed = new ArrayList<>();
-        try (PreparedStatement update = connection.prepareStatement(RENEW)) {
-            for (ClaimedMark mark : sortedByKey(marks)) {
+        try (PreparedStatement update = connection.prepareStatement(RENEW + rows.where())) {
+            for (ClaimedMark mark : sorted) {
                 update.setObject(1, queue.dialect.timestamp(leaseUntil));
-                int i = bindKey(update, 2, mark.key());
+                int i = rows.bind(update, 2, mark.key());
                 update.setString(i, mark.token());
                 if (update.executeUpdate() == 1) {
                     renewed.add(new ClaimedMark(mark.key(), mark.generation(), mark.token(), mark.claimedAt(),
@@ -186,12 +190,13 @@ public final class HeldClaims {
      */
     private boolean updateWhileClaimed(Connection connection, String sql, ClaimedMark mark, Instant now,
                                        Object... values) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(sql)) {
+        RowLocator rows = queue.locate(connection, List.of(mark.key()), now);
+        try (PreparedStatement update = connection.prepareStatement(sql + rows.where())) {
             int i = 1;
             for (Object value : values) {
                 update.setObject(i++, value);
             }
-            i = bindKey(update, i, mark.key());
+            i = rows.bind(update, i, mark.key());
             update.setString(i, mark.token());
             if (update.executeUpdate() == 1) {
                 return true;

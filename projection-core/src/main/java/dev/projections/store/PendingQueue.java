@@ -121,12 +121,11 @@ public abstract class PendingQueue {
             """;
 
     /* first_marked_at becomes the claim time: the change that made this ack miss happened after it. */
-    private static final String REMARK_AND_RELEASE = """
+    /* completed by a RowLocator's condition */
+    static final String REMARK_AND_RELEASE = """
             UPDATE projection_pending
                SET generation = ?, claim_token = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,
-                   first_failed_at = NULL, available_at = ?, first_marked_at = ?
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND claim_token = ?
-            """;
+                   first_failed_at = NULL, available_at = ?, first_marked_at = ?""";
 
     private static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
@@ -319,11 +318,16 @@ public abstract class PendingQueue {
      * claim is still mine, or (the claim gone) upserts it LIVE.
      */
     AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
-        try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE)) {
+        return missedAck(connection, mark, now, RowLocator.BY_KEY);
+    }
+
+    /** {@link #missedAck(Connection, ClaimedMark, Instant)} on a row found by {@code rows}. */
+    AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now, RowLocator rows) throws SQLException {
+        try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE + rows.where())) {
             remark.setString(1, Generations.next());
             remark.setObject(2, dialect.timestamp(now));
             remark.setObject(3, dialect.timestamp(mark.claimedAt()));
-            int i = bindKey(remark, 4, mark.key());
+            int i = rows.bind(remark, 4, mark.key());
             remark.setString(i, mark.token());
             if (remark.executeUpdate() == 1) {
                 return AckOutcome.REPEATED;
@@ -341,6 +345,15 @@ public abstract class PendingQueue {
      */
     void reMarkLive(Connection connection, MarkKey key, Instant now) throws SQLException {
         upsert(connection, List.of(key), LIVE, now);
+    }
+
+    /**
+     * How the statements that end claims on {@code keys} (given in key order) find their rows in this transaction:
+     * by key, unless the dialect's planner may read another index for that; then the rows are locked here, in key
+     * order, and found by address (a key whose row was gone is marked again, fresh).
+     */
+    RowLocator locate(Connection connection, List<MarkKey> sortedKeys, Instant now) throws SQLException {
+        return RowLocator.BY_KEY;
     }
 
     /** Whether any mark of {@code projections} is due and unleased at {@code now}. */

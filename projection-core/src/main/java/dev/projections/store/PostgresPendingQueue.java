@@ -116,7 +116,8 @@ final class PostgresPendingQueue extends PendingQueue {
             return List.of();
         }
         String[] fresh = new String[sortedMarks.size()];
-        java.util.Map<MarkKey, Held> held = lockInKeyOrder(connection, sortedMarks, now, fresh);
+        java.util.Map<MarkKey, Held> held = lockInKeyOrder(connection,
+                sortedMarks.stream().map(ClaimedMark::key).toList(), now, fresh);
         List<AckOutcome> outcomes = new ArrayList<>(sortedMarks.size());
         List<String> unchanged = new ArrayList<>();
         List<ClaimedMark> missed = new ArrayList<>();
@@ -134,23 +135,46 @@ final class PostgresPendingQueue extends PendingQueue {
             }
         }
         byTable(connection, DELETE_BY_ADDRESS, 1, unchanged, delete -> { });
-        for (int i = 0; i < sortedMarks.size(); i++) {
-            if (outcomes.get(i) == null) {
-                outcomes.set(i, missedAck(connection, sortedMarks.get(i), now));
+        if (!missed.isEmpty()) {
+            // on rows already held: by address, as everything else that ends a claim here
+            RowLocator byAddress = RowLocator.byAddress(addressesOf(held));
+            for (int i = 0; i < sortedMarks.size(); i++) {
+                if (outcomes.get(i) == null) {
+                    outcomes.set(i, missedAck(connection, sortedMarks.get(i), now, byAddress));
+                }
             }
         }
         return outcomes;
     }
 
-    /** Locks the marks' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
-    private java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<ClaimedMark> sortedMarks,
+    /**
+     * Locks the keys' rows in key order, as the acks do, and finds them by address from then on: a statement by key
+     * could be planned on the tenant's due index (see LOCK_IN_KEY_ORDER). A key whose row was gone is marked anew.
+     */
+    @Override
+    RowLocator locate(Connection connection, List<MarkKey> sortedKeys, Instant now) throws SQLException {
+        if (sortedKeys.isEmpty()) {
+            return RowLocator.BY_KEY;
+        }
+        return RowLocator.byAddress(addressesOf(lockInKeyOrder(connection, sortedKeys, now,
+                new String[sortedKeys.size()])));
+    }
+
+    private static java.util.Map<MarkKey, String> addressesOf(java.util.Map<MarkKey, Held> held) {
+        java.util.Map<MarkKey, String> addresses = new java.util.HashMap<>();
+        held.forEach((key, row) -> addresses.put(key, row.address()));
+        return addresses;
+    }
+
+    /** Locks the keys' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
+    private java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, java.util.List<MarkKey> sortedKeys,
                                                               Instant now, String[] fresh) throws SQLException {
-        int n = sortedMarks.size();
+        int n = sortedKeys.size();
         String[] projections = new String[n];
         String[] tenants = new String[n];
         String[] ids = new String[n];
         for (int i = 0; i < n; i++) {
-            MarkKey key = sortedMarks.get(i).key();
+            MarkKey key = sortedKeys.get(i);
             projections[i] = key.projection();
             tenants[i] = key.tenantId();
             ids[i] = key.entityId();

@@ -1052,7 +1052,7 @@ abstract class PendingStoreContract {
         Row thirdBefore = row(ORDER_3);
 
         int released = inTransaction(connection ->
-                store.claims().releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1)));
+                store.claims().releaseToken(connection, tokenA, List.of(ORDER_3, ORDER_2, ORDER_1), at(3)));
         assertThat(released).isEqualTo(2);
 
         assertThat(row(ORDER_1).claimToken()).isNull();
@@ -1061,7 +1061,7 @@ abstract class PendingStoreContract {
         assertThat(row(ORDER_3).claimedUntil()).isEqualTo(theirs.leaseUntil());
         assertThat(row(ORDER_3)).as("not mine: left alone").isEqualTo(thirdBefore);
         assertThat(keysOf(claimDue(at(3), tokenC, 10, ORDERS))).containsExactly(ORDER_1, ORDER_2);
-        int none = inTransaction(connection -> store.claims().releaseToken(connection, "never-claimed", List.of(ORDER_1)));
+        int none = inTransaction(connection -> store.claims().releaseToken(connection, "never-claimed", List.of(ORDER_1), at(3)));
         assertThat(none).isZero();
     }
 
@@ -1676,7 +1676,7 @@ abstract class PendingStoreContract {
     }
 
     int release(List<ClaimedMark> marks, Instant now) throws Exception {
-        return inTransaction(connection -> store.claims().release(connection, marks));
+        return inTransaction(connection -> store.claims().release(connection, marks, now));
     }
 
     int abandon(List<ClaimedMark> marks, Instant now) throws Exception {

@@ -125,7 +125,7 @@ abstract class TrendStoreContract {
                     "token", 10)).hasSize(1);
             assertThat(holder(connection)).isEqualTo("node-a");
 
-            assertThat(store.claims().releaseToken(connection, "token", List.of(key))).isEqualTo(1);
+            assertThat(store.claims().releaseToken(connection, "token", List.of(key), T0.plusSeconds(2))).isEqualTo(1);
             assertThat(holder(connection)).as("nobody holds it now").isNull();
         }
     }
