@@ -57,16 +57,13 @@ public final class Handoff {
          * container's queue: the drainer must end at once and touch nothing, so the bound holds.
          */
         public boolean run() {
-            lock.lock();
-            try {
+            return locked(() -> {
                 if (ended) {
                     return false;
                 }
                 state = State.WORKING;
                 return true;
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         /**
@@ -126,14 +123,11 @@ public final class Handoff {
          * (a sweep or an operation made work due); the drainer reads it on every pass.
          */
         public boolean dueLookAsked() {
-            lock.lock();
-            try {
+            return locked(() -> {
                 boolean asked = dueLookAsked;
                 dueLookAsked = false;
                 return asked;
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         /**
@@ -142,30 +136,24 @@ public final class Handoff {
          * engine stops there is no successor.
          */
         public Slot finish(boolean moreWork, boolean stopping) {
-            lock.lock();
-            try {
+            return locked(() -> {
                 end();
                 // keys that arrived while a drainer collects are its to take: no successor for them
                 if (stopping || pressed() || (!moreWork && (waiting.isEmpty() || has(State.COLLECTING)))) {
                     return null;
                 }
                 return reserve();
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         /** Its drainer could not be started (the container refused): the slot is given back. */
         public void startFailed() {
-            lock.lock();
-            try {
+            lockedDo(() -> {
                 end();
                 if (!waiting.isEmpty()) {
                     sweepRequested = true; // the keys offered to it: the next commit starts a drainer for them
                 }
-            } finally {
-                lock.unlock();
-            }
+            });
         }
 
         private void end() {
@@ -237,8 +225,7 @@ public final class Handoff {
      * drainer is collecting (it is told) or about to run (it will take them), or every slot is taken.
      */
     public Slot offer(Collection<MarkKey> keys) {
-        lock.lock();
-        try {
+        return locked(() -> {
             long now = nanos.getAsLong();
             boolean wasEmpty = waiting.isEmpty();
             for (MarkKey key : keys) {
@@ -264,9 +251,7 @@ public final class Handoff {
                 return null;
             }
             return has(State.RESERVED) ? null : tryReserveLocked();
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -274,12 +259,7 @@ public final class Handoff {
      * back-pressure holds drainers off.
      */
     public Slot tryReserve() {
-        lock.lock();
-        try {
-            return tryReserveLocked();
-        } finally {
-            lock.unlock();
-        }
+        return locked(this::tryReserveLocked);
     }
 
     /**
@@ -287,8 +267,7 @@ public final class Handoff {
      * for it); false when there is none, and a drainer must start. The sweep and operations ask before starting one.
      */
     public boolean askForDueLook() {
-        lock.lock();
-        try {
+        return locked(() -> {
             boolean asked = false;
             for (Slot slot : slots) {
                 if (slot.state == State.COLLECTING || slot.state == State.RESERVED) {
@@ -300,17 +279,36 @@ public final class Handoff {
                 changed.signalAll();
             }
             return asked;
+        });
+    }
+
+    /** The engine stops: collecting drainers return at once and end. */
+    public void wakeAll() {
+        lockedDo(() -> {
+            stopping = true;
+            changed.signalAll();
+        });
+    }
+
+    /** The time linger and keep-alive are measured in; the engine's due look measures its interval in it too. */
+    long now() {
+        return nanos.getAsLong();
+    }
+
+    /** {@code body} under the hand-off's lock. */
+    private <T> T locked(java.util.function.Supplier<T> body) {
+        lock.lock();
+        try {
+            return body.get();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The engine stops: collecting drainers return at once and end. */
-    public void wakeAll() {
+    private void lockedDo(Runnable body) {
         lock.lock();
         try {
-            stopping = true;
-            changed.signalAll();
+            body.run();
         } finally {
             lock.unlock();
         }
@@ -334,16 +332,11 @@ public final class Handoff {
      * for a commit, a successor or the sweep, since each would only wait for the same pool; keys keep collecting.
      */
     public void pressedFor(Duration pause) {
-        lock.lock();
-        try {
-            pressedUntil = System.nanoTime() + pause.toNanos();
-        } finally {
-            lock.unlock();
-        }
+        lockedDo(() -> pressedUntil = nanos.getAsLong() + pause.toNanos());
     }
 
     private boolean pressed() {
-        return pressedUntil != 0 && System.nanoTime() - pressedUntil < 0;
+        return pressedUntil != 0 && nanos.getAsLong() - pressedUntil < 0;
     }
 
     private Slot reserve() {
@@ -355,12 +348,7 @@ public final class Handoff {
 
     /** Takes up to {@code max} waiting keys at once, whoever asks (tests and drainers without a slot). */
     public List<MarkKey> take(int max) {
-        lock.lock();
-        try {
-            return takeLocked(max);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> takeLocked(max));
     }
 
     private List<MarkKey> takeLocked(int max) {
@@ -384,8 +372,7 @@ public final class Handoff {
      * is a new slot each time, so it is never mistaken for a lost one. Returns how many were taken back.
      */
     public int reclaimLostSlots() {
-        lock.lock();
-        try {
+        return locked(() -> {
             int lost = 0;
             for (Slot slot : List.copyOf(slots)) {
                 if (slot.state != State.RESERVED) {
@@ -402,58 +389,33 @@ public final class Handoff {
                 }
             }
             return lost;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /** True once after keys were dropped on overflow. */
     public boolean takeSweepRequest() {
-        lock.lock();
-        try {
+        return locked(() -> {
             boolean requested = sweepRequested;
             sweepRequested = false;
             return requested;
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     public int inFlight() {
-        lock.lock();
-        try {
-            return slots.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> slots.size());
     }
 
     /** The most drainers ever in flight at once. */
     public int peakInFlight() {
-        lock.lock();
-        try {
-            return peakInFlight;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> peakInFlight);
     }
 
     public int waiting() {
-        lock.lock();
-        try {
-            return waiting.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> waiting.size());
     }
 
     /** How many drainers are collecting now (tests of the batching). */
     public int collecting() {
-        lock.lock();
-        try {
-            return (int) slots.stream().filter(slot -> slot.state == State.COLLECTING).count();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> (int) slots.stream().filter(slot -> slot.state == State.COLLECTING).count());
     }
 }

@@ -40,7 +40,7 @@ public final class RefreshEngine {
     private final Claimer claimer;
     private final BatchRefresher refresher;
     private final InFlight inFlight = new InFlight();
-    private final DueLook dueLook = new DueLook(System::nanoTime);
+    private final DueLook dueLook;
     private volatile boolean stopping;
 
     /**
@@ -55,6 +55,7 @@ public final class RefreshEngine {
         this.clock = clock;
         this.settings = settings;
         this.handoff = handoff;
+        this.dueLook = new DueLook(handoff::now);
         this.catalog = catalog;
         this.rebuilds = rebuilds;
         this.leases = new LeasePolicy(settings.leaseTime());
@@ -145,6 +146,12 @@ public final class RefreshEngine {
                 }
                 if (!collect && slot != null) {
                     collect = true; // a backlog ran out: stay a while for the next commit before ending
+                    continue;
+                }
+                if (!lookAtDue) {
+                    // never end without a look: a handed key the claim by key skipped (its row locked a moment, as
+                    // InnoDB's locks can) is found only so, and a committed key must not wait for the sweep
+                    mustLook = true;
                     continue;
                 }
                 if (lookAtRebuilds) {

@@ -10,11 +10,9 @@ import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.Sweep;
 import dev.projections.store.LiquibaseSchema;
-import dev.projections.store.PendingQueue;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -200,12 +198,7 @@ class EngineDrainersTest {
     }
 
     private MarkKey mark(String id) throws Exception {
-        MarkKey key = new MarkKey("orders", "", id);
-        engine.transactions().inNewTransaction(Duration.ofSeconds(5), connection -> {
-            engine.store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, engine.clock().instant());
-            return null;
-        });
-        return key;
+        return Marks.mark(engine, "orders", id);
     }
 
     private long pending() throws Exception {
