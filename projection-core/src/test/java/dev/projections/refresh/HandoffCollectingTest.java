@@ -35,8 +35,16 @@ class HandoffCollectingTest {
         nanos.addAndGet(by.toNanos());
     }
 
-    private static CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot, int max) {
-        return CompletableFuture.supplyAsync(() -> slot.nextKeys(max, true));
+    /** Threads of this test's own: the common pool may have one thread, and a collector may still wait on it. */
+    private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+
+    @org.junit.jupiter.api.AfterEach
+    void stopCollectors() {
+        threads.shutdownNow(); // a collector still waiting is interrupted and returns
+    }
+
+    private CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot, int max) {
+        return CompletableFuture.supplyAsync(() -> slot.nextKeys(max, true), threads);
     }
 
     /** Until {@code n} drainers collect: the offers that follow find them waiting. */
