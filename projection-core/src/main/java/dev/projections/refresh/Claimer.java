@@ -87,7 +87,6 @@ final class Claimer {
         AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
         try {
             return shortTransactions.run("claim", connection -> {
-                queue.commitWithoutWaitingForDisk(connection);
                 List<ClaimedMark> claimed = claim.run(connection);
                 taken.set(claimed);
                 return claimed;

@@ -74,14 +74,6 @@ public abstract class PendingQueue {
         return dialect.lockingRead(connection, sql);
     }
 
-    /**
-     * Lets the current transaction commit without waiting for its log to reach the disk, where the database allows
-     * it. Only for claims: a claim lost in a database crash leaves its marks unclaimed, which is where they were, and
-     * the refresh transaction that follows a claim commits durably, flushing the claim's log with its own.
-     */
-    public void commitWithoutWaitingForDisk(Connection connection) throws SQLException {
-    }
-
     /*
      * Why SKIP LOCKED: the claim is a queue pop run by every worker of every instance at once. With a plain
      * FOR UPDATE, workers line up behind the first one's locks and then find the rows taken; with NOWAIT they
@@ -166,8 +158,8 @@ public abstract class PendingQueue {
             throws SQLException {
         String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), "",
                 "priority, available_at", dialect.firstRows(limit)) + lockClause();
-        PreparedStatement select = connection.prepareStatement(lockingRead(connection, sql));
-        int i = 1;
+        PreparedStatement select = connection.prepareStatement(claimStatement(lockingRead(connection, sql)));
+        int i = 1 + claimParameters();
         for (String projection : projections) {
             select.setString(i++, projection);
         }
@@ -182,12 +174,9 @@ public abstract class PendingQueue {
         if (keys.isEmpty() || projections.isEmpty()) {
             return List.of();
         }
-        String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
-                java.util.Collections.nCopies(keys.size(), "(?, ?, ?)")) + ")";
-        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), keyFilter,
-                "projection, tenant_id, entity_id", dialect.firstRows(keys.size())) + lockClause();
-        try (PreparedStatement select = connection.prepareStatement(lockingRead(connection, sql))) {
-            int i = 1;
+        try (PreparedStatement select = connection.prepareStatement(
+                claimStatement(lockingRead(connection, claimKeysSql(keys.size(), projections.size()))))) {
+            int i = 1 + claimParameters();
             for (String projection : projections) {
                 select.setString(i++, projection);
             }
@@ -202,24 +191,33 @@ public abstract class PendingQueue {
         }
     }
 
+    /** The candidates of a claim of {@code keys} keys of {@code projections} projections (package-private for the plan test). */
+    String claimKeysSql(int keys, int projections) {
+        String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
+                java.util.Collections.nCopies(keys, "(?, ?, ?)")) + ")";
+        return CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections), keyFilter,
+                "projection, tenant_id, entity_id", dialect.firstRows(keys)) + lockClause();
+    }
+
     private List<ClaimedMark> claim(Connection connection, PreparedStatement select, Instant now, Duration lease,
                                     String token) throws SQLException {
         Instant leaseUntil = now.plus(lease);
+        boolean oneStatement = claimParameters() > 0;
+        if (oneStatement) {
+            select.setString(1, token);
+            select.setObject(2, dialect.timestamp(leaseUntil));
+            select.setString(3, holder);
+        }
         List<ClaimedMark> claimed = new ArrayList<>();
-        List<String> addresses = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 MarkKey key = new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3));
-                claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6)));
-                if (!rowAddress().isEmpty()) {
-                    addresses.add(rows.getString(7));
-                }
+                claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6),
+                        oneStatement ? rows.getString(7) : null));
             }
         }
-        if (!addresses.isEmpty()) {
-            // the rows are locked by this transaction: their addresses hold until it ends
-            setClaimByAddress(connection, addresses, token, leaseUntil);
-            return claimed;
+        if (oneStatement) {
+            return claimed; // claimed by the statement itself, each with its claimed row's address
         }
         if (!dialect.locksOnlyReturnedRows()) {
             claimed = lockOneByOne(connection, claimed, now);
@@ -241,16 +239,26 @@ public abstract class PendingQueue {
     }
 
     /**
-     * The select-list addition that returns a claimed row's physical address as its 7th column, for a dialect that
-     * claims by address ({@link #setClaimByAddress}); empty where rows are claimed by key.
+     * The statement that claims what {@code candidates} selects (and locks): here the select itself, whose rows are
+     * then claimed by a second statement. A dialect that claims in the same statement returns one that sets the claim
+     * columns from {@link #claimParameters()} parameters of its own (token, lease end, holder) placed before the
+     * candidates' and returns the claimed rows in the candidates' columns, the 7th being the claimed row's address.
+     */
+    String claimStatement(String candidates) {
+        return candidates;
+    }
+
+    /** The parameters {@link #claimStatement} puts before the candidates' own: 0, or 3 for a claim in one statement. */
+    int claimParameters() {
+        return 0;
+    }
+
+    /**
+     * The select-list addition that returns a candidate row's physical address as its 7th column, for a dialect that
+     * claims in one statement ({@link #claimStatement}); empty where rows are claimed by key.
      */
     String rowAddress() {
         return "";
-    }
-
-    void setClaimByAddress(Connection connection, List<String> addresses, String token, Instant leaseUntil)
-            throws SQLException {
-        throw new UnsupportedOperationException("this dialect claims by key");
     }
 
     /*
@@ -274,7 +282,7 @@ public abstract class PendingQueue {
                 try (ResultSet row = lock.executeQuery()) {
                     if (row.next()) {
                         locked.add(new ClaimedMark(candidate.key(), row.getString(1), candidate.token(),
-                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3)));
+                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3), null));
                     }
                 }
             }

@@ -100,6 +100,17 @@ final class PostgresPendingQueue extends PendingQueue {
     static final String DELETE_BY_ADDRESS =
             "DELETE FROM projection_pending WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])";
 
+    /*
+     * A lone mark's ack when its claim returned the row's address: one statement where nobody changed the row since
+     * the claim (a business upsert or a renewal moves it, and changes its generation or lease; the generation and token
+     * are checked all the same). Only for one mark: a batch deleted by address would lock in address order, not in
+     * key order (see LOCK_IN_KEY_ORDER). Anything else takes the two statements below.
+     */
+    static final String DELETE_CLAIMED_ROW = """
+            DELETE FROM projection_pending
+             WHERE tableoid = ?::oid AND ctid = ?::tid AND generation = ? AND claim_token = ?
+            """;
+
     /** A row as the lock statement returned it. */
     private record Held(String generation, String token, String address) {
     }
@@ -114,6 +125,9 @@ final class PostgresPendingQueue extends PendingQueue {
             throws SQLException {
         if (sortedMarks.isEmpty()) {
             return List.of();
+        }
+        if (sortedMarks.size() == 1 && deletedAsClaimed(connection, sortedMarks.get(0))) {
+            return List.of(AckOutcome.SUCCESS);
         }
         String[] fresh = new String[sortedMarks.size()];
         java.util.Map<MarkKey, Held> held = lockInKeyOrder(connection,
@@ -145,6 +159,20 @@ final class PostgresPendingQueue extends PendingQueue {
             }
         }
         return outcomes;
+    }
+
+    private boolean deletedAsClaimed(Connection connection, ClaimedMark mark) throws SQLException {
+        if (mark.address() == null) {
+            return false;
+        }
+        int space = mark.address().indexOf(' ');
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_CLAIMED_ROW)) {
+            delete.setLong(1, Long.parseLong(mark.address().substring(0, space)));
+            delete.setString(2, mark.address().substring(space + 1));
+            delete.setString(3, mark.generation());
+            delete.setString(4, mark.token());
+            return delete.executeUpdate() == 1;
+        }
     }
 
     /**
@@ -229,45 +257,57 @@ final class PostgresPendingQueue extends PendingQueue {
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
             throws SQLException {
-        PreparedStatement select = connection.prepareStatement(CLAIM_DUE);
-        select.setArray(1, connection.createArrayOf("text", projections.toArray()));
-        select.setObject(2, dialect.timestamp(now));
-        select.setObject(3, dialect.timestamp(now));
-        select.setInt(4, limit);
-        select.setInt(5, limit);
+        PreparedStatement select = connection.prepareStatement(claimStatement(CLAIM_DUE));
+        int i = 1 + claimParameters();
+        select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
+        select.setObject(i++, dialect.timestamp(now));
+        select.setObject(i++, dialect.timestamp(now));
+        select.setInt(i++, limit);
+        select.setInt(i, limit);
         return select;
     }
 
-    /** One fsync fewer between a business commit and its read model (docs/design.md D25). */
+    /*
+     * A claim is one statement: the candidates, locked (FOR UPDATE SKIP LOCKED, in a CTE, so evaluated once), get
+     * their claim by address in the same statement, which returns each claimed row with its new address for the ack;
+     * and it lets its transaction commit without waiting for the disk (set_config is SET LOCAL; docs/design.md D25;
+     * in the WHERE clause it is a one-time filter, run before any candidate is read, so also when the statement
+     * locked rows and claimed none), so a claim costs one round trip and a commit that does not wait. The projection in the join lets a queue
+     * partitioned by projection read only the candidate's partition (pruned at run time). A candidate updated by a commit between the
+     * statement's snapshot and its lock is locked in its new version, which the update by address does not see: it is
+     * not claimed and stays due (docs/pitfalls.md #80); a due look in the same transaction claims it (its own lock
+     * does not make it skip the row), else the look a drainer makes before it ends. Nothing is lost; the key is late
+     * by up to a due look.
+     */
+    private static final String CLAIM_IN_ONE_STATEMENT = """
+            WITH claim AS MATERIALIZED (
+                   SELECT ?::text AS token, CAST(? AS TIMESTAMP WITH TIME ZONE) AS lease_until, ?::text AS holder),
+                 candidate (projection, tenant_id, entity_id, generation, attempts, priority, address) AS (
+            %s)
+            UPDATE projection_pending q
+               SET claim_token = claim.token, claimed_until = claim.lease_until, claimed_by = claim.holder
+              FROM candidate, claim
+             WHERE q.projection = candidate.projection
+               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
+               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
+               AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
+            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
+                      q.tableoid::bigint || ' ' || q.ctid::text
+            """;
+
     @Override
-    public void commitWithoutWaitingForDisk(Connection connection) throws SQLException {
-        try (java.sql.Statement statement = connection.createStatement()) {
-            statement.execute("SET LOCAL synchronous_commit TO OFF");
-        }
+    String claimStatement(String candidates) {
+        return CLAIM_IN_ONE_STATEMENT.formatted(candidates);
     }
 
-    /*
-     * Claims set their token by row address, like acks delete (see LOCK_IN_KEY_ORDER): by key, PostgreSQL on a
-     * queue last analyzed while empty found each key through the tenant's due index, a scan per key.
-     */
-    static final String SET_CLAIM_BY_ADDRESS = """
-            UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ?
-             WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])
-            """;
+    @Override
+    int claimParameters() {
+        return 3;
+    }
 
     @Override
     String rowAddress() {
         return ", tableoid::bigint || ' ' || ctid::text";
-    }
-
-    @Override
-    void setClaimByAddress(Connection connection, List<String> addresses, String token, Instant leaseUntil)
-            throws SQLException {
-        byTable(connection, SET_CLAIM_BY_ADDRESS, 4, addresses, update -> {
-            update.setString(1, token);
-            update.setObject(2, dialect.timestamp(leaseUntil));
-            update.setString(3, holder);
-        });
     }
 
     private interface Binder {

@@ -682,6 +682,24 @@ abstract class PendingStoreContract {
         assertThat(ack(renewed.get(0), lapsed.plusSeconds(1))).isEqualTo(AckOutcome.SUCCESS);
     }
 
+    /*
+     * Where a claim returns its row's address (PostgreSQL), a lone ack tries that address first: a renewal, a
+     * re-mark or a takeover since the claim moved the row, and the ack must still find out which by key.
+     */
+    @Test
+    void aLoneAckByTheClaimsRowFindsTheRowAgainAfterARenewalMovedIt() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        ClaimedMark first = claimOne(ORDER_1, at(1), tokenA);
+        ClaimedMark second = claimOne(ORDER_2, at(1), tokenA);
+        inTransaction(connection -> store.claims().renew(connection, List.of(first), at(2), LEASE));
+        mark(at(3), ORDER_2);
+
+        assertThat(ack(first, at(4))).as("acked with the claim's mark, renewed since").isEqualTo(AckOutcome.SUCCESS);
+        assertThat(row(ORDER_1)).isNull();
+        assertThat(ack(second, at(4))).as("marked again since the claim").isEqualTo(AckOutcome.REPEATED);
+        assertThat(row(ORDER_2).claimToken()).isNull();
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // §4.5 failures
     // ---------------------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ class PostgresClaimPlanTest {
     private static final String SCHEMA = "claim_plan";
     private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
     private static final List<String> PROJECTIONS = List.of("p0", "p1", "p2");
+    private static final PostgresPendingQueue QUEUE = new PostgresPendingQueue("plan-test");
     private static String url;
 
     @BeforeAll
@@ -55,22 +56,64 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /** The claim is one statement: the candidates as below, then their claim set by row address (a TID scan). */
     @Test
     void aClaimOverSeveralProjectionsReadsEachInIndexOrderUnderALimitAndSortsOnlyItsCandidates() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + PostgresPendingQueue.CLAIM_DUE, select -> {
-                select.setArray(1, connection.createArrayOf("text", PROJECTIONS.toArray()));
-                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(4, 100);
-                select.setInt(5, 100);
+            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+                claimParameters(select);
+                select.setArray(4, connection.createArrayOf("text", PROJECTIONS.toArray()));
+                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(7, 100);
+                select.setInt(8, 100);
             });
 
             assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
+                    .contains("Tid Scan on projection_pending q")
                     .doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
             String perProjection = plan.substring(plan.indexOf("Nested Loop"));
             assertThat(perProjection).as("no sort below the per-projection reads:%n%s", plan).doesNotContain("Sort");
             assertThat(perProjection).contains("Limit").contains("LockRows");
+        }
+    }
+
+    /** A drainer's claim of its handed keys finds each by an index on the key, and claims them by address. */
+    @Test
+    void aClaimOfHandedKeysFindsEachByItsKeyAndClaimsByAddress() throws Exception {
+        int keys = 20;
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(QUEUE.claimKeysSql(keys, 3)), select -> {
+                claimParameters(select);
+                int i = 4;
+                for (String projection : PROJECTIONS) {
+                    select.setString(i++, projection);
+                }
+                for (int k = 0; k < keys; k++) {
+                    select.setString(i++, "p" + (k % 3));
+                    select.setString(i++, "");
+                    select.setString(i++, String.format("%08d", 3000 + k));
+                }
+                select.setObject(i++, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(i, NOW.atOffset(ZoneOffset.UTC));
+            });
+            assertThat(plan).as(plan).containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
+                    .contains("Tid Scan on projection_pending q")
+                    .doesNotContain("Seq Scan on projection_pending").doesNotContain("tenant_due");
+        }
+    }
+
+    /** A lone mark's ack by the address its claim returned: a TID scan. */
+    @Test
+    void aLoneAckDeletesByTheAddressItsClaimReturned() throws Exception {
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_CLAIMED_ROW, select -> {
+                select.setLong(1, tableOid(connection, "projection_pending"));
+                select.setString(2, "(0,1)");
+                select.setString(3, "g");
+                select.setString(4, "token");
+            });
+            assertThat(plan).as(plan).contains("Tid Scan").doesNotContain("Seq Scan").doesNotContain("Index");
         }
     }
 
@@ -190,6 +233,13 @@ class PostgresClaimPlanTest {
                 return rows.getLong(1);
             }
         }
+    }
+
+    /** The claim statement's own parameters: token, lease end, holder. */
+    static void claimParameters(PreparedStatement select) throws SQLException {
+        select.setString(1, "token");
+        select.setObject(2, NOW.plusSeconds(120).atOffset(ZoneOffset.UTC));
+        select.setString(3, "node");
     }
 
     interface Binding {

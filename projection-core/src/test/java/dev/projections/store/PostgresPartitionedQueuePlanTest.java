@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The engine's queue statements on a {@code projection_pending} partitioned by projection (docs/install.md), with
  * 300,000 marks: the claim reads each projection's own partition in its claim index's order, never a sort of the due
- * set or a scan of another partition; the ack and the claim's stamp go by row address within a partition (a TID scan).
+ * set or a scan of another partition; the claim's update and the ack go by row address (a TID scan), the claim's in the
+ * candidate's partition only.
  * Plans, not times.
  */
 class PostgresPartitionedQueuePlanTest {
@@ -58,30 +59,32 @@ class PostgresPartitionedQueuePlanTest {
         // ran, in a transaction rolled back: the other partitions' scans are never executed
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
-            String plan = PostgresClaimPlanTest.plan(connection,
-                    "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + PostgresPendingQueue.CLAIM_DUE, select -> {
-                select.setArray(1, connection.createArrayOf("text", List.of("order-search").toArray()));
-                select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(4, 100);
-                select.setInt(5, 100);
+            String plan = PostgresClaimPlanTest.plan(connection, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
+                    + new PostgresPendingQueue("plan-test").claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+                PostgresClaimPlanTest.claimParameters(select);
+                select.setArray(4, connection.createArrayOf("text", List.of("order-search").toArray()));
+                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(7, 100);
+                select.setInt(8, 100);
             });
             connection.rollback();
 
             assertThat(plan).as(plan).doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
             String perProjection = plan.substring(plan.indexOf("Nested Loop"));
             assertThat(perProjection).as("no sort below the per-projection read:%n%s", plan).doesNotContain("Sort Method");
-            for (String line : plan.lines().filter(line -> line.contains(" on projection_pending_")).toList()) {
-                assertThat(line).as("a partition read in the claim index's order:%n%s", plan)
-                        .contains("Index Scan using").contains("_projection_priority_available");
+            for (String line : plan.lines().filter(line -> line.contains("Scan") && line.contains(" on projection_pending_")).toList()) {
+                assertThat(line).as("a partition read in the claim index's order, or claimed by address:%n%s", plan)
+                        .containsPattern("Index Scan using .*_projection_priority_available|Tid Scan on");
                 assertThat(line.contains("on projection_pending_order_search") || line.contains("never executed"))
                         .as("only order-search's partition read:%n%s", plan).isTrue();
             }
+            assertThat(plan).as(plan).contains("Tid Scan on projection_pending_order_search");
         }
     }
 
     @Test
-    void anAckDeletesAndAClaimStampsByAddressWithinOnePartition() throws Exception {
+    void anAckDeletesByAddressWithinOnePartition() throws Exception {
         try (Connection connection = connect()) {
             long partition = PostgresClaimPlanTest.tableOid(connection, "projection_pending_order_search");
             String[] tids = {"(0,1)", "(0,2)"};
@@ -90,16 +93,15 @@ class PostgresPartitionedQueuePlanTest {
                         select.setLong(1, partition);
                         select.setArray(2, connection.createArrayOf("text", tids));
                     });
-            String stamp = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.SET_CLAIM_BY_ADDRESS,
+            String lone = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_CLAIMED_ROW,
                     select -> {
-                        select.setString(1, "token");
-                        select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
-                        select.setString(3, "node");
-                        select.setLong(4, partition);
-                        select.setArray(5, connection.createArrayOf("text", tids));
+                        select.setLong(1, partition);
+                        select.setString(2, "(0,1)");
+                        select.setString(3, "g");
+                        select.setString(4, "token");
                     });
 
-            for (String plan : List.of(delete, stamp)) {
+            for (String plan : List.of(delete, lone)) {
                 assertThat(plan).as(plan).contains("Tid Scan").doesNotContain("Seq Scan").doesNotContain("Index Scan");
             }
         }

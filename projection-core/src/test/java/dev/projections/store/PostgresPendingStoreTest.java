@@ -72,14 +72,56 @@ class PostgresPendingStoreTest extends PendingStoreContract {
 
     @org.junit.jupiter.api.Test
     void aClaimTransactionCommitsWithoutWaitingForTheDiskAndOnlyItDoes() throws Exception {
+        mark(at(0), ORDER_1);
         try (Connection connection = connectTo()) {
             connection.setAutoCommit(false);
-            store().queue().commitWithoutWaitingForDisk(connection);
-            org.assertj.core.api.Assertions.assertThat(setting(connection)).isEqualTo("off");
+            org.assertj.core.api.Assertions.assertThat(store().queue().claimKeys(connection, java.util.List.of(ORDER_1),
+                    java.util.List.of(ORDERS), at(1), LEASE, java.util.UUID.randomUUID().toString())).hasSize(1);
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("after the claim").isEqualTo("off");
             connection.commit();
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("the next transaction").isEqualTo("on");
+            org.assertj.core.api.Assertions.assertThat(store().queue().claimKeys(connection, java.util.List.of(ORDER_2),
+                    java.util.List.of(ORDERS), at(1), LEASE, java.util.UUID.randomUUID().toString())).isEmpty();
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("after a claim that found nothing")
+                    .isEqualTo("off");
             connection.rollback();
         }
+    }
+
+    /** What lets a lone ack be one statement: the claim returns the address of the row as it claimed it. */
+    @org.junit.jupiter.api.Test
+    void aClaimReturnsTheAddressOfTheRowItClaimed() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), java.util.UUID.randomUUID().toString());
+        try (Connection connection = connectTo();
+             PreparedStatement select = connection.prepareStatement("""
+                     SELECT tableoid::bigint || ' ' || ctid::text FROM projection_pending
+                      WHERE projection = ? AND tenant_id = ? AND entity_id = ?""")) {
+            select.setString(1, ORDER_1.projection());
+            select.setString(2, ORDER_1.tenantId());
+            select.setString(3, ORDER_1.entityId());
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                org.assertj.core.api.Assertions.assertThat(claimed.address()).isEqualTo(rows.getString(1));
+            }
+        }
+    }
+
+    /*
+     * The lone ack's first statement goes by the claim's address alone (with its generation and token): given a mark
+     * whose key is another's, it still deletes the claimed row, where the ack by key would have marked that other key.
+     * An ack never gets such a mark; this only shows which statement did the work.
+     */
+    @org.junit.jupiter.api.Test
+    void aLoneAckDeletesTheClaimedRowByItsAddressInOneStatement() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), java.util.UUID.randomUUID().toString());
+        ClaimedMark elsewhere = new ClaimedMark(ORDER_2, claimed.generation(), claimed.token(), claimed.claimedAt(),
+                claimed.leaseUntil(), claimed.attempts(), claimed.priority(), claimed.address());
+
+        org.assertj.core.api.Assertions.assertThat(ack(elsewhere, at(2))).isEqualTo(AckOutcome.SUCCESS);
+        org.assertj.core.api.Assertions.assertThat(row(ORDER_1)).as("deleted by address").isNull();
+        org.assertj.core.api.Assertions.assertThat(row(ORDER_2)).as("never looked up by key").isNull();
     }
 
     private static String setting(Connection connection) throws SQLException {
