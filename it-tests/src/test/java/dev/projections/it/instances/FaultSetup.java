@@ -1,6 +1,7 @@
 package dev.projections.it.instances;
 
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.DemoReadModels;
 import dev.projections.testsupport.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -120,28 +121,9 @@ final class FaultSetup {
     static final String PENDING = "SELECT COUNT(*) FROM projection_pending";
 
     /** Read-model rows that differ from what SQL computes from the write tables, missing or extra ones included. */
-    static final String ORDER_SEARCH_WRONG = """
-            SELECT COUNT(*) FROM (
-                SELECT o.id, o.tenant_id, c.name, o.status, COUNT(l.id) AS line_count,
-                       COALESCE(SUM(l.quantity * l.price), 0) AS total, o.version
-                  FROM orders o JOIN customer c ON c.id = o.customer_id
-                  LEFT JOIN order_line l ON l.order_id = o.id
-                 GROUP BY o.id, o.tenant_id, c.name, o.status, o.version) w
-              FULL JOIN order_search s ON s.order_id = w.id
-             WHERE w.id IS NULL OR s.order_id IS NULL OR s.tenant_id <> w.tenant_id OR s.customer_name <> w.name
-                OR s.status <> w.status OR s.line_count <> w.line_count OR s.total <> w.total
-                OR s.source_version <> w.version""";
+    static final String ORDER_SEARCH_WRONG = DemoReadModels.ORDER_SEARCH_WRONG;
 
-    static final String CUSTOMER_STATS_WRONG = """
-            SELECT COUNT(*) FROM (
-                SELECT c.id, c.tenant_id, c.name,
-                       (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) AS order_count,
-                       (SELECT COALESCE(SUM(l.quantity * l.price), 0) FROM order_line l
-                          JOIN orders o ON o.id = l.order_id WHERE o.customer_id = c.id) AS total_amount
-                  FROM customer c) w
-              FULL JOIN customer_stats s ON s.customer_id = w.id
-             WHERE w.id IS NULL OR s.customer_id IS NULL OR s.tenant_id <> w.tenant_id OR s.customer_name <> w.name
-                OR s.order_count <> w.order_count OR s.total_amount <> w.total_amount""";
+    static final String CUSTOMER_STATS_WRONG = DemoReadModels.CUSTOMER_STATS_WRONG;
 
     static final String PROBE_WRONG = """
             SELECT COUNT(*) FROM probe_source p FULL JOIN probe_model m ON m.tenant_id = p.tenant_id AND m.id = p.id
