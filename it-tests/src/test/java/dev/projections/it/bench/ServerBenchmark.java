@@ -252,7 +252,7 @@ class ServerBenchmark {
     private double plainDrain(String select) throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS bench_queue");
-            // logged, as the product's queue is: an unlogged one writes no WAL and made the bound twice as fast
+            // logged, as the product's queue is (an unlogged one writes no WAL)
             statement.execute("CREATE TABLE bench_queue (id BIGINT PRIMARY KEY)");
         }
         long start = System.nanoTime();
