@@ -272,9 +272,9 @@ final class PostgresPendingQueue extends PendingQueue {
      * their claim by address in the same statement, which returns each claimed row with its new address for the ack;
      * and it lets its transaction commit without waiting for the disk (set_config is SET LOCAL; docs/design.md D25;
      * in the WHERE clause it is a one-time filter, run before any candidate is read, so also when the statement
-     * locked rows and claimed none), so a claim costs one round trip and a commit that does not wait. The projection in the join lets a queue
-     * partitioned by projection read only the candidate's partition (pruned at run time). A candidate updated by a commit between the
-     * statement's snapshot and its lock is locked in its new version, which the update by address does not see: it is
+     * locked rows and claimed none), so a claim costs one round trip and a commit that does not wait. The projection
+     * in the join lets a queue partitioned by projection read only the candidate's partition (pruned at run time). A
+     * candidate updated by a commit between the statement's snapshot and its lock is locked in its new version, which the update by address does not see: it is
      * not claimed and stays due (docs/pitfalls.md #80); a due look in the same transaction claims it (its own lock
      * does not make it skip the row), else the look a drainer makes before it ends. Nothing is lost; the key is late
      * by up to a due look.
