@@ -8,6 +8,8 @@ import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
 import dev.projections.bench.Series;
 import dev.projections.bench.TextTable;
+import dev.projections.bench.db.StatementCounting;
+import dev.projections.bench.db.StatementTimeline;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.bench.engine.EngineInstance;
 import dev.projections.bench.orm.BenchMarkSink;
@@ -63,30 +65,38 @@ public final class CommitLatencyScenario implements Scenario {
         Series boundP50 = new Series();
         Series boundP99 = new Series();
         Series roundTripP50 = new Series();
+        CommitPhases phases = new CommitPhases();
         context.workload().clearQueueAndReadModel();
         context.workload().fillReadModel();
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
-                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, true, null);
+                     new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, true,
+                     new java.util.concurrent.atomic.LongAdder());
              HikariDataSource boundPool = context.database().pool("bound", 2)) {
             sink.afterCommit(instance::committed);
-            JdbcTransactions boundTransactions = new JdbcTransactions(boundPool);
+            // through the same proxies as the business units' and the engine's, so that a timeline sees them too
+            JdbcTransactions boundTransactions = new JdbcTransactions(
+                    StatementCounting.wrap(boundPool, new java.util.concurrent.atomic.LongAdder()));
             Set<Long> touched = new TreeSet<>();
             // a first round untimed, so neither side is measured while the JIT compiles it
             int warmUp = context.options().warmUp() ? Math.min(100, samples) : 0;
-            viaEngine(marked, context.workload(), waiting, new Random(1), warmUp, touched);
-            viaSynchronousRefresh(plain, boundTransactions, context.workload(), new Random(2), warmUp, touched);
+            viaEngine(marked, context.workload(), waiting, new Random(1), warmUp, touched, null);
+            viaSynchronousRefresh(plain, boundTransactions, context.workload(), new Random(2), warmUp, touched, null);
             for (int run = 1; run <= context.runs(); run++) {
                 List<Double> ours = viaEngine(marked, context.workload(), waiting, new Random(run * 17L), samples,
-                        touched);
+                        touched, null);
                 List<Double> bound = viaSynchronousRefresh(plain, boundTransactions, context.workload(),
-                        new Random(run * 19L), samples, touched);
+                        new Random(run * 19L), samples, touched, null);
                 engineP50.add(Series.quantile(ours, 0.5));
                 engineP99.add(Series.quantile(ours, 0.99));
                 boundP50.add(Series.quantile(bound, 0.5));
                 boundP99.add(Series.quantile(bound, 0.99));
                 roundTripP50.add(Series.quantile(roundTrips(boundPool, samples), 0.5));
             }
+            // one run more, each commit timed statement by statement: where the engine's time goes
+            viaEngine(marked, context.workload(), waiting, new Random(23), samples, touched, phases);
+            viaSynchronousRefresh(plain, boundTransactions, context.workload(), new Random(29), samples, touched,
+                    phases);
             instance.awaitQuiet(WAIT_MS);
             context.checkDrained(report, "the latency runs", touched);
         } finally {
@@ -107,14 +117,18 @@ public final class CommitLatencyScenario implements Scenario {
                 + "bound at p50: %.1f round trips,", roundTripP50.median(),
                 (engineP50.median() - boundP50.median()) / roundTripP50.median()));
         report.note("where the engine makes 4 the bound does not (the marks' upsert, the claim and its commit, the");
-        report.note("ack): the rest is the hand-off to a drainer's thread and what runs around each transaction.");
+        report.note("ack). Where the time goes, from one more run of as many commits timed statement by statement:");
+        if (phases.measured()) {
+            report.table(phases.table());
+        }
+        report.note(phases.leftOut());
         return report;
     }
 
     /** Latencies in ms: just before the marked commit → the refreshed callback for the order's key. */
     private static List<Double> viaEngine(OrmUnit marked, OrderWorkload workload,
                                           Map<MarkKey, CompletableFuture<Long>> waiting, Random random, int samples,
-                                          Set<Long> touched) throws Exception {
+                                          Set<Long> touched, CommitPhases phases) throws Exception {
         List<Double> latencies = new ArrayList<>(samples);
         for (int i = 0; i < samples; i++) {
             long lineId = 1 + random.nextInt(workload.lines());
@@ -127,13 +141,20 @@ public final class CommitLatencyScenario implements Scenario {
             try {
                 em.getTransaction().begin();
                 marked.bumpQuantity(em, lineId);
+                if (phases != null) {
+                    StatementTimeline.arm();
+                }
                 start = System.nanoTime();
                 em.getTransaction().commit();
             } finally {
                 em.close();
             }
             try {
-                latencies.add((refreshed.get(WAIT_MS, TimeUnit.MILLISECONDS) - start) / 1e6);
+                long end = refreshed.get(WAIT_MS, TimeUnit.MILLISECONDS);
+                latencies.add((end - start) / 1e6);
+                if (phases != null) {
+                    phases.engineCommit(StatementTimeline.disarm(), start, end);
+                }
             } finally {
                 waiting.remove(key);
             }
@@ -146,7 +167,7 @@ public final class CommitLatencyScenario implements Scenario {
     /** Latencies in ms: just before the unmarked commit → the synchronous refresh's commit. */
     private static List<Double> viaSynchronousRefresh(OrmUnit plain, JdbcTransactions transactions,
                                                       OrderWorkload workload, Random random, int samples,
-                                                      Set<Long> touched) throws Exception {
+                                                      Set<Long> touched, CommitPhases phases) throws Exception {
         List<Double> latencies = new ArrayList<>(samples);
         for (int i = 0; i < samples; i++) {
             long lineId = 1 + random.nextInt(workload.lines());
@@ -156,6 +177,9 @@ public final class CommitLatencyScenario implements Scenario {
             try {
                 em.getTransaction().begin();
                 plain.bumpQuantity(em, lineId);
+                if (phases != null) {
+                    StatementTimeline.arm();
+                }
                 start = System.nanoTime();
                 em.getTransaction().commit();
             } finally {
@@ -165,7 +189,11 @@ public final class CommitLatencyScenario implements Scenario {
                 OrderSearchSql.refreshOne(connection, orderId);
                 return null;
             });
-            latencies.add((System.nanoTime() - start) / 1e6);
+            long end = System.nanoTime();
+            latencies.add((end - start) / 1e6);
+            if (phases != null) {
+                phases.boundCommit(StatementTimeline.disarm(), start, end);
+            }
             touched.add(orderId);
             Thread.sleep(PAUSE_MS);
         }
