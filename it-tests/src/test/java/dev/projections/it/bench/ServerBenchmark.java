@@ -49,12 +49,15 @@ import org.junit.jupiter.api.Test;
  * <ol>
  *   <li>business transactions per second of {@value #CLIENTS} clients POSTing orders, on a server with marking off
  *       ({@code projection.enabled=false}), marking on without refresh ({@code projection.auto-refresh=false}), and
- *       marking and refresh on; for the last, the tail until nothing is pending and committed-and-refreshed per second;</li>
+ *       marking and refresh on, alternated for {@code bench.rounds} rounds (each variant a server start of its own,
+ *       whose rate varies: the rounds show by how much); for the last, the tail until nothing is pending and
+ *       committed-and-refreshed per second;</li>
  *   <li>commit → read model at light load: POST an order, then GET {@code /search/orders/{id}} until it is there,
  *       beside its floor (the POST's own round trip plus one GET of a row that exists);</li>
  *   <li>drain of the marks of N new orders after a resume, beside a plain-SQL drain of the same ids on 4 connections
- *       (select for update skip locked, the projection's two statements, delete: one transaction per 100);</li>
- *   <li>rebuild of every order, beside the plain-SQL bound (the ids queued by one INSERT … SELECT, then drained as in 3);</li>
+ *       through the product's queue table (select for update skip locked, the projection's two statements, delete:
+ *       one transaction per 100);</li>
+ *   <li>rebuild of every order, beside the plain-SQL bound (the ids marked by one INSERT … SELECT, then drained as in 3);</li>
  *   <li>a rebuild of a big seeded table beside steady live load: the live changes' commit → read model with and
  *       without the rebuild, and the rebuild's ids per second with and without the load.</li>
  * </ol>
@@ -75,6 +78,8 @@ class ServerBenchmark {
     private final Duration load = Duration.ofSeconds(Integer.getInteger("bench.load-seconds", 15));
     private final Duration warmUp = Duration.ofSeconds(Integer.getInteger("bench.warm-up-seconds", 10));
     private final int drainOrders = Integer.getInteger("bench.drain-orders", 50_000);
+    /** Rounds of the three business-load variants, alternated: one server start each, so runs vary; rounds show by how much. */
+    private final int rounds = Integer.getInteger("bench.rounds", 2);
     private final int bigRebuild = Integer.getInteger("bench.live-rebuild-ids", 1_000_000);
     private final int latencySamples = Integer.getInteger("bench.latency-samples", 300);
     /** The longest the live load runs beside a rebuild: live marks come first, so a load the engine cannot keep up with starves the run. */
@@ -93,34 +98,51 @@ class ServerBenchmark {
                 + "variant after %d s untimed, %,d orders drained, %,d ids in the live rebuild", TestDatabase.get().jdbcUrl(),
                 Runtime.getRuntime().availableProcessors(), load.toSeconds(), warmUp.toSeconds(), drainOrders, bigRebuild);
 
-        Throughput off = businessLoad(ear, Map.of("projection.enabled", "false"), "marking off");
-        Throughput marking = businessLoad(ear, Map.of("projection.auto-refresh", "false"), "marking on, no refresh");
-        try (ServerProcess server = startOnFreshDatabase(ear, Map.of())) {
-            Throughput refreshing = warmedLoad(server, "marking and refresh on", true);
-            Duration tail = waitUntilDrained();
-            checkExact("after the business load");
-            line("");
-            line("1. Business transactions, %d clients POSTing an order of one line for %d s (machine load %s)", CLIENTS,
-                    load.toSeconds(), loadAverage());
-            line("   %-26s %10s %10s", "variant", "tx/s", "÷ off");
-            for (Throughput t : List.of(off, marking, refreshing)) {
-                line("   %-26s %,10.0f %10.2f", t.variant, t.perSecond(), t.perSecond() / off.perSecond());
+        line("");
+        line("1. Business transactions, %d clients POSTing an order of one line for %d s, the variants alternated in %d "
+                + "round(s), each on a server of its own", CLIENTS, load.toSeconds(), rounds);
+        line("   %-6s %-26s %10s %10s %s", "round", "variant", "tx/s", "÷ off", "machine load");
+        ServerProcess server = null;
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                Throughput off = businessLoad(ear, Map.of("projection.enabled", "false"), "marking off");
+                printRound(round, off, off);
+                printRound(round, businessLoad(ear, Map.of("projection.auto-refresh", "false"),
+                        "marking on, no refresh"), off);
+                server = startOnFreshDatabase(ear, Map.of());
+                Throughput refreshing = warmedLoad(server, "marking and refresh on", true);
+                Duration tail = waitUntilDrained();
+                checkExact("after the business load");
+                printRound(round, refreshing, off);
+                double refreshed = refreshing.committed / (refreshing.seconds + tail.toNanos() / 1e9);
+                line("   %-6s refresh on: %,d committed, drained %.2f s after the load ended, committed-and-refreshed "
+                        + "%,.0f/s, 0 pending, read models exact", "", refreshing.committed, tail.toNanos() / 1e9,
+                        refreshed);
+                if (round < rounds) {
+                    server.close();
+                    server = null;
+                }
             }
-            double refreshed = refreshing.committed / (refreshing.seconds + tail.toNanos() / 1e9);
-            line("   refresh on: %,d committed, drained %.2f s after the load ended, committed-and-refreshed %,.0f/s, "
-                    + "0 pending, read models exact", refreshing.committed, tail.toNanos() / 1e9, refreshed);
-
+            // the last round's server, refreshing, runs the rest
             lightLoadLatency(server);
             drainAfterResume(server);
             rebuildEveryOrder(server);
             rebuildBesideLiveLoad(server);
         } finally {
+            if (server != null) {
+                server.close();
+            }
             vacuum.interrupt();
             System.out.println(report);
         }
     }
 
     // ---- 1. business load ----
+
+    private void printRound(int round, Throughput t, Throughput off) throws Exception {
+        line("   %-6d %-26s %,10.0f %10.2f %s", round, t.variant, t.perSecond(), t.perSecond() / off.perSecond(),
+                loadAverage());
+    }
 
     private Throughput businessLoad(Path ear, Map<String, String> settings, String variant) throws Exception {
         try (ServerProcess server = startOnFreshDatabase(ear, settings)) {
@@ -236,7 +258,7 @@ class ServerBenchmark {
         waitUntilDrained();
         Duration engine = Duration.ofNanos(System.nanoTime() - start);
         checkExact("after the drain");
-        double bound = plainDrain("SELECT id FROM orders WHERE id > " + before);
+        double bound = plainDrain(server, "SELECT id FROM orders WHERE id > " + before);
         line("");
         line("3. Drain of %,d marks (%,d new orders and their customers) after a resume (machine load %s)", keys,
                 drainOrders, loadAverage());
@@ -245,28 +267,38 @@ class ServerBenchmark {
     }
 
     /**
-     * The bound of a drain: the ids {@code select} returns queued in a table of their own, then taken 100 at a time
-     * by 4 connections (select for update skip locked, the projection's delete and insert, the queue's delete, one
-     * transaction each); returns ids per second, queueing included.
+     * The bound of a drain, on the product's own queue table as the SE benchmark's: the ids {@code select} returns
+     * marked in {@code projection_pending} for order-search (paused meanwhile, so the engine leaves them alone) by one
+     * {@code INSERT … SELECT}, then taken 100 at a time by 4 connections (the due marks locked in claim order, skip
+     * locked, on the claim index; the projection's delete and insert; the marks' delete; one transaction each);
+     * returns ids per second, marking included.
      */
-    private double plainDrain(String select) throws Exception {
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP TABLE IF EXISTS bench_queue");
-            // logged, as the product's queue is (an unlogged one writes no WAL)
-            statement.execute("CREATE TABLE bench_queue (id BIGINT PRIMARY KEY)");
-        }
+    private double plainDrain(ServerProcess server, String select) throws Exception {
+        post(server, "/demo/api/bench/" + ORDER_SEARCH + "/pause", "");
         long start = System.nanoTime();
         long ids;
-        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            ids = statement.executeUpdate("INSERT INTO bench_queue " + select);
+        try (Connection connection = connect();
+             PreparedStatement mark = connection.prepareStatement("""
+                     INSERT INTO projection_pending
+                            (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at,
+                             first_marked_at)
+                     SELECT ?, '', q.id::text, gen_random_uuid()::text, 1, 0, 0, now(), now()
+                       FROM (%s) q
+                     """.formatted(select))) {
+            mark.setString(1, ORDER_SEARCH);
+            ids = mark.executeUpdate();
         }
         ExecutorService pool = Executors.newFixedThreadPool(4);
         List<Future<?>> workers = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             workers.add(pool.submit(() -> {
                 try (Connection connection = connect();
-                     PreparedStatement claim = connection.prepareStatement(
-                             "SELECT id FROM bench_queue ORDER BY id LIMIT 100 FOR UPDATE SKIP LOCKED");
+                     PreparedStatement claim = connection.prepareStatement("""
+                             SELECT entity_id FROM projection_pending
+                              WHERE projection = ? AND available_at <= now()
+                              ORDER BY priority, available_at
+                              LIMIT 100
+                                FOR UPDATE SKIP LOCKED""");
                      PreparedStatement delete = connection.prepareStatement(
                              "DELETE FROM order_search WHERE order_id = ANY (?)");
                      PreparedStatement insert = connection.prepareStatement("""
@@ -278,24 +310,31 @@ class ServerBenchmark {
                                LEFT JOIN order_line l ON l.order_id = o.id
                               WHERE o.id = ANY (?) AND o.tenant_id = ''
                               GROUP BY o.id, o.tenant_id, c.name, o.status, o.version""");
-                     PreparedStatement done = connection.prepareStatement("DELETE FROM bench_queue WHERE id = ANY (?)")) {
+                     PreparedStatement done = connection.prepareStatement("""
+                             DELETE FROM projection_pending
+                              WHERE projection = ? AND tenant_id = '' AND entity_id = ANY (?)""")) {
                     connection.setAutoCommit(false);
+                    claim.setString(1, ORDER_SEARCH);
+                    done.setString(1, ORDER_SEARCH);
                     while (true) {
-                        List<Long> batch = new ArrayList<>();
+                        List<String> batch = new ArrayList<>();
                         try (ResultSet rows = claim.executeQuery()) {
                             while (rows.next()) {
-                                batch.add(rows.getLong(1));
+                                batch.add(rows.getString(1));
                             }
                         }
                         if (batch.isEmpty()) {
                             connection.commit();
                             return null;
                         }
-                        Array array = connection.createArrayOf("bigint", batch.toArray());
-                        for (PreparedStatement statement : List.of(delete, insert, done)) {
-                            statement.setArray(1, array);
+                        Array orderIds = connection.createArrayOf("bigint",
+                                batch.stream().map(Long::valueOf).toArray());
+                        for (PreparedStatement statement : List.of(delete, insert)) {
+                            statement.setArray(1, orderIds);
                             statement.executeUpdate();
                         }
+                        done.setArray(2, connection.createArrayOf("varchar", batch.toArray()));
+                        done.executeUpdate();
                         connection.commit();
                     }
                 }
@@ -305,7 +344,9 @@ class ServerBenchmark {
             worker.get();
         }
         pool.shutdown();
-        return ids / ((System.nanoTime() - start) / 1e9);
+        double rate = ids / ((System.nanoTime() - start) / 1e9);
+        post(server, "/demo/api/bench/" + ORDER_SEARCH + "/resume", "");
+        return rate;
     }
 
     // ---- 4. rebuild ----
@@ -314,7 +355,7 @@ class ServerBenchmark {
         long orders = count("SELECT COUNT(*) FROM orders");
         double engine = orders / (rebuild(server, ORDER_SEARCH).toNanos() / 1e9);
         checkExact("after the rebuild");
-        double bound = plainDrain("SELECT id FROM orders");
+        double bound = plainDrain(server, "SELECT id FROM orders");
         line("");
         line("4. Rebuild of order-search, %,d orders (machine load %s)", orders, loadAverage());
         line("   engine %,.0f ids/s (start to nothing pending), plain SQL %,.0f ids/s, engine ÷ bound %.2f", engine,
