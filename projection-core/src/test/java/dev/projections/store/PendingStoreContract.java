@@ -1522,11 +1522,15 @@ abstract class PendingStoreContract {
                     connection.setAutoCommit(false);
                     start.await();
                     while (true) {
+                        // read before the claim: an empty claim ends the worker only when it began after the last
+                        // business commit; one begun earlier may have skipped rows a business transaction still
+                        // held (SKIP LOCKED) and found nothing, and those rows are due once it commits
+                        boolean noMoreMarks = businessDone.get();
                         store.beginEngineTransaction(connection);
                         List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
                         connection.commit();
                         if (claimed.isEmpty()) {
-                            if (businessDone.get()) {
+                            if (noMoreMarks) {
                                 return acked;
                             }
                             Thread.sleep(1); // the business threads have not marked anything new yet
