@@ -1,6 +1,7 @@
 package dev.projections;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -74,6 +75,17 @@ public interface Projection {
      */
     default List<String> partitionBounds(RebuildScope scope, int n) {
         return List.of();
+    }
+
+    /**
+     * This projection's own defaults for the settings a projection may have (README "Configuration": retry delay and
+     * its cap, max attempts, non-retryable and back-pressure exceptions, suspension thresholds, rebuild page size),
+     * keyed and written as in configuration without the prefix: {@code Map.of("max-attempts", "3", "retry-delay",
+     * "1s")}. Configuration wins: {@code projection.<name>.<key>} over these, these over the global
+     * {@code projection.<key>}. Checked at deployment like every setting. The default: none.
+     */
+    default Map<String, String> defaultSettings() {
+        return Map.of();
     }
 
     /** Deletes the whole read model, for "clear and rebuild". */

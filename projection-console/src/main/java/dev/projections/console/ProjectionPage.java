@@ -2,6 +2,7 @@ package dev.projections.console;
 
 import dev.projections.ProjectionStatus;
 import dev.projections.config.Durations;
+import dev.projections.config.ProjectionSettings;
 import dev.projections.config.Settings;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.ErrorGroup;
@@ -29,10 +30,12 @@ public class ProjectionPage {
     public static final class Setting {
         private final String key;
         private final String value;
+        private final String origin;
 
-        Setting(String key, String value) {
+        Setting(String key, String value, String origin) {
             this.key = key;
             this.value = value;
+            this.origin = origin;
         }
 
         public String getKey() {
@@ -41,6 +44,11 @@ public class ProjectionPage {
 
         public String getValue() {
             return value;
+        }
+
+        /** Where the value came from: a system property, the environment, a file, the projection's code, default. */
+        public String getOrigin() {
+            return origin;
         }
     }
 
@@ -121,27 +129,46 @@ public class ProjectionPage {
         return charts == null ? "" : charts.p99(TrendChart.full());
     }
 
-    /** The settings that govern this projection's marks on the instance serving the console. */
+    /**
+     * The settings that govern this projection's marks on the instance serving the console: the instance's own
+     * (one value for every projection), then this projection's, each under the key that would change it for this
+     * projection alone, with where its value came from.
+     */
     public List<Setting> getSettings() {
         Settings s = reads.settings();
         List<Setting> settings = new ArrayList<>();
-        settings.add(new Setting(Settings.BATCH_SIZE, Format.number(s.batchSize())));
-        settings.add(new Setting(Settings.WORKERS, Format.number(s.workers())));
-        settings.add(new Setting(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
-        settings.add(new Setting(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
-        settings.add(new Setting(Settings.RETRY_DELAY, Durations.format(s.retryDelay()) + " … "
-                + Durations.format(s.maxRetryDelay())));
-        settings.add(new Setting(Settings.MAX_ATTEMPTS, s.maxAttempts() == Settings.NEVER_PARK
-                ? Text.of("projection.never-park") : Format.number(s.maxAttempts())));
-        settings.add(new Setting(Settings.SUSPEND_AFTER_FAILING_KEYS, s.suspendAfterFailingKeys() == Settings.NEVER_SUSPEND
-                ? Text.of("projection.never-suspend") : Text.of("projection.suspend-rule",
-                        s.suspendAfterFailingKeys(), s.suspendFailurePercent())));
-        settings.add(new Setting(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
-        settings.add(new Setting(Settings.REBUILD_PAGE_SIZE, Format.number(s.rebuildPageSize())));
-        settings.add(new Setting(Settings.NON_RETRYABLE, s.nonRetryable().isEmpty() ? "–" : String.join(", ", s.nonRetryable())));
-        settings.add(new Setting(Settings.BACK_PRESSURE, s.backPressure().isEmpty() ? "–" : String.join(", ", s.backPressure())));
-        settings.add(new Setting(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));
+        settings.add(global(Settings.BATCH_SIZE, Format.number(s.batchSize())));
+        settings.add(global(Settings.WORKERS, Format.number(s.workers())));
+        settings.add(global(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
+        settings.add(global(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
+        settings.add(global(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
+        settings.add(global(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));
+        if (name == null) {
+            return settings;
+        }
+        ProjectionSettings own = reads.projectionSettings(name);
+        settings.add(own(own, ProjectionSettings.RETRY_DELAY, Durations.format(own.retryDelay())));
+        settings.add(own(own, ProjectionSettings.MAX_RETRY_DELAY, Durations.format(own.maxRetryDelay())));
+        settings.add(own(own, ProjectionSettings.MAX_ATTEMPTS, own.maxAttempts() == Settings.NEVER_PARK
+                ? Text.of("projection.never-park") : Format.number(own.maxAttempts())));
+        settings.add(own(own, ProjectionSettings.SUSPEND_AFTER_FAILING_KEYS,
+                own.suspendAfterFailingKeys() == Settings.NEVER_SUSPEND ? Text.of("projection.never-suspend")
+                        : Text.of("projection.suspend-rule", own.suspendAfterFailingKeys(), own.suspendFailurePercent())));
+        settings.add(own(own, ProjectionSettings.SUSPEND_FAILURE_PERCENT, Format.number(own.suspendFailurePercent())));
+        settings.add(own(own, ProjectionSettings.REBUILD_PAGE_SIZE, Format.number(own.rebuildPageSize())));
+        settings.add(own(own, ProjectionSettings.NON_RETRYABLE,
+                own.nonRetryable().isEmpty() ? "–" : String.join(", ", own.nonRetryable())));
+        settings.add(own(own, ProjectionSettings.BACK_PRESSURE,
+                own.backPressure().isEmpty() ? "–" : String.join(", ", own.backPressure())));
         return settings;
+    }
+
+    private Setting global(String key, String value) {
+        return new Setting(key, value, reads.settingOrigin(key));
+    }
+
+    private static Setting own(ProjectionSettings own, String key, String value) {
+        return new Setting(ProjectionSettings.key(own.projection(), key), value, own.origins().get(key));
     }
 
     /** The most frequent errors among the projection's failing marks. */

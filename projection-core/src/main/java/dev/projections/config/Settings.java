@@ -37,7 +37,8 @@ public record Settings(
         String transactionManager,
         String tableSchema,
         String changelogTable,
-        String changelogLockTable) {
+        String changelogLockTable,
+        Map<String, ProjectionSettings> projections) {
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -129,20 +130,16 @@ public record Settings(
 
     /** Settings from system properties, then the environment, then {@code deployment}, then defaults. */
     public static Settings load(Properties deployment) {
-        return from(source(System.getProperties(), System.getenv(), deployment));
+        return load(SettingSource.standard(System.getProperties(), System.getenv(), deployment));
+    }
+
+    /** The global settings from {@code source}; {@link ProjectionSettings#resolve} adds each projection's. */
+    public static Settings load(SettingSource source) {
+        return from(source::value);
     }
 
     static Function<String, String> source(Properties system, Map<String, String> environment, Properties deployment) {
-        return key -> {
-            String value = system.getProperty(key);
-            if (value == null) {
-                value = environment.get(environmentName(key));
-            }
-            if (value == null) {
-                value = deployment.getProperty(key);
-            }
-            return value;
-        };
+        return SettingSource.standard(system, environment, deployment)::value;
     }
 
     /** {@code projection.batch-size} → {@code PROJECTION_BATCH_SIZE}. */
@@ -151,7 +148,7 @@ public record Settings(
     }
 
     static Settings from(Function<String, String> values) {
-        Parser p = new Parser(values);
+        ValueParser p = new ValueParser(values);
         Settings settings = new Settings(
                 p.bool(ENABLED, true),
                 p.bool(AUTO_REFRESH, true),
@@ -178,7 +175,8 @@ public record Settings(
                 p.identifier(CHANGELOG_TABLE, DEFAULT_CHANGELOG_TABLE, IDENTIFIER,
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
                 p.identifier(CHANGELOG_LOCK_TABLE, DEFAULT_CHANGELOG_LOCK_TABLE, IDENTIFIER,
-                        "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"));
+                        "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
+                Map.of());
         if (settings.changelogTable.equalsIgnoreCase(settings.changelogLockTable)) {
             p.errors.add(CHANGELOG_TABLE + " and " + CHANGELOG_LOCK_TABLE + " must name two tables, both were \""
                     + settings.changelogTable + "\"");
@@ -218,149 +216,20 @@ public record Settings(
         return maxAttempts != NEVER_PARK && attempts >= maxAttempts;
     }
 
-    private static final class Parser {
-        private final Function<String, String> values;
-        private final List<String> errors = new ArrayList<>();
+    /**
+     * The settings in force for {@code projection}: its own, when {@link ProjectionSettings#resolve} gave it some,
+     * else the global ones (every value from its global key or default).
+     */
+    public ProjectionSettings of(String projection) {
+        ProjectionSettings own = projections.get(projection);
+        return own != null ? own : ProjectionSettings.global(projection, this);
+    }
 
-        Parser(Function<String, String> values) {
-            this.values = values;
-        }
-
-        private String raw(String key) {
-            String value = values.apply(key);
-            return value == null ? null : value.trim();
-        }
-
-        boolean bool(String key, boolean fallback) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-                return Boolean.parseBoolean(value);
-            }
-            errors.add(key + " must be true or false, was \"" + value + "\"");
-            return fallback;
-        }
-
-        /** A name that goes into SQL: {@code fallback} when unset, else it must match {@code form}. */
-        String identifier(String key, String fallback, java.util.regex.Pattern form, String description) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            if (!form.matcher(value).matches()) {
-                errors.add(key + " must be " + description + ", was \"" + value + "\"");
-                return fallback;
-            }
-            return value;
-        }
-
-        String text(String key, String fallback) {
-            String value = raw(key);
-            return value == null || value.isEmpty() ? fallback : value;
-        }
-
-        SchemaMode schema(String key, SchemaMode fallback) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            try {
-                return SchemaMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                errors.add(key + " must be update or validate, was \"" + value + "\"");
-                return fallback;
-            }
-        }
-
-        int atLeastOne(String key, int fallback) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            try {
-                int parsed = Integer.parseInt(value);
-                if (parsed >= 1) {
-                    return parsed;
-                }
-                errors.add(key + " must be >= 1, was " + value);
-            } catch (NumberFormatException e) {
-                errors.add(key + " must be a whole number >= 1, was \"" + value + "\"");
-            }
-            return fallback;
-        }
-
-        int whole(String key, int fallback, int min, int max) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            try {
-                int parsed = Integer.parseInt(value);
-                if (parsed >= min && parsed <= max) {
-                    return parsed;
-                }
-                errors.add(key + " must be " + min + ".." + max + ", was " + value);
-            } catch (NumberFormatException e) {
-                errors.add(key + " must be a whole number " + min + ".." + max + ", was \"" + value + "\"");
-            }
-            return fallback;
-        }
-
-        /** A comma-separated list of fully qualified class names; empty when not set. */
-        List<String> classNames(String key) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return List.of();
-            }
-            List<String> names = new ArrayList<>();
-            for (String name : value.split(",")) {
-                String trimmed = name.trim();
-                if (!trimmed.matches("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*")) {
-                    errors.add(key + " must list fully qualified class names separated by commas, was \"" + value + "\"");
-                    return List.of();
-                }
-                names.add(trimmed);
-            }
-            return List.copyOf(names);
-        }
-
-        /** A duration from zero up to {@code max}. */
-        Duration durationOrZero(String key, Duration fallback, Duration max) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            try {
-                Duration parsed = value.equals("0") ? Duration.ZERO : Durations.parse(value);
-                if (parsed.isNegative() || parsed.compareTo(max) > 0) {
-                    errors.add(key + " must be a duration from 0 to " + Durations.format(max) + ", was \"" + value + "\"");
-                    return fallback;
-                }
-                return parsed;
-            } catch (IllegalArgumentException e) {
-                errors.add(key + " must be a duration such as 0, 5ms or 20ms, was \"" + value + "\"");
-                return fallback;
-            }
-        }
-
-        Duration duration(String key, Duration fallback) {
-            String value = raw(key);
-            if (value == null || value.isEmpty()) {
-                return fallback;
-            }
-            try {
-                Duration parsed = Durations.parse(value);
-                if (parsed.isNegative() || parsed.isZero()) {
-                    errors.add(key + " must be a positive duration, was \"" + value + "\"");
-                    return fallback;
-                }
-                return parsed;
-            } catch (IllegalArgumentException e) {
-                errors.add(key + " must be a duration such as 500ms, 30s, 5m or 1h, was \"" + value + "\"");
-                return fallback;
-            }
-        }
+    /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
+    public Settings withProjections(Map<String, ProjectionSettings> resolved) {
+        return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
+                retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
+                suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
+                tableSchema, changelogTable, changelogLockTable, Map.copyOf(resolved));
     }
 }

@@ -71,7 +71,7 @@ public final class Engine {
         ProjectionCatalog catalog = b.projections;
         rebuilds = b.rebuildSteps
                 ? new RebuildStepper(store, transactions, clock, catalog, b.tenantScope,
-                        settings.rebuildPageSize(), settings.leaseTime())
+                        projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime())
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
                 everyListener(b), stats, rebuilds);

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.config.ProjectionSettings;
 import java.time.Duration;
 
 /**
@@ -8,6 +9,11 @@ import java.time.Duration;
  * 160 s, then 5 min for every later failure.
  */
 public record Backoff(Duration retryDelay, Duration maxRetryDelay) {
+
+    /** The backoff of a projection's marks: its {@code retry-delay} and {@code max-retry-delay}. */
+    public static Backoff of(ProjectionSettings settings) {
+        return new Backoff(settings.retryDelay(), settings.maxRetryDelay());
+    }
 
     public Duration delayAfter(int attempts) {
         int doublings = Math.min(Math.max(attempts, 1) - 1, 30);

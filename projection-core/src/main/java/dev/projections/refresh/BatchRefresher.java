@@ -46,7 +46,6 @@ final class BatchRefresher {
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
-    private final BackPressure backPressure;
     private final SuspensionGuard guard;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
@@ -71,11 +70,9 @@ final class BatchRefresher {
         this.tenantScope = tenantScope;
         this.callbacks = new ApplicationCallbacks(listener, stats, clock);
         this.leases = leases;
-        Backoff backoff = new Backoff(settings.retryDelay(), settings.maxRetryDelay());
-        this.backPressure = new BackPressure(settings.backPressure());
         this.guard = new SuspensionGuard(control, shortTransactions, clock, settings);
-        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, backoff);
-        this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, backoff, failures, guard, callbacks);
+        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings);
+        this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, settings, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;
     }
@@ -215,7 +212,7 @@ final class BatchRefresher {
                         return queue.ackAll(connection, marks, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
         } catch (Exception | LinkageError | AssertionError e) {
-            if (backPressure.isBackPressure(e) && !giveBacks.pressedOften(marks)) {
+            if (isBackPressure(first, e) && !giveBacks.pressedOften(marks)) {
                 giveBacks.pressed(batch, marks, e);
                 return Ended.GIVEN_BACK;
             }
@@ -237,6 +234,11 @@ final class BatchRefresher {
         return Ended.REFRESHED;
     }
 
+    /** Whether {@code failure} is back-pressure by the server's signals or the mark's projection's list. */
+    private boolean isBackPressure(ClaimedMark mark, Throwable failure) {
+        return new BackPressure(settings.of(mark.key().projection()).backPressure()).isBackPressure(failure);
+    }
+
     /** How a mark's refresh ended. */
     private enum Ended {
         REFRESHED,
@@ -253,7 +255,7 @@ final class BatchRefresher {
         try {
             outcome = refreshAndAck(projection, mark, start);
         } catch (Exception | LinkageError | AssertionError e) {
-            if (backPressure.isBackPressure(e)) {
+            if (isBackPressure(mark, e)) {
                 giveBacks.pressed(batch, List.of(mark), e);
                 return Ended.GIVEN_BACK;
             }

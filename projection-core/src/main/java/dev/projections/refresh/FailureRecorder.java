@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.config.ProjectionSettings;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.HeldClaims;
@@ -20,22 +21,21 @@ final class FailureRecorder {
     private final HeldClaims claims;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
-    private final ParkingPolicy parking;
-    private final Backoff backoff;
+    private final Settings settings;
 
-    FailureRecorder(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings,
-                    Backoff backoff) {
+    FailureRecorder(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings) {
         this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
-        this.parking = new ParkingPolicy(settings);
-        this.backoff = backoff;
+        this.settings = settings;
     }
 
     void record(ClaimedMark mark, Throwable failure) {
         String error = FailureText.of(failure);
         int attempts = mark.attempts() + 1;
-        boolean park = parking.parks(failure, attempts);
+        ProjectionSettings own = settings.of(mark.key().projection()); // its max-attempts, non-retryable, retry delays
+        boolean park = new ParkingPolicy(own).parks(failure, attempts);
+        Backoff backoff = Backoff.of(own);
         LOG.log(Level.WARNING, park ? "refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
                         : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
         boolean recorded = shortTransactions.run("record failure", connection -> {

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * This instance's refresh outcomes of the last minute, per projection, to tell a fault of the projection (its
@@ -24,17 +25,23 @@ final class FailureWindow {
     private record Outcome(Instant at, MarkKey key, boolean failed) {
     }
 
-    private final int minFailingKeys;
-    private final int minPercent;
+    private final ToIntFunction<String> minFailingKeys;
+    private final ToIntFunction<String> minPercent;
     private final Map<String, Deque<Outcome>> outcomes = new HashMap<>();
 
+    /** The same thresholds for every projection. */
     FailureWindow(int minFailingKeys, int minPercent) {
+        this(projection -> minFailingKeys, projection -> minPercent);
+    }
+
+    /** Each projection's own thresholds. */
+    FailureWindow(ToIntFunction<String> minFailingKeys, ToIntFunction<String> minPercent) {
         this.minFailingKeys = minFailingKeys;
         this.minPercent = minPercent;
     }
 
     synchronized void record(MarkKey key, boolean failed, Instant at) {
-        if (minFailingKeys == 0) {
+        if (minFailingKeys.applyAsInt(key.projection()) == 0) {
             return;
         }
         Deque<Outcome> recent = outcomes.computeIfAbsent(key.projection(), p -> new ArrayDeque<>());
@@ -45,7 +52,8 @@ final class FailureWindow {
     /** Why {@code projection} should be suspended now, if it should. */
     synchronized Optional<String> verdict(String projection, Instant now) {
         Deque<Outcome> recent = outcomes.get(projection);
-        if (minFailingKeys == 0 || recent == null) {
+        int minKeys = minFailingKeys.applyAsInt(projection);
+        if (minKeys == 0 || recent == null) {
             return Optional.empty();
         }
         prune(recent, now);
@@ -57,7 +65,8 @@ final class FailureWindow {
                 failingKeys.add(outcome.key());
             }
         }
-        if (failingKeys.size() < minFailingKeys || failures * 100L < (long) minPercent * recent.size()) {
+        if (failingKeys.size() < minKeys
+                || failures * 100L < (long) minPercent.applyAsInt(projection) * recent.size()) {
             return Optional.empty();
         }
         return Optional.of(failures + " of " + recent.size() + " refreshes in the last minute failed, across "

@@ -1,7 +1,7 @@
 package dev.projections.refresh;
 
 import dev.projections.NonRetryableRefreshException;
-import dev.projections.config.Settings;
+import dev.projections.config.ProjectionSettings;
 import java.util.List;
 
 /**
@@ -12,10 +12,11 @@ import java.util.List;
  */
 final class ParkingPolicy {
 
-    private final Settings settings;
+    private final ProjectionSettings settings;
     private final List<String> nonRetryable;
 
-    ParkingPolicy(Settings settings) {
+    /** For a mark of the projection whose settings these are ({@code projection.<name>.non-retryable}, …). */
+    ParkingPolicy(ProjectionSettings settings) {
         this.settings = settings;
         this.nonRetryable = settings.nonRetryable();
     }

@@ -2,6 +2,7 @@ package dev.projections.refresh;
 
 import dev.projections.MarkKey;
 import dev.projections.RefreshOutcome;
+import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.HeldClaims;
 import java.time.Clock;
@@ -32,18 +33,18 @@ final class PressureGiveBacks {
     private final HeldClaims claims;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
-    private final Backoff backoff;
+    private final Settings settings;
     private final FailureRecorder failures;
     private final SuspensionGuard guard;
     private final ApplicationCallbacks callbacks;
     private final Map<MarkKey, Integer> pressedTimes = new ConcurrentHashMap<>();
 
-    PressureGiveBacks(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Backoff backoff,
+    PressureGiveBacks(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings,
                       FailureRecorder failures, SuspensionGuard guard, ApplicationCallbacks callbacks) {
         this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
-        this.backoff = backoff;
+        this.settings = settings;
         this.failures = failures;
         this.guard = guard;
         this.callbacks = callbacks;
@@ -112,7 +113,7 @@ final class PressureGiveBacks {
                     if (times >= MAX_GIVE_BACKS) {
                         counted.add(mark);
                     } else {
-                        claims.giveBackUntried(connection, mark, now, now.plus(backoff.delayAfter(times)));
+                        claims.giveBackUntried(connection, mark, now, now.plus(Backoff.of(settings.of(mark.key().projection())).delayAfter(times)));
                     }
                 }
                 return null;

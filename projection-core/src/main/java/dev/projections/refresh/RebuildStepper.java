@@ -10,6 +10,7 @@ import dev.projections.store.Tables;
 import dev.projections.store.RebuildMarks;
 import dev.projections.store.RebuildPartitions;
 import dev.projections.store.RebuildRuns;
+import java.util.function.ToIntFunction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +41,8 @@ public final class RebuildStepper {
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
-    private final int pageSize;
+    /** Each projection's rebuild page size ({@code projection.<name>.rebuild-page-size}, else the global one). */
+    private final ToIntFunction<String> pageSizes;
     private final Duration lease;
     private final java.util.concurrent.atomic.AtomicBoolean purgeRequested = new java.util.concurrent.atomic.AtomicBoolean(true);
     /** Signals that a run may exist: counted, so a look that saw none cannot hide a signal given during it. */
@@ -57,7 +59,8 @@ public final class RebuildStepper {
     static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
     public RebuildStepper(Tables store, Transactions transactions, Clock clock,
-                          ProjectionCatalog catalog, TenantScope tenantScope, int pageSize, Duration lease) {
+                          ProjectionCatalog catalog, TenantScope tenantScope, ToIntFunction<String> pageSizes,
+                          Duration lease) {
         this.rebuilds = store.rebuildRuns();
         this.partitions = store.rebuildPartitions();
         this.rebuildMarks = store.rebuildMarks();
@@ -66,7 +69,7 @@ public final class RebuildStepper {
         this.clock = clock;
         this.catalog = catalog;
         this.tenantScope = tenantScope;
-        this.pageSize = pageSize;
+        this.pageSizes = pageSizes;
         this.lease = lease;
         this.shortTransactions = new ShortTransactions(transactions, new LeasePolicy(lease));
     }
@@ -114,7 +117,8 @@ public final class RebuildStepper {
 
     /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */
     private Void markPage(java.sql.Connection connection, Projection projection, RebuildRun run) throws Exception {
-        List<String> ids = idsAfter(projection, run);
+        int pageSize = pageSizes.applyAsInt(run.projection());
+        List<String> ids = idsAfter(projection, run, pageSize);
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : ids) {
             keys.add(new MarkKey(run.projection(), run.tenant(), id));
@@ -146,7 +150,7 @@ public final class RebuildStepper {
     }
 
     /** The next page; anything wrong with it is the projection's and fails the run. */
-    private List<String> idsAfter(Projection projection, RebuildRun run) {
+    private List<String> idsAfter(Projection projection, RebuildRun run, int pageSize) {
         try {
             List<String> ids = run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
                     : projection.ids(run.cursor(), pageSize, run.scope());

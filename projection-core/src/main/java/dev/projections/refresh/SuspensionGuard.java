@@ -28,7 +28,9 @@ final class SuspensionGuard {
         this.control = control;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
-        this.window = new FailureWindow(settings.suspendAfterFailingKeys(), settings.suspendFailurePercent());
+        // each projection's own thresholds (projection.<name>.suspend-after-failing-keys, …)
+        this.window = new FailureWindow(projection -> settings.of(projection).suspendAfterFailingKeys(),
+                projection -> settings.of(projection).suspendFailurePercent());
     }
 
     void succeeded(MarkKey key) {

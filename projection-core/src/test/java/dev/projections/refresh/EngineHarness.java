@@ -101,11 +101,11 @@ final class EngineHarness {
         dataSource.setUser("sa");
         this.jdbc = new JdbcTransactions(dataSource);
         this.deployment = Map.copyOf(settings);
-        this.settings = settings(settings);
         this.projections = new java.util.HashMap<>();
         for (Projection projection : projections) {
             this.projections.put(projection.name(), projection);
         }
+        this.settings = settings(settings);
     }
 
     Settings settings() {
@@ -151,10 +151,13 @@ final class EngineHarness {
                 .stats(stats);
     }
 
-    private static Settings settings(Map<String, String> settings) {
+    /** As the server reads them: global settings, then each projection's own (projection.<name>.<key>). */
+    private Settings settings(Map<String, String> settings) {
         java.util.Properties deployment = new java.util.Properties();
         deployment.putAll(settings);
-        return Settings.load(deployment);
+        dev.projections.config.SettingSource source =
+                dev.projections.config.SettingSource.standard(System.getProperties(), System.getenv(), deployment);
+        return dev.projections.config.ProjectionSettings.resolve(Settings.load(source), source, projections.values());
     }
 
     /** Starts a rebuild run of {@code projection} (no tenant); the drainers step it. */

@@ -58,4 +58,22 @@ class FailureWindowTest {
         }
         assertThat(off.verdict("p", T0)).isEmpty();
     }
+
+    @Test
+    void eachProjectionIsJudgedByItsOwnThresholds() {
+        // "p" by 3 keys at 50 %, "tolerant" never suspended, "touchy" after 2 keys at 100 %
+        FailureWindow own = new FailureWindow(
+                projection -> switch (projection) { case "tolerant" -> 0; case "touchy" -> 2; default -> 3; },
+                projection -> projection.equals("touchy") ? 100 : 50);
+        for (String projection : java.util.List.of("p", "tolerant", "touchy")) {
+            own.record(new MarkKey(projection, "", "1"), true, T0);
+            own.record(new MarkKey(projection, "", "2"), true, T0);
+        }
+        assertThat(own.verdict("touchy", T0)).hasValue("2 of 2 refreshes in the last minute failed, across 2 keys");
+        assertThat(own.verdict("p", T0)).as("two keys are not enough for 3").isEmpty();
+        for (int i = 3; i < 10; i++) {
+            own.record(new MarkKey("tolerant", "", Integer.toString(i)), true, T0);
+        }
+        assertThat(own.verdict("tolerant", T0)).isEmpty();
+    }
 }

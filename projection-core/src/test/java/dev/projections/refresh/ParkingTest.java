@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ParkingTest {
 
     /** Fails each id with the exception scripted for it, for ever; refreshes the others into a map. */
-    static final class FailingProjection implements Projection {
+    static class FailingProjection implements Projection {
         final Map<String, RuntimeException> failures = new ConcurrentHashMap<>();
         final Map<String, Integer> refreshed = new ConcurrentHashMap<>();
 
@@ -74,6 +74,53 @@ class ParkingTest {
         engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(harness.row(key)).isNull();
         assertThat(projection.refreshed).containsEntry("k", 1);
+    }
+
+    @Test
+    void eachProjectionParksAndBacksOffByItsOwnSettings() throws Exception {
+        // "failing" parks after one failure by its own key; "strict" by its code's defaults; both under a global
+        // budget of 3 that a third projection keeps
+        FailingProjection strict = new FailingProjection() {
+            @Override
+            public String name() {
+                return "strict";
+            }
+
+            @Override
+            public Map<String, String> defaultSettings() {
+                return Map.of("non-retryable", "java.lang.IllegalArgumentException", "retry-delay", "1s");
+            }
+        };
+        FailingProjection lenient = new FailingProjection() {
+            @Override
+            public String name() {
+                return "lenient";
+            }
+        };
+        EngineHarness harness = new EngineHarness("parking-per-projection", Map.of("projection.max-attempts", "3",
+                "projection.failing.max-attempts", "1", "projection.lenient.retry-delay", "30s"),
+                projection, strict, lenient);
+        RefreshEngine engine = harness.newEngine();
+        MarkKey failing = harness.mark("failing", "k");
+        MarkKey strictKey = harness.mark("strict", "k");
+        MarkKey lenientKey = harness.mark("lenient", "k");
+        MarkKey strictRetried = harness.mark("strict", "retried");
+        projection.failures.put("k", new IllegalStateException("broken"));
+        strict.failures.put("k", new IllegalArgumentException("bad input"));
+        strict.failures.put("retried", new IllegalStateException("broken"));
+        lenient.failures.put("k", new IllegalStateException("broken"));
+        java.time.Instant failedAt = harness.clock.instant();
+
+        engine.steps().refresh(engine.steps().claim(List.of(failing, strictRetried, strictKey, lenientKey)));
+        java.time.Instant done = harness.clock.instant(); // the harness's clock runs: each failure's time is within
+
+        assertThat(harness.row(failing).availableAt()).as("its own max-attempts of 1").isEqualTo(PendingQueue.PARKED_UNTIL);
+        assertThat(harness.row(strictKey).availableAt()).as("non-retryable by its code's list")
+                .isEqualTo(PendingQueue.PARKED_UNTIL);
+        assertThat(harness.row(strictRetried).availableAt()).as("its code's retry delay")
+                .isBetween(failedAt.plusSeconds(1), done.plusSeconds(1));
+        assertThat(harness.row(lenientKey).availableAt()).as("its own retry delay, the global budget")
+                .isBetween(failedAt.plusSeconds(30), done.plusSeconds(30));
     }
 
     @Test

@@ -69,4 +69,21 @@ class RebuildPipelineTest {
                 .containsExactly(30L, 15L);
         assertThat(harness.pending()).isZero();
     }
+
+    @Test
+    void aProjectionsOwnRebuildPageSizeWinsOverTheGlobalOne() throws Exception {
+        CountingProjection projection = new CountingProjection();
+        EngineHarness harness = new EngineHarness("rebuild-own-page-size",
+                Map.of("projection.batch-size", "10", "projection.pages.rebuild-page-size", "25"), projection);
+        projection.harness = harness;
+        RefreshEngine engine = harness.newEngineWithRebuilds(1000); // the global page, which would mark all 60 at once
+        harness.startRebuild("pages");
+
+        while (engine.drain()) {
+            // a turn ends after 5 s; the run needs far less
+        }
+
+        assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
+        assertThat(projection.pendingAtShortClaims).as("pages of 25, as in the test above").containsExactly(30L, 15L);
+    }
 }

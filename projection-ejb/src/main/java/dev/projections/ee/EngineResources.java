@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.config.SettingSource;
 import dev.projections.config.Settings;
 import dev.projections.marking.ProjectedUnits;
 import dev.projections.refresh.AdjustableClock;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class EngineResources {
 
+    private SettingSource settingSource;
     private Settings settings;
     private DataSource dataSource;
     private EngineDatasource engineDatasource;
@@ -34,7 +36,8 @@ public class EngineResources {
 
     @PostConstruct
     void init() {
-        settings = DeploymentSettings.load();
+        settingSource = DeploymentSettings.source(); // read once: the per-projection settings come from the same
+        settings = Settings.load(settingSource);
         // unset, the datasource of the units with @Projected entities that have started (on WildFly: all of the
         // application's, as its components wait for them), else the default (docs/design.md D35)
         engineDatasource = EngineDatasource.choose(settings.datasource(), ProjectedUnits.units(),
@@ -55,6 +58,14 @@ public class EngineResources {
 
     public Settings settings() {
         return settings;
+    }
+
+    /**
+     * Where the settings were read from, as read at start-up; each projection's own come from it too
+     * ({@link ProjectionRegistry#settings()}), and the console names each value's origin from it.
+     */
+    public SettingSource settingSource() {
+        return settingSource;
     }
 
     /** The projection datasource, its connections naming the product's tables in {@link #tables()}. */

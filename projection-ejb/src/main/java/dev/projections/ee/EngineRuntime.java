@@ -88,7 +88,7 @@ public class EngineRuntime {
                 .store(resources.store())
                 .transactions(transactions)
                 .clock(resources.clock())
-                .settings(resources.settings())
+                .settings(registry.settings())
                 .projections(registry)
                 .threads(pool::execute)
                 .runAs(drainer::run)

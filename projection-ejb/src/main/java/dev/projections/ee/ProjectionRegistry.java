@@ -1,6 +1,8 @@
 package dev.projections.ee;
 
 import dev.projections.Projection;
+import dev.projections.config.ProjectionSettings;
+import dev.projections.config.Settings;
 import dev.projections.marking.ProjectionNames;
 import dev.projections.refresh.ProjectionCatalog;
 import jakarta.annotation.PostConstruct;
@@ -23,7 +25,11 @@ public class ProjectionRegistry implements ProjectionCatalog {
     @Inject
     PauseState pauses;
 
+    @Inject
+    EngineResources resources;
+
     private Map<String, Projection> byName;
+    private volatile Settings settings;
 
     @PostConstruct
     void init() {
@@ -41,6 +47,25 @@ public class ProjectionRegistry implements ProjectionCatalog {
             }
         }
         byName = Map.copyOf(found);
+    }
+
+    /**
+     * The deployment's settings with each projection's own ({@code projection.<name>.<key>}, its
+     * {@code defaultSettings()}): resolved once, at start-up, where a key naming no projection or a bad value fails
+     * the deployment naming key and value.
+     */
+    public Settings settings() {
+        Settings resolved = settings;
+        if (resolved == null) {
+            synchronized (this) {
+                if (settings == null) {
+                    settings = ProjectionSettings.resolve(resources.settings(), resources.settingSource(),
+                            byName.values());
+                }
+                resolved = settings;
+            }
+        }
+        return resolved;
     }
 
     @Override

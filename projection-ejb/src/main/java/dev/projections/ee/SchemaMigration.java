@@ -34,6 +34,9 @@ public class SchemaMigration {
     @Inject
     JtaTransactions transactions;
 
+    @Inject
+    ProjectionRegistry registry;
+
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void migrate() {
@@ -42,6 +45,7 @@ public class SchemaMigration {
             return;
         }
         UnitProviderCheck.require(); // a unit on another provider than Hibernate would never be marked
+        registry.settings(); // each projection's settings: a key naming no projection, or a bad value, fails here
         if (settings.schema() == Settings.SchemaMode.VALIDATE) {
             validate();
         } else {

@@ -11,12 +11,14 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 import java.util.Map;
 
 /**
  * {@code POST /faults/{projection}?failNext=N&message=…[&nonRetryable=true]}: the projection's next N refreshes
  * throw (non-retryable ones park their marks at once); {@code ?failAll=true|false}: every refresh fails, or no
- * longer does.
+ * longer does; {@code ?delay=200ms}: each refresh of the projection takes that much longer per key, as a slow backend
+ * would ({@code delay=0} lifts it; at most 1 minute).
  */
 @RequestScoped
 @Path("/faults/{projection}")
@@ -34,9 +36,16 @@ public class FaultsResource {
                                         @QueryParam("failNext") String failNextValue,
                                         @QueryParam("message") @DefaultValue("fault injected by the demo") String message,
                                         @QueryParam("nonRetryable") String nonRetryableValue,
-                                        @QueryParam("failAll") String failAllValue) {
+                                        @QueryParam("failAll") String failAllValue,
+                                        @QueryParam("delay") String delayValue) {
         if (!projections.names().contains(projection)) {
             throw new BadRequestJson("unknown projection \"" + projection + "\"; known: " + projections.names());
+        }
+        if (delayValue != null) {
+            Duration delay = RequestValues.duration("delay", delayValue, Duration.ofMinutes(1));
+            faults.delay(projection, delay);
+            return Map.of("projection", projection, "delay",
+                    delay.isZero() ? "0" : dev.projections.config.Durations.format(delay));
         }
         if (failAllValue != null) {
             boolean failAll = RequestValues.bool("failAll", failAllValue);

@@ -34,6 +34,21 @@ final class RequestValues {
         return parsed;
     }
 
+    /** A duration as the settings write it ({@code 0}, {@code 200ms}, {@code 2s}), from zero up to {@code max}. */
+    static java.time.Duration duration(String name, String value, java.time.Duration max) {
+        java.time.Duration parsed;
+        try {
+            parsed = value.trim().equals("0") ? java.time.Duration.ZERO : dev.projections.config.Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestJson(name + " must be a duration such as 0, 200ms or 2s, was \"" + shortened(value) + "\"");
+        }
+        if (parsed.isNegative() || parsed.compareTo(max) > 0) {
+            throw new BadRequestJson(name + " must be from 0 to " + dev.projections.config.Durations.format(max)
+                    + ", was \"" + shortened(value) + "\"");
+        }
+        return parsed;
+    }
+
     /** {@code true} or {@code false}, nothing else. */
     static boolean bool(String name, String value) {
         if ("true".equalsIgnoreCase(value.trim()) || "false".equalsIgnoreCase(value.trim())) {

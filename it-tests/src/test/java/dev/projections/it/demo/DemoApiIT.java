@@ -84,6 +84,31 @@ class DemoApiIT {
     }
 
     @Test
+    void aDelayedProjectionIsStillRefreshedEachKeyTakingAtLeastTheDelayUntilItIsLifted() throws Exception {
+        assertThat(send("POST", "/faults/customer-stats?delay=300ms", null).body()).contains("\"delay\":\"300ms\"");
+        try {
+            String customer = "slow-" + UUID.randomUUID();
+            HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
+                    + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":3}]}");
+            assertThat(created.statusCode()).isEqualTo(201);
+            awaitRow("SELECT total_amount FROM customer_stats WHERE customer_name = ?", customer, new BigDecimal("6.00"));
+            // a sleep never ends early: the slowest customer-stats refresh of the last minutes took the delay at least
+            Pattern slowest = Pattern.compile("projection_refresh_seconds_max\\{outcome=\"success\","
+                    + "projection=\"customer-stats\"[^}]*} ([0-9.Ee-]+)");
+            Matcher max = slowest.matcher(metrics());
+            assertThat(max.find()).as("customer-stats' refresh timer").isTrue();
+            assertThat(Double.parseDouble(max.group(1))).isGreaterThanOrEqualTo(0.3);
+        } finally {
+            assertThat(send("POST", "/faults/customer-stats?delay=0", null).body()).contains("\"delay\":\"0\"");
+        }
+    }
+
+    private static String metrics() throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:8080/projections/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
     void anOrderOfATenantIsMarkedAndRefreshedAsThatTenantAndHiddenFromOthers() throws Exception {
         String customer = "tenant-customer-" + UUID.randomUUID();
         HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
@@ -154,6 +179,8 @@ class DemoApiIT {
         assertBadRequestNaming(send("POST", "/faults/order-search?failNext=abc", null), "failNext");
         assertBadRequestNaming(send("POST", "/faults/order-search?failNext=1&nonRetryable=maybe", null), "nonRetryable");
         assertBadRequestNaming(send("POST", "/faults/order-search?failAll=maybe", null), "failAll");
+        assertBadRequestNaming(send("POST", "/faults/order-search?delay=soon", null), "delay");
+        assertBadRequestNaming(send("POST", "/faults/order-search?delay=2m", null), "delay");
         assertBadRequestNaming(send("PUT", "/orders/abc/status", "{\"status\":\"PAID\"}"), "order id");
         assertBadRequestNaming(send("GET", "/search/orders/abc", null), "order id");
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.Management;
 import dev.projections.testsupport.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,7 +26,6 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -102,7 +102,7 @@ class DefaultDatasourceIT {
         if (!main.password().isEmpty()) { // WildFly refuses an empty one (docs/pitfalls.md #17)
             add.get("password").set(main.password());
         }
-        manage(add);
+        Management.execute(add);
         try {
             deployer.deploy("demo-on-orders-ds");
             try {
@@ -124,7 +124,7 @@ class DefaultDatasourceIT {
                 deployer.undeploy("demo-on-orders-ds");
             }
         } finally {
-            manage(Operations.createRemoveOperation(address));
+            Management.execute(Operations.createRemoveOperation(address));
         }
     }
 
@@ -159,14 +159,5 @@ class DefaultDatasourceIT {
         Matcher id = ID.matcher(body);
         assertThat(id.find()).as(body).isTrue();
         return Long.parseLong(id.group(1));
-    }
-
-    /** Through the server's management port (the managed container's default, 9990 on localhost). */
-    private static void manage(ModelNode operation) throws Exception {
-        ModelNode result;
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("127.0.0.1", 9990)) {
-            result = client.execute(operation);
-        }
-        assertThat(Operations.isSuccessfulOutcome(result)).as(result.toString()).isTrue();
     }
 }

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.Management;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -50,6 +50,12 @@ class DeploymentFailureIT {
     @Deployment(name = "retry-over-max", managed = false, testable = false)
     static EnterpriseArchive retryOverMax() {
         return named("retry-over-max", Map.of("projection.retry-delay", "10m", "projection.max-retry-delay", "5m"));
+    }
+
+    @Deployment(name = "per-projection-mistakes", managed = false, testable = false)
+    static EnterpriseArchive perProjectionMistakes() {
+        return named("per-projection-mistakes", Map.of("projection.ordr-search.max-attempts", "3",
+                "projection.order-search.max-attempts", "0", "projection.customer-stats.batch-size", "500"));
     }
 
     @Deployment(name = "too-many-workers", managed = false, testable = false)
@@ -162,6 +168,14 @@ class DeploymentFailureIT {
     }
 
     @Test
+    void perProjectionKeysNamingNoProjectionOrWithABadValueFailTheDeploymentTogetherNamingEach() {
+        assertDeploymentFails("per-projection-mistakes",
+                "projection.ordr-search.max-attempts names no deployed projection (deployed: customer-stats, order-search)",
+                "projection.order-search.max-attempts must be >= 1, was 0",
+                "projection.customer-stats.batch-size: batch-size is one value per instance, not per projection yet");
+    }
+
+    @Test
     void tooManyWorkersFailTheDeploymentNamingTheLimit() {
         assertDeploymentFails("too-many-workers", "projection.workers must be at most 256", "was 1000");
     }
@@ -217,25 +231,16 @@ class DeploymentFailureIT {
         add.get("connection-url").set("jdbc:h2:mem:elsewhere;DB_CLOSE_DELAY=-1");
         add.get("user-name").set("sa");
         add.get("password").set("sa");
-        manage(add);
+        Management.execute(add);
         try {
             test.run();
         } finally {
-            manage(Operations.createRemoveOperation(address));
+            Management.execute(Operations.createRemoveOperation(address));
         }
     }
 
     private interface ThrowingRunnable {
         void run() throws Exception;
-    }
-
-    /** Through the server's management port (the managed container's default, 9990 on localhost). */
-    private static void manage(ModelNode operation) throws Exception {
-        ModelNode result;
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("127.0.0.1", 9990)) {
-            result = client.execute(operation);
-        }
-        assertThat(Operations.isSuccessfulOutcome(result)).as(result.toString()).isTrue();
     }
 
     private void assertDeploymentFails(String deployment, String... messageParts) {

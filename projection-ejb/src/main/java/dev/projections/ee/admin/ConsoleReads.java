@@ -225,6 +225,20 @@ public class ConsoleReads {
     }
 
     /** The settings in force on the instance that serves the console. */
+    /**
+     * The settings of {@code projection} in force on this instance, each with where it came from
+     * ({@code projection.<name>.<key>}, its code, the global key, the default).
+     */
+    public dev.projections.config.ProjectionSettings projectionSettings(String projection) {
+        return registry.settings().of(projection);
+    }
+
+    /** Where the global {@code key} was set ({@code system property projection.batch-size}, …), or "default". */
+    public String settingOrigin(String key) {
+        dev.projections.config.SettingSource.Found found = resources.settingSource().find(key);
+        return found == null ? dev.projections.config.ProjectionSettings.DEFAULT_ORIGIN : found.origin();
+    }
+
     public dev.projections.config.Settings settings() {
         return resources.settings();
     }

@@ -27,7 +27,7 @@ public class CustomerStatsProjection implements Projection {
 
     @Override
     public void refresh(String id) {
-        faults.check(NAME);
+        faults.check(NAME, 1);
         long customerId = Long.parseLong(id);
         em.createNativeQuery("DELETE FROM customer_stats WHERE customer_id = ?1").setParameter(1, customerId)
                 .executeUpdate();

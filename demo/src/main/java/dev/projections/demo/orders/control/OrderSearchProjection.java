@@ -42,7 +42,7 @@ public class OrderSearchProjection implements Projection {
     /** Set-based: two statements for a whole batch, which is what makes a rebuild of 100,000 orders quick. */
     @Override
     public void refreshAll(List<String> ids) {
-        faults.check(NAME);
+        faults.check(NAME, ids.size());
         List<Long> orderIds = ids.stream().map(Long::valueOf).toList();
         em.createNativeQuery("DELETE FROM order_search WHERE order_id IN (:ids)").setParameter("ids", orderIds)
                 .executeUpdate();

@@ -1,0 +1,108 @@
+package dev.projections.it.settings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.Projections;
+import dev.projections.config.ProjectionSettings;
+import dev.projections.ee.ProjectionRegistry;
+import dev.projections.it.support.Await;
+import dev.projections.it.support.ConsoleHttp;
+import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.GatedProjection;
+import dev.projections.it.support.Rows;
+import jakarta.annotation.Resource;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Settings per projection on the real server (README "Configuration"): {@code projection.<name>.<key>} in the
+ * deployment's {@code META-INF/projection.properties} governs that projection's marks alone, the others keep the
+ * global value, and the console's projection page shows each value with where it came from.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ProjectionSettingsIT {
+
+    private static final String GATED = GatedProjection.NAME;
+
+    @Deployment
+    static EnterpriseArchive deployment() {
+        return Deployments.earWithTestsInSecurityDomain("projections", Map.of(
+                        "projection.max-attempts", "5",
+                        "projection.gated.max-attempts", "1",
+                        "projection.retry-delay", "1s", "projection.max-retry-delay", "1s",
+                        "projection.sweep-interval", "1s"),
+                List.of(GatedProjection.class, dev.projections.it.support.RecordingTenantScope.class,
+                        dev.projections.it.support.IdentityProbe.class),
+                ProjectionSettingsIT.class, ConsoleUsers.class);
+    }
+
+    @Inject
+    Projections projections;
+
+    @Inject
+    GatedProjection gated;
+
+    @Inject
+    ProjectionRegistry registry;
+
+    @Resource(lookup = "java:jboss/datasources/ProjectionDS")
+    DataSource dataSource;
+
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+    @Test
+    void aProjectionsOwnMaxAttemptsParksItsMarksWhileTheOthersKeepTheGlobalBudget() throws Exception {
+        GatedProjection.createTables(dataSource);
+        try {
+            parksAfterItsOwnBudget();
+        } finally {
+            gated.reset();
+        }
+    }
+
+    private void parksAfterItsOwnBudget() throws Exception {
+        String poisoned = "own-budget-" + run;
+        gated.poison(poisoned);
+        projections.markDirty(GATED, List.of(poisoned));
+
+        Rows rows = new Rows(dataSource);
+        Await.until("the mark parked after its projection's one attempt", () -> rows.exists(
+                "SELECT 1 FROM projection_pending WHERE projection = ? AND entity_id = ? AND attempts = 1"
+                        + " AND parked_at IS NOT NULL", GATED, poisoned));
+
+        ProjectionSettings own = registry.settings().of(GATED);
+        assertThat(own.maxAttempts()).isEqualTo(1);
+        assertThat(own.origins()).containsEntry("max-attempts", "META-INF/projection.properties");
+        ProjectionSettings search = registry.settings().of("order-search");
+        assertThat(search.maxAttempts()).isEqualTo(5);
+        assertThat(search.origins()).containsEntry("max-attempts", "META-INF/projection.properties (global)")
+                .containsEntry("rebuild-page-size", "default");
+    }
+
+    @Test
+    @RunAsClient
+    void theProjectionPageShowsEachSettingInForceWithWhereItCameFrom() throws Exception {
+        ConsoleHttp console = new ConsoleHttp();
+        console.logIn(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+        String page = console.get("projection.xhtml?name=gated").body();
+
+        assertThat(page).containsPattern("<code>projection\\.gated\\.max-attempts</code></td>\\s*<td><span "
+                + "class=\"setting-value\">1</span></td>\\s*<td><span class=\"setting-origin\">"
+                + "META-INF/projection\\.properties</span>");
+        assertThat(page).containsPattern("<code>projection\\.gated\\.rebuild-page-size</code></td>\\s*<td><span "
+                + "class=\"setting-value\">5[,.\u00a0 ]?000</span></td>\\s*<td><span class=\"setting-origin\">default</span>");
+        assertThat(page).containsPattern("<code>projection\\.sweep-interval</code></td>\\s*<td><span "
+                + "class=\"setting-value\">1s</span></td>\\s*<td><span class=\"setting-origin\">"
+                + "META-INF/projection\\.properties</span>");
+    }
+}

@@ -1,0 +1,246 @@
+package dev.projections.config;
+
+import dev.projections.Projection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The settings in force for one projection, and where each came from. For key {@code k} of projection {@code p} the
+ * first of these wins: {@code projection.p.k} in the {@link SettingSource} (a system property, the environment's
+ * {@code PROJECTION_P_K}, {@code META-INF/projection.properties}); the projection's own
+ * {@link Projection#defaultSettings()}; the global {@code projection.k}; the default. The most specific value wins, so
+ * a projection's code can set its own default under an operator's global value, and an operator's value for that
+ * projection wins over both (docs/design.md D44).
+ *
+ * @param origins for each key of {@link #KEYS}, where its value came from: the property or variable that set it,
+ *                {@code code (Class.defaultSettings())}, {@code projection.k (global)} or {@code default}
+ */
+public record ProjectionSettings(
+        String projection,
+        Duration retryDelay,
+        Duration maxRetryDelay,
+        int maxAttempts,
+        List<String> nonRetryable,
+        List<String> backPressure,
+        int suspendAfterFailingKeys,
+        int suspendFailurePercent,
+        int rebuildPageSize,
+        Map<String, String> origins) {
+
+    public static final String RETRY_DELAY = "retry-delay";
+    public static final String MAX_RETRY_DELAY = "max-retry-delay";
+    public static final String MAX_ATTEMPTS = "max-attempts";
+    public static final String NON_RETRYABLE = "non-retryable";
+    public static final String BACK_PRESSURE = "back-pressure";
+    public static final String SUSPEND_AFTER_FAILING_KEYS = "suspend-after-failing-keys";
+    public static final String SUSPEND_FAILURE_PERCENT = "suspend-failure-percent";
+    public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
+
+    /** The keys a projection may set for itself, in the order the console lists them. */
+    public static final List<String> KEYS = List.of(RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
+            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE);
+
+    /**
+     * Keys that are one value per instance until each projection gets drainer turns of its own (issue 31's
+     * isolation): a claim serves several projections at once, with one batch size and one lease. Set per projection,
+     * they fail the deployment rather than be silently ignored.
+     */
+    static final List<String> NOT_PER_PROJECTION_YET = List.of("batch-size", "workers", "lease-time");
+
+    public static final String DEFAULT_ORIGIN = "default";
+
+    public ProjectionSettings {
+        nonRetryable = List.copyOf(nonRetryable);
+        backPressure = List.copyOf(backPressure);
+        origins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(origins));
+    }
+
+    /** Whether a mark of this projection that has now failed {@code attempts} times is parked for it. */
+    public boolean parksAfter(int attempts) {
+        return maxAttempts != Settings.NEVER_PARK && attempts >= maxAttempts;
+    }
+
+    /** Each key of {@link #KEYS} with its value as an operator writes it, in that order. */
+    public Map<String, String> values() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put(RETRY_DELAY, Durations.format(retryDelay));
+        values.put(MAX_RETRY_DELAY, Durations.format(maxRetryDelay));
+        values.put(MAX_ATTEMPTS, maxAttempts == Settings.NEVER_PARK ? "0 (never parked)" : Integer.toString(maxAttempts));
+        values.put(NON_RETRYABLE, String.join(",", nonRetryable));
+        values.put(BACK_PRESSURE, String.join(",", backPressure));
+        values.put(SUSPEND_AFTER_FAILING_KEYS, suspendAfterFailingKeys == Settings.NEVER_SUSPEND
+                ? "0 (never suspended)" : Integer.toString(suspendAfterFailingKeys));
+        values.put(SUSPEND_FAILURE_PERCENT, Integer.toString(suspendFailurePercent));
+        values.put(REBUILD_PAGE_SIZE, Integer.toString(rebuildPageSize));
+        return values;
+    }
+
+    /** {@code projection}'s settings when it has none of its own: every value global, its origin unknown. */
+    static ProjectionSettings global(String projection, Settings global) {
+        Map<String, String> origins = new LinkedHashMap<>();
+        KEYS.forEach(key -> origins.put(key, "projection." + key + " (global)"));
+        return new ProjectionSettings(projection, global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
+                global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
+                global.suspendFailurePercent(), global.rebuildPageSize(), origins);
+    }
+
+    /** {@code projection.order-search.max-attempts}. */
+    public static String key(String projection, String key) {
+        return "projection." + projection + "." + key;
+    }
+
+    /**
+     * {@code global} with the settings of each of {@code projections} resolved from {@code source} and their
+     * {@link Projection#defaultSettings()}. Throws {@link InvalidSettingsException} naming every problem at once: a
+     * bad value (key and value), a key of {@code source} that names no deployed projection, a key no projection may
+     * set, a code default under a key that is not a setting.
+     */
+    public static Settings resolve(Settings global, SettingSource source, Collection<? extends Projection> projections) {
+        List<String> problems = new ArrayList<>();
+        Map<String, Projection> byName = new TreeMap<>();
+        projections.forEach(projection -> byName.put(projection.name(), projection));
+        problems.addAll(keysNamingNoProjection(source, byName.keySet()));
+        Map<String, ProjectionSettings> resolved = new TreeMap<>();
+        for (Projection projection : byName.values()) {
+            resolved.put(projection.name(), resolveOne(global, source, projection, problems));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidSettingsException(problems);
+        }
+        return global.withProjections(resolved);
+    }
+
+    private static ProjectionSettings resolveOne(Settings global, SettingSource source, Projection projection,
+                                                 List<String> problems) {
+        String name = projection.name();
+        String code = codeName(projection) + ".defaultSettings()";
+        Map<String, String> declared = projection.defaultSettings();
+        for (String key : new TreeSet<>(declared.keySet())) {
+            if (!KEYS.contains(key)) {
+                problems.add(code + " of projection " + name + " declares \"" + key + "\", which is not a setting a "
+                        + "projection can have" + (NOT_PER_PROJECTION_YET.contains(key) ? " yet (it is one value per "
+                        + "instance: projection." + key + ")" : "; these are: " + String.join(", ", KEYS)));
+            }
+        }
+        // each key's value under a label that says where it came from, for the parser's messages
+        Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
+        for (String key : KEYS) {
+            String full = key(name, key);
+            SettingSource.Found found = source.find(full);
+            if (found != null) {
+                labels.put(key, full);
+                values.put(full, found.value());
+                origins.put(key, found.origin());
+            } else if (declared.get(key) != null) {
+                String label = key + " in " + code;
+                labels.put(key, label);
+                values.put(label, declared.get(key));
+                origins.put(key, "code (" + code + ")");
+            } else {
+                labels.put(key, full);
+                SettingSource.Found globalValue = source.find("projection." + key);
+                origins.put(key, globalValue == null ? DEFAULT_ORIGIN
+                        : globalValue.origin() + " (global)");
+            }
+        }
+        ValueParser p = new ValueParser(values::get);
+        ProjectionSettings settings = new ProjectionSettings(name,
+                p.duration(labels.get(RETRY_DELAY), global.retryDelay()),
+                p.duration(labels.get(MAX_RETRY_DELAY), global.maxRetryDelay()),
+                p.atLeastOne(labels.get(MAX_ATTEMPTS), global.maxAttempts()),
+                p.classNames(labels.get(NON_RETRYABLE), global.nonRetryable()),
+                p.classNames(labels.get(BACK_PRESSURE), global.backPressure()),
+                p.whole(labels.get(SUSPEND_AFTER_FAILING_KEYS), global.suspendAfterFailingKeys(),
+                        Settings.NEVER_SUSPEND, 1_000_000),
+                p.whole(labels.get(SUSPEND_FAILURE_PERCENT), global.suspendFailurePercent(), 1, 100),
+                p.atLeastOne(labels.get(REBUILD_PAGE_SIZE), global.rebuildPageSize()),
+                origins);
+        problems.addAll(p.errors);
+        if (p.errors.isEmpty() && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
+            problems.add(labels.get(RETRY_DELAY) + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
+                    + labels.get(MAX_RETRY_DELAY) + " (" + Durations.format(settings.maxRetryDelay) + ") for projection "
+                    + name);
+        }
+        return settings;
+    }
+
+    /**
+     * Keys of {@code source} in the per-projection form whose projection is not deployed (a typo would otherwise be
+     * ignored), and keys of a deployed projection that no projection may set. Environment variables are matched in
+     * their form ({@code PROJECTION_<NAME>_<KEY>}).
+     */
+    static List<String> keysNamingNoProjection(SettingSource source, Set<String> projections) {
+        List<String> problems = new ArrayList<>();
+        Set<String> globalVariables = new TreeSet<>();
+        List<String> keys = new ArrayList<>(KEYS);
+        keys.addAll(NOT_PER_PROJECTION_YET);
+        keys.forEach(key -> globalVariables.add(Settings.environmentName("projection." + key)));
+        Map<String, String> projectionOfVariable = new TreeMap<>();
+        projections.forEach(name -> projectionOfVariable.put(variablePart(name), name));
+        String known = projections.isEmpty() ? "none" : String.join(", ", projections);
+        for (String property : source.names()) {
+            // every reading of the name as projection + key (PROJECTION_X_MAX_RETRY_DELAY: X + max-retry-delay, or
+            // X_MAX + retry-delay): one that names a deployed projection is taken, else the name is a typo
+            String deployed = null;
+            String itsKey = null;
+            boolean namesOne = false;
+            for (String key : keys) {
+                String named = null;
+                if (property.startsWith("projection.") && property.endsWith("." + key)) {
+                    named = property.substring("projection.".length(), Math.max("projection.".length(),
+                            property.length() - key.length() - 1));
+                } else if (property.startsWith("PROJECTION_") && property.endsWith("_" + variablePart(key))
+                        && !globalVariables.contains(property)) {
+                    String variable = property.substring("PROJECTION_".length(), Math.max("PROJECTION_".length(),
+                            property.length() - variablePart(key).length() - 1));
+                    named = variable.isEmpty() ? "" : projectionOfVariable.getOrDefault(variable, variable);
+                }
+                if (named == null || named.isEmpty()) {
+                    continue;
+                }
+                namesOne = true;
+                if (projections.contains(named) && deployed == null) {
+                    deployed = named;
+                    itsKey = key;
+                }
+            }
+            if (!namesOne) {
+                continue;
+            }
+            if (deployed == null) {
+                problems.add(property + " names no deployed projection (deployed: " + known + ")");
+            } else if (NOT_PER_PROJECTION_YET.contains(itsKey)) {
+                problems.add(property + ": " + itsKey + " is one value per instance, not per projection yet; set "
+                        + "projection." + itsKey);
+            }
+        }
+        return problems;
+    }
+
+    /** {@code order-search} → {@code ORDER_SEARCH}, as {@link Settings#environmentName} maps a key. */
+    private static String variablePart(String name) {
+        return name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** The projection's class, without the container's proxy suffix ({@code Foo$Proxy$_$$_WeldClientProxy}). */
+    private static String codeName(Projection projection) {
+        String name = projection.getClass().getName();
+        for (String suffix : List.of("$Proxy$", "$$")) { // Weld's client proxies and subclasses
+            int proxy = name.indexOf(suffix);
+            if (proxy > 0) {
+                name = name.substring(0, proxy);
+            }
+        }
+        return name;
+    }
+}

@@ -1,0 +1,158 @@
+package dev.projections.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.Projection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Each projection's settings: which source wins, where each value came from, and what fails the deployment. */
+class ProjectionSettingsTest {
+
+    /** A projection with code defaults of its own. */
+    record Declaring(String name, Map<String, String> defaultSettings) implements Projection {
+        @Override
+        public void refresh(String id) {
+        }
+    }
+
+    private static final Declaring ORDER_SEARCH = new Declaring("order-search", Map.of());
+    private static final Declaring CUSTOMER_STATS = new Declaring("customer-stats",
+            Map.of("max-attempts", "7", "retry-delay", "2s"));
+
+    private static Settings resolve(SettingSource source, Projection... projections) {
+        return ProjectionSettings.resolve(Settings.load(source), source, List.of(projections));
+    }
+
+    private static SettingSource source(Map<String, String> system, Map<String, String> environment,
+                                        Map<String, String> deployment) {
+        Properties systemProperties = new Properties();
+        systemProperties.putAll(system);
+        Properties deploymentProperties = new Properties();
+        deploymentProperties.putAll(deployment);
+        return SettingSource.standard(systemProperties, environment, deploymentProperties);
+    }
+
+    @Test
+    void theProjectionsOwnKeyWinsOverItsCodeWhichWinsOverTheGlobalKeyWhichWinsOverTheDefault() {
+        Settings settings = resolve(SettingSource.of(Map.of(
+                        "projection.max-attempts", "5",
+                        "projection.retry-delay", "3s",
+                        "projection.customer-stats.max-attempts", "9")),
+                ORDER_SEARCH, CUSTOMER_STATS);
+
+        ProjectionSettings stats = settings.of("customer-stats");
+        assertThat(stats.maxAttempts()).as("its own key over its code").isEqualTo(9);
+        assertThat(stats.retryDelay()).as("its code over the global key").isEqualTo(Duration.ofSeconds(2));
+        assertThat(stats.maxRetryDelay()).as("the default").isEqualTo(Duration.ofMinutes(5));
+        assertThat(stats.origins()).containsEntry("max-attempts", "system property projection.customer-stats.max-attempts")
+                .containsEntry("retry-delay", "code (" + Declaring.class.getName() + ".defaultSettings())")
+                .containsEntry("max-retry-delay", "default");
+
+        ProjectionSettings search = settings.of("order-search");
+        assertThat(search.maxAttempts()).as("the global key").isEqualTo(5);
+        assertThat(search.retryDelay()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(search.origins()).containsEntry("max-attempts", "system property projection.max-attempts (global)");
+        assertThat(settings.maxAttempts()).as("the global value itself is unchanged").isEqualTo(5);
+    }
+
+    @Test
+    void anEnvironmentVariableSetsAProjectionsKeyInMicroProfileConfigsFormAndASystemPropertyOverridesIt() {
+        SettingSource source = source(Map.of("projection.order-search.rebuild-page-size", "300"),
+                Map.of("PROJECTION_ORDER_SEARCH_REBUILD_PAGE_SIZE", "200",
+                        "PROJECTION_CUSTOMER_STATS_SUSPEND_AFTER_FAILING_KEYS", "0"),
+                Map.of("projection.customer-stats.suspend-after-failing-keys", "4"));
+
+        Settings settings = resolve(source, ORDER_SEARCH, CUSTOMER_STATS);
+
+        assertThat(settings.of("order-search").rebuildPageSize()).isEqualTo(300);
+        assertThat(settings.of("customer-stats").suspendAfterFailingKeys()).as("the environment over the deployment's file")
+                .isZero();
+        assertThat(settings.of("customer-stats").origins())
+                .containsEntry("suspend-after-failing-keys", "environment PROJECTION_CUSTOMER_STATS_SUSPEND_AFTER_FAILING_KEYS");
+    }
+
+    @Test
+    void aProjectionNameWithDotsIsReadWhole() {
+        Declaring dotted = new Declaring("orders.search", Map.of());
+        Settings settings = resolve(SettingSource.of(Map.of("projection.orders.search.max-attempts", "2")), dotted);
+        assertThat(settings.of("orders.search").maxAttempts()).isEqualTo(2);
+    }
+
+    @Test
+    void listsAndThresholdsAreEachProjectionsOwn() {
+        Settings settings = resolve(SettingSource.of(Map.of(
+                        "projection.non-retryable", "java.lang.ArithmeticException",
+                        "projection.order-search.non-retryable", "java.time.DateTimeException",
+                        "projection.order-search.back-pressure", "java.util.concurrent.RejectedExecutionException",
+                        "projection.order-search.suspend-failure-percent", "90")),
+                ORDER_SEARCH, CUSTOMER_STATS);
+
+        assertThat(settings.of("order-search").nonRetryable()).containsExactly("java.time.DateTimeException");
+        assertThat(settings.of("order-search").backPressure()).containsExactly("java.util.concurrent.RejectedExecutionException");
+        assertThat(settings.of("order-search").suspendFailurePercent()).isEqualTo(90);
+        assertThat(settings.of("customer-stats").nonRetryable()).containsExactly("java.lang.ArithmeticException");
+        assertThat(settings.of("customer-stats").backPressure()).isEmpty();
+        assertThat(settings.of("customer-stats").suspendFailurePercent()).isEqualTo(50);
+    }
+
+    @Test
+    void everyProblemFailsTogetherNamingKeyAndValue() {
+        Declaring badCode = new Declaring("bad-code", Map.of("max-attempts", "none", "colour", "blue"));
+        SettingSource source = source(
+                Map.of("projection.ordr-search.max-attempts", "3",
+                        "projection.order-search.retry-delay", "soon",
+                        "projection.order-search.batch-size", "500"),
+                Map.of("PROJECTION_CUSTOMER_STAT_MAX_ATTEMPTS", "3"),
+                Map.of("projection.customer-stats.suspend-failure-percent", "101"));
+
+        assertThatThrownBy(() -> resolve(source, ORDER_SEARCH, CUSTOMER_STATS, badCode))
+                .isInstanceOf(InvalidSettingsException.class)
+                .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
+                        "projection.ordr-search.max-attempts names no deployed projection (deployed: bad-code, "
+                                + "customer-stats, order-search)",
+                        "PROJECTION_CUSTOMER_STAT_MAX_ATTEMPTS names no deployed projection (deployed: bad-code, "
+                                + "customer-stats, order-search)",
+                        "projection.order-search.batch-size: batch-size is one value per instance, not per projection "
+                                + "yet; set projection.batch-size",
+                        "projection.order-search.retry-delay must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"",
+                        "projection.customer-stats.suspend-failure-percent must be 1..100, was 101",
+                        "max-attempts in " + Declaring.class.getName() + ".defaultSettings() must be a whole number >= 1, "
+                                + "was \"none\"",
+                        Declaring.class.getName() + ".defaultSettings() of projection bad-code declares \"colour\", which "
+                                + "is not a setting a projection can have; these are: " + String.join(", ",
+                                ProjectionSettings.KEYS)));
+    }
+
+    @Test
+    void aProjectionsRetryDelayMustNotExceedItsCapWhereverEachCameFrom() {
+        assertThatThrownBy(() -> resolve(SettingSource.of(Map.of("projection.order-search.retry-delay", "10m")),
+                ORDER_SEARCH))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.order-search.retry-delay (10m) must not exceed "
+                        + "projection.order-search.max-retry-delay (5m) for projection order-search");
+    }
+
+    @Test
+    void globalKeysThatEndLikeAProjectionsKeyAreNotTakenForOne() {
+        SettingSource source = source(Map.of("projection.max-retry-delay", "10m", "projection.liquibase.lock-table", "LOCKS"),
+                Map.of("PROJECTION_MAX_RETRY_DELAY", "10m", "PROJECTION_TEST_JDBC_URL", "jdbc:h2:mem:x"), Map.of());
+
+        Settings settings = resolve(source, ORDER_SEARCH);
+
+        assertThat(settings.of("order-search").maxRetryDelay()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void aProjectionWithoutSettingsOfItsOwnHasTheGlobalOnes() {
+        Settings settings = Settings.from(Map.of("projection.max-attempts", "4")::get);
+        assertThat(settings.of("anything").maxAttempts()).isEqualTo(4);
+        assertThat(settings.of("anything").parksAfter(4)).isTrue();
+        assertThat(settings.of("anything").values()).containsEntry("max-attempts", "4")
+                .containsEntry("retry-delay", "5s");
+    }
+}
