@@ -57,6 +57,17 @@ public record ProjectionSettings(
 
     public static final String DEFAULT_ORIGIN = "default";
 
+    /** The origin {@link SettingSource#standard} gives a value of the deployment's {@code META-INF/projection.properties}. */
+    public static final String PACKAGED_FILE = "META-INF/projection.properties";
+
+    /**
+     * Properties under {@code projection.} that are the server's, not the engine's (the demo server's datasource and
+     * console users, Liquibase's table names): never read as a projection's.
+     */
+    private static final List<String> RESERVED = List.of("projection.db.", "projection.console.", "projection.liquibase.");
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProjectionSettings.class.getName());
+
     public ProjectionSettings {
         nonRetryable = List.copyOf(nonRetryable);
         backPressure = List.copyOf(backPressure);
@@ -100,13 +111,17 @@ public record ProjectionSettings(
     /**
      * {@code global} with the settings of each of {@code projections} resolved from {@code source} and their
      * {@link Projection#defaultSettings()}. Throws {@link InvalidSettingsException} naming every problem at once: a
-     * bad value (key and value), a key of {@code source} that names no deployed projection, a key no projection may
-     * set, a code default under a key that is not a setting.
+     * bad value (key and value), a key of the deployment's own files naming no deployed projection, a key of a
+     * deployed projection that no projection may set, a code default under a key that is not a setting, projection
+     * names whose environment variables would be another's. A key naming no deployed projection in a source the
+     * server shares with other applications (a system property, the environment, a server config source) is logged
+     * as a warning instead: it may be another application's.
      */
     public static Settings resolve(Settings global, SettingSource source, Collection<? extends Projection> projections) {
         List<String> problems = new ArrayList<>();
         Map<String, Projection> byName = new TreeMap<>();
         projections.forEach(projection -> byName.put(projection.name(), projection));
+        problems.addAll(sharedVariables(byName.keySet()));
         problems.addAll(keysNamingNoProjection(source, byName.keySet()));
         Map<String, ProjectionSettings> resolved = new TreeMap<>();
         for (Projection projection : byName.values()) {
@@ -137,19 +152,20 @@ public record ProjectionSettings(
         for (String key : KEYS) {
             String full = key(name, key);
             SettingSource.Found found = source.find(full);
-            if (found != null) {
+            String inCode = declared.get(key);
+            if (found != null && !found.value().isBlank()) { // set but empty: as if unset, as for global keys
                 labels.put(key, full);
                 values.put(full, found.value());
                 origins.put(key, found.origin());
-            } else if (declared.get(key) != null) {
+            } else if (inCode != null && !inCode.isBlank()) {
                 String label = key + " in " + code;
                 labels.put(key, label);
-                values.put(label, declared.get(key));
+                values.put(label, inCode);
                 origins.put(key, "code (" + code + ")");
             } else {
                 labels.put(key, full);
                 SettingSource.Found globalValue = source.find("projection." + key);
-                origins.put(key, globalValue == null ? DEFAULT_ORIGIN
+                origins.put(key, globalValue == null || globalValue.value().isBlank() ? DEFAULT_ORIGIN
                         : globalValue.origin() + " (global)");
             }
         }
@@ -157,7 +173,8 @@ public record ProjectionSettings(
         ProjectionSettings settings = new ProjectionSettings(name,
                 p.duration(labels.get(RETRY_DELAY), global.retryDelay()),
                 p.duration(labels.get(MAX_RETRY_DELAY), global.maxRetryDelay()),
-                p.atLeastOne(labels.get(MAX_ATTEMPTS), global.maxAttempts()),
+                // 0 here: never parked, whatever the global budget (globally, unset is never)
+                p.whole(labels.get(MAX_ATTEMPTS), global.maxAttempts(), Settings.NEVER_PARK, 1_000_000),
                 p.classNames(labels.get(NON_RETRYABLE), global.nonRetryable()),
                 p.classNames(labels.get(BACK_PRESSURE), global.backPressure()),
                 p.whole(labels.get(SUSPEND_AFTER_FAILING_KEYS), global.suspendAfterFailingKeys(),
@@ -175,20 +192,49 @@ public record ProjectionSettings(
     }
 
     /**
+     * Deployed projections whose environment variables cannot be told apart: two names that differ only in
+     * {@code .}, {@code -} or {@code _}, or a name whose variable for a key is a global key's ({@code max} and
+     * {@code retry-delay} make {@code PROJECTION_MAX_RETRY_DELAY}, which is {@code projection.max-retry-delay}).
+     */
+    static List<String> sharedVariables(Set<String> projections) {
+        List<String> problems = new ArrayList<>();
+        Map<String, String> byVariable = new TreeMap<>();
+        Set<String> globalVariables = globalVariables();
+        for (String name : projections) {
+            String other = byVariable.put(variablePart(name), name);
+            if (other != null) {
+                problems.add("projections " + other + " and " + name + " would read the same environment variables "
+                        + "(PROJECTION_" + variablePart(name) + "_…): rename one");
+            }
+            for (String key : KEYS) {
+                String variable = Settings.environmentName(key(name, key));
+                if (globalVariables.contains(variable)) {
+                    problems.add("projection " + name + " would read its " + key + " from " + variable + ", which is "
+                            + "a global key's variable: rename the projection");
+                }
+            }
+        }
+        return problems;
+    }
+
+    /**
      * Keys of {@code source} in the per-projection form whose projection is not deployed (a typo would otherwise be
      * ignored), and keys of a deployed projection that no projection may set. Environment variables are matched in
-     * their form ({@code PROJECTION_<NAME>_<KEY>}).
+     * their form ({@code PROJECTION_<NAME>_<KEY>}). A key naming no deployed projection is a problem when it comes
+     * from the deployment's own files; from a source the server shares with other applications, a warning.
      */
     static List<String> keysNamingNoProjection(SettingSource source, Set<String> projections) {
         List<String> problems = new ArrayList<>();
-        Set<String> globalVariables = new TreeSet<>();
+        Set<String> globalVariables = globalVariables();
         List<String> keys = new ArrayList<>(KEYS);
         keys.addAll(NOT_PER_PROJECTION_YET);
-        keys.forEach(key -> globalVariables.add(Settings.environmentName("projection." + key)));
         Map<String, String> projectionOfVariable = new TreeMap<>();
         projections.forEach(name -> projectionOfVariable.put(variablePart(name), name));
         String known = projections.isEmpty() ? "none" : String.join(", ", projections);
         for (String property : source.names()) {
+            if (RESERVED.stream().anyMatch(property::startsWith)) {
+                continue;
+            }
             // every reading of the name as projection + key (PROJECTION_X_MAX_RETRY_DELAY: X + max-retry-delay, or
             // X_MAX + retry-delay): one that names a deployed projection is taken, else the name is a typo
             String deployed = null;
@@ -214,17 +260,61 @@ public record ProjectionSettings(
                     itsKey = key;
                 }
             }
+            SettingSource.Found found = source.find(property);
+            String shown = property + (found == null ? "" : "=" + found.value());
             if (!namesOne) {
+                String misspelt = misspeltKey(property, projections);
+                if (misspelt != null) {
+                    problems.add(shown + ": " + misspelt + " is not a setting a projection can have; these are: "
+                            + String.join(", ", KEYS));
+                }
                 continue;
             }
             if (deployed == null) {
-                problems.add(property + " names no deployed projection (deployed: " + known + ")");
+                String problem = shown + " names no deployed projection (deployed: " + known + ")";
+                if (found != null && isPackaged(found.origin())) {
+                    problems.add(problem);
+                } else {
+                    LOG.warning(problem + "; ignored: it comes from " + (found == null ? "the server" : found.origin())
+                            + ", which other applications on this server may share");
+                }
             } else if (NOT_PER_PROJECTION_YET.contains(itsKey)) {
-                problems.add(property + ": " + itsKey + " is one value per instance, not per projection yet; set "
+                problems.add(shown + ": " + itsKey + " is one value per instance, not per projection yet; set "
                         + "projection." + itsKey);
             }
         }
         return problems;
+    }
+
+    /**
+     * Of {@code projection.<name>.<rest>} for a deployed {@code name}, {@code rest} when it is no key at all (a
+     * misspelt one, {@code max-atempts}); the longest deployed name that prefixes the property is taken.
+     */
+    private static String misspeltKey(String property, Set<String> projections) {
+        String longest = null;
+        for (String name : projections) {
+            String prefix = "projection." + name + ".";
+            if (property.startsWith(prefix) && (longest == null || name.length() > longest.length())) {
+                longest = name;
+            }
+        }
+        if (longest == null) {
+            return null;
+        }
+        String rest = property.substring(("projection." + longest + ".").length());
+        return KEYS.contains(rest) || NOT_PER_PROJECTION_YET.contains(rest) ? null : rest;
+    }
+
+    /** Whether {@code origin} is one of the deployment's own files, not a source the server shares. */
+    private static boolean isPackaged(String origin) {
+        return origin.equals(PACKAGED_FILE) || origin.contains("microprofile-config.properties");
+    }
+
+    private static Set<String> globalVariables() {
+        Set<String> variables = new TreeSet<>();
+        KEYS.forEach(key -> variables.add(Settings.environmentName("projection." + key)));
+        NOT_PER_PROJECTION_YET.forEach(key -> variables.add(Settings.environmentName("projection." + key)));
+        return variables;
     }
 
     /** {@code order-search} → {@code ORDER_SEARCH}, as {@link Settings#environmentName} maps a key. */

@@ -54,7 +54,7 @@ public interface SettingSource {
                     return new Found(value, "environment " + variable);
                 }
                 value = deployment.getProperty(key);
-                return value == null ? null : new Found(value, "META-INF/projection.properties");
+                return value == null ? null : new Found(value, ProjectionSettings.PACKAGED_FILE);
             }
 
             @Override

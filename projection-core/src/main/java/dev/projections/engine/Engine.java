@@ -302,8 +302,11 @@ public final class Engine {
             if (dataSource == null && (store == null || transactions == null)) {
                 throw new IllegalStateException("an engine needs a dataSource, or both a store and transactions");
             }
-            if (settings == null) {
-                settings = Settings.load(new Properties());
+            if (settings == null) { // as the server reads them, each projection's own too (no deployment file here)
+                dev.projections.config.SettingSource source = dev.projections.config.SettingSource.standard(
+                        System.getProperties(), System.getenv(), new Properties());
+                settings = dev.projections.config.ProjectionSettings.resolve(Settings.load(source), source,
+                        projections.names().stream().map(projections::byName).toList());
             }
             if (instanceId == null) {
                 instanceId = hostName();

@@ -104,28 +104,66 @@ class ProjectionSettingsTest {
     void everyProblemFailsTogetherNamingKeyAndValue() {
         Declaring badCode = new Declaring("bad-code", Map.of("max-attempts", "none", "colour", "blue"));
         SettingSource source = source(
+                Map.of("projection.order-search.retry-delay", "soon",
+                        "projection.order-search.batch-size", "500",
+                        "projection.order-search.max-atempts", "3"),
+                Map.of(),
                 Map.of("projection.ordr-search.max-attempts", "3",
-                        "projection.order-search.retry-delay", "soon",
-                        "projection.order-search.batch-size", "500"),
-                Map.of("PROJECTION_CUSTOMER_STAT_MAX_ATTEMPTS", "3"),
-                Map.of("projection.customer-stats.suspend-failure-percent", "101"));
+                        "projection.customer-stats.suspend-failure-percent", "101"));
 
         assertThatThrownBy(() -> resolve(source, ORDER_SEARCH, CUSTOMER_STATS, badCode))
                 .isInstanceOf(InvalidSettingsException.class)
                 .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
-                        "projection.ordr-search.max-attempts names no deployed projection (deployed: bad-code, "
+                        "projection.ordr-search.max-attempts=3 names no deployed projection (deployed: bad-code, "
                                 + "customer-stats, order-search)",
-                        "PROJECTION_CUSTOMER_STAT_MAX_ATTEMPTS names no deployed projection (deployed: bad-code, "
-                                + "customer-stats, order-search)",
-                        "projection.order-search.batch-size: batch-size is one value per instance, not per projection "
-                                + "yet; set projection.batch-size",
+                        "projection.order-search.batch-size=500: batch-size is one value per instance, not per "
+                                + "projection yet; set projection.batch-size",
+                        "projection.order-search.max-atempts=3: max-atempts is not a setting a projection can have; "
+                                + "these are: " + String.join(", ", ProjectionSettings.KEYS),
                         "projection.order-search.retry-delay must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"",
                         "projection.customer-stats.suspend-failure-percent must be 1..100, was 101",
-                        "max-attempts in " + Declaring.class.getName() + ".defaultSettings() must be a whole number >= 1, "
-                                + "was \"none\"",
+                        "max-attempts in " + Declaring.class.getName() + ".defaultSettings() must be a whole number "
+                                + "0..1000000, was \"none\"",
                         Declaring.class.getName() + ".defaultSettings() of projection bad-code declares \"colour\", which "
                                 + "is not a setting a projection can have; these are: " + String.join(", ",
                                 ProjectionSettings.KEYS)));
+    }
+
+    @Test
+    void aKeyNamingNoDeployedProjectionInASourceTheServerSharesIsOnlyWarnedAbout() {
+        // another application on the same server may have a projection of that name
+        SettingSource source = source(Map.of("projection.other-app.max-attempts", "3"),
+                Map.of("PROJECTION_OTHER_APP_RETRY_DELAY", "1s"), Map.of());
+
+        Settings settings = resolve(source, ORDER_SEARCH);
+
+        assertThat(settings.of("order-search").maxAttempts()).isEqualTo(Settings.NEVER_PARK);
+    }
+
+    @Test
+    void projectionNamesWhoseVariablesCannotBeToldApartFailTheDeployment() {
+        assertThatThrownBy(() -> resolve(SettingSource.NONE, new Declaring("a.b", Map.of()), new Declaring("a-b", Map.of()),
+                new Declaring("max", Map.of())))
+                .isInstanceOf(InvalidSettingsException.class)
+                .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
+                        "projections a-b and a.b would read the same environment variables (PROJECTION_A_B_…): rename one",
+                        "projection max would read its retry-delay from PROJECTION_MAX_RETRY_DELAY, which is a global "
+                                + "key's variable: rename the projection"));
+    }
+
+    @Test
+    void anEmptyValueIsUnsetAndZeroMaxAttemptsOptsAProjectionOutOfTheGlobalBudget() {
+        Settings settings = resolve(SettingSource.of(Map.of("projection.max-attempts", "3",
+                        "projection.non-retryable", "java.lang.ArithmeticException",
+                        "projection.order-search.non-retryable", " ",
+                        "projection.order-search.max-attempts", "0")),
+                ORDER_SEARCH);
+
+        ProjectionSettings search = settings.of("order-search");
+        assertThat(search.nonRetryable()).containsExactly("java.lang.ArithmeticException");
+        assertThat(search.origins().get("non-retryable")).isEqualTo("system property projection.non-retryable (global)");
+        assertThat(search.maxAttempts()).isZero();
+        assertThat(search.parksAfter(100)).isFalse();
     }
 
     @Test

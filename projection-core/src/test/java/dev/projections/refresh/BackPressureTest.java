@@ -63,6 +63,29 @@ class BackPressureTest {
     }
 
     @Test
+    void aProjectionsOwnBackPressureListGivesItsMarksBackAfterItsOwnRetryDelay() throws Exception {
+        // a search cluster's "too many requests" is back-pressure for this projection alone
+        ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
+        EngineHarness harness = new EngineHarness("back-pressure-own", Map.of("projection.retry-delay", "5s",
+                "projection.failing.back-pressure", "java.util.concurrent.RejectedExecutionException",
+                "projection.failing.retry-delay", "2s"), projection);
+        RefreshEngine engine = harness.newEngine();
+        MarkKey key = harness.mark("failing", "k");
+        projection.failures.put("k", new IllegalStateException("search cluster busy",
+                new java.util.concurrent.RejectedExecutionException("429 Too Many Requests")));
+
+        java.time.Instant before = harness.clock.instant();
+        engine.steps().refresh(engine.steps().claim(List.of(key)));
+        java.time.Instant after = harness.clock.instant();
+
+        EngineHarness.Row row = harness.row(key);
+        assertThat(row.attempts()).as("given back, no attempt counted").isZero();
+        assertThat(row.lastError()).isNull();
+        assertThat(row.availableAt()).as("due after its own retry delay")
+                .isBetween(before.plusSeconds(2), after.plusSeconds(2));
+    }
+
+    @Test
     void afterBackPressureTheBatchStartsNoOtherGroupAndGivesThemBackDueAsTheyWere() throws Exception {
         ParkingTest.FailingProjection projection = new ParkingTest.FailingProjection();
         EngineHarness harness = new EngineHarness("back-pressure-groups", Map.of("projection.batch-size", "10"),

@@ -100,6 +100,28 @@ class SuspensionTest {
     }
 
     @Test
+    void eachProjectionIsSuspendedByItsOwnThresholds() throws Exception {
+        // globally 3 keys suspend; this projection's own setting says never
+        EngineHarness harness = new EngineHarness("suspension-own", Map.of("projection.suspend-after-failing-keys", "3",
+                "projection.backend.suspend-after-failing-keys", "0", "projection.batch-size", "10"), projection);
+        RefreshEngine engine = harness.newEngine();
+        List<MarkKey> keys = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            keys.add(harness.mark("backend", "k" + i));
+        }
+        projection.down = true;
+
+        engine.steps().refresh(engine.steps().claim(keys));
+
+        assertThat(suspensions(harness)).as("never suspended by its own setting").isEmpty();
+        int failed = 0;
+        for (MarkKey key : keys) {
+            failed += harness.row(key).attempts();
+        }
+        assertThat(failed).as("every key tried and backing off").isEqualTo(6);
+    }
+
+    @Test
     void aKeyFailingForItsOwnReasonDoesNotKeepItsProjectionSuspended() throws Exception {
         EngineHarness harness = new EngineHarness("suspension-poison", Map.of("projection.suspend-after-failing-keys",
                 "3", "projection.probe-interval", "30s"), projection);

@@ -41,11 +41,13 @@ public class SchemaMigration {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void migrate() {
         Settings settings = resources.settings();
+        // each projection's settings, checked even when disabled as the global ones are: a key naming no projection,
+        // or a bad value, fails the deployment here (the projection beans are created for it, at start-up)
+        registry.settings();
         if (!settings.enabled()) {
             return;
         }
         UnitProviderCheck.require(); // a unit on another provider than Hibernate would never be marked
-        registry.settings(); // each projection's settings: a key naming no projection, or a bad value, fails here
         if (settings.schema() == Settings.SchemaMode.VALIDATE) {
             validate();
         } else {

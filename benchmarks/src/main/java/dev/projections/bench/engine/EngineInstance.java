@@ -18,6 +18,7 @@ import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.Sweep;
 import dev.projections.store.Tables;
 import java.time.Clock;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -64,7 +65,11 @@ public final class EngineInstance implements AutoCloseable {
                                        LongAdder statements) {
         Properties deployment = new Properties();
         deployment.setProperty(Settings.WORKERS, Integer.toString(workers));
-        Settings settings = Settings.load(deployment);
+        // as the server reads them: each projection's own settings (its defaultSettings()) too
+        dev.projections.config.SettingSource source = dev.projections.config.SettingSource.standard(
+                System.getProperties(), System.getenv(), deployment);
+        Settings settings = dev.projections.config.ProjectionSettings.resolve(Settings.load(source), source,
+                List.of(projection));
         // a connection per drainer, and one for the checks of whoever drives the instance
         HikariDataSource pool = database.pool("engine", settings.workers() + 2);
         // more threads than slots, as the server's pool has: the hand-off, not the pool, bounds the drainers

@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code POST /faults/{projection}?failNext=N&message=…[&nonRetryable=true]}: the projection's next N refreshes
  * throw (non-retryable ones park their marks at once); {@code ?failAll=true|false}: every refresh fails, or no
  * longer does; {@code ?delay=200ms}: each refresh of the projection takes that much longer per key, as a slow backend
- * would ({@code delay=0} lifts it; at most 1 minute).
+ * would ({@code delay=0} lifts it; at most 500 ms, which a batch of 100 keys adds up to 50 s).
  */
 @RequestScoped
 @Path("/faults/{projection}")
@@ -42,7 +42,8 @@ public class FaultsResource {
             throw new BadRequestJson("unknown projection \"" + projection + "\"; known: " + projections.names());
         }
         if (delayValue != null) {
-            Duration delay = RequestValues.duration("delay", delayValue, Duration.ofMinutes(1));
+            // per key: a batch of 100 at 500 ms takes 50 s, inside its refresh timeout (half the 2-minute lease)
+            Duration delay = RequestValues.duration("delay", delayValue, Duration.ofMillis(500));
             faults.delay(projection, delay);
             return Map.of("projection", projection, "delay",
                     delay.isZero() ? "0" : dev.projections.config.Durations.format(delay));

@@ -180,7 +180,7 @@ class DemoApiIT {
         assertBadRequestNaming(send("POST", "/faults/order-search?failNext=1&nonRetryable=maybe", null), "nonRetryable");
         assertBadRequestNaming(send("POST", "/faults/order-search?failAll=maybe", null), "failAll");
         assertBadRequestNaming(send("POST", "/faults/order-search?delay=soon", null), "delay");
-        assertBadRequestNaming(send("POST", "/faults/order-search?delay=2m", null), "delay");
+        assertBadRequestNaming(send("POST", "/faults/order-search?delay=1s", null), "delay");
         assertBadRequestNaming(send("PUT", "/orders/abc/status", "{\"status\":\"PAID\"}"), "order id");
         assertBadRequestNaming(send("GET", "/search/orders/abc", null), "order id");
 

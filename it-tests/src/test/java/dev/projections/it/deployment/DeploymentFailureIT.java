@@ -55,7 +55,13 @@ class DeploymentFailureIT {
     @Deployment(name = "per-projection-mistakes", managed = false, testable = false)
     static EnterpriseArchive perProjectionMistakes() {
         return named("per-projection-mistakes", Map.of("projection.ordr-search.max-attempts", "3",
-                "projection.order-search.max-attempts", "0", "projection.customer-stats.batch-size", "500"));
+                "projection.order-search.max-attempts", "-1", "projection.customer-stats.batch-size", "500"));
+    }
+
+    @Deployment(name = "disabled-with-a-misspelt-key", managed = false, testable = false)
+    static EnterpriseArchive disabledWithAMisspeltKey() {
+        return named("disabled-with-a-misspelt-key", Map.of("projection.enabled", "false",
+                "projection.order-search.max-atempts", "3"));
     }
 
     @Deployment(name = "too-many-workers", managed = false, testable = false)
@@ -170,9 +176,15 @@ class DeploymentFailureIT {
     @Test
     void perProjectionKeysNamingNoProjectionOrWithABadValueFailTheDeploymentTogetherNamingEach() {
         assertDeploymentFails("per-projection-mistakes",
-                "projection.ordr-search.max-attempts names no deployed projection (deployed: customer-stats, order-search)",
-                "projection.order-search.max-attempts must be >= 1, was 0",
-                "projection.customer-stats.batch-size: batch-size is one value per instance, not per projection yet");
+                "projection.ordr-search.max-attempts=3 names no deployed projection (deployed: customer-stats, order-search)",
+                "projection.order-search.max-attempts must be 0..1000000, was -1",
+                "projection.customer-stats.batch-size=500: batch-size is one value per instance, not per projection yet");
+    }
+
+    @Test
+    void aMisspeltPerProjectionKeyFailsTheDeploymentEvenWithTheEngineDisabled() {
+        assertDeploymentFails("disabled-with-a-misspelt-key",
+                "projection.order-search.max-atempts=3: max-atempts is not a setting a projection can have");
     }
 
     @Test

@@ -224,7 +224,6 @@ public class ConsoleReads {
                 node.drainersBusy(), node.claimsHeld(), node.refreshesPerMinute(), node.clockSkew());
     }
 
-    /** The settings in force on the instance that serves the console. */
     /**
      * The settings of {@code projection} in force on this instance, each with where it came from
      * ({@code projection.<name>.<key>}, its code, the global key, the default).
@@ -239,6 +238,7 @@ public class ConsoleReads {
         return found == null ? dev.projections.config.ProjectionSettings.DEFAULT_ORIGIN : found.origin();
     }
 
+    /** The settings in force on the instance that serves the console. */
     public dev.projections.config.Settings settings() {
         return resources.settings();
     }
