@@ -1,7 +1,6 @@
 package dev.projections.config;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -138,10 +137,6 @@ public record Settings(
         return from(source::value);
     }
 
-    static Function<String, String> source(Properties system, Map<String, String> environment, Properties deployment) {
-        return SettingSource.standard(system, environment, deployment)::value;
-    }
-
     /** {@code projection.batch-size} → {@code PROJECTION_BATCH_SIZE}. */
     public static String environmentName(String key) {
         return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
@@ -209,11 +204,6 @@ public record Settings(
             throw new InvalidSettingsException(p.errors);
         }
         return settings;
-    }
-
-    /** Whether a mark that has now failed {@code attempts} times is parked for it (never without a limit). */
-    public boolean parksAfter(int attempts) {
-        return maxAttempts != NEVER_PARK && attempts >= maxAttempts;
     }
 
     /**

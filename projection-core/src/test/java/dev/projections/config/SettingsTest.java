@@ -36,7 +36,7 @@ class SettingsTest {
         deployment.setProperty("projection.retry-delay", "7s");
         Map<String, String> environment = Map.of("PROJECTION_BATCH_SIZE", "30", "PROJECTION_WORKERS", "5");
 
-        Settings settings = Settings.from(Settings.source(system, environment, deployment));
+        Settings settings = Settings.from(SettingSource.standard(system, environment, deployment)::value);
 
         assertThat(settings.batchSize()).as("system property over environment and file").isEqualTo(20);
         assertThat(settings.workers()).as("environment over file").isEqualTo(5);
@@ -161,8 +161,8 @@ class SettingsTest {
 
     @Test
     void theTableSchemaAndLiquibasesTableNamesTakeEnvironmentVariablesLikeEveryKey() {
-        Settings settings = Settings.from(Settings.source(new Properties(), Map.of("PROJECTION_TABLE_SCHEMA", "ops",
-                "PROJECTION_LIQUIBASE_CHANGELOG_TABLE", "OPS_CHANGELOG"), new Properties()));
+        Settings settings = Settings.from(SettingSource.standard(new Properties(), Map.of("PROJECTION_TABLE_SCHEMA", "ops",
+                "PROJECTION_LIQUIBASE_CHANGELOG_TABLE", "OPS_CHANGELOG"), new Properties())::value);
         assertThat(settings.tableSchema()).isEqualTo("ops");
         assertThat(settings.changelogTable()).isEqualTo("OPS_CHANGELOG");
     }

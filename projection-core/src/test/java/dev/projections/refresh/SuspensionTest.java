@@ -53,10 +53,7 @@ class SuspensionTest {
                 "projection.suspend-failure-percent", "50", "projection.probe-interval", "30s",
                 "projection.batch-size", "10"), projection);
         RefreshEngine engine = harness.newEngine();
-        List<MarkKey> keys = new ArrayList<>();
-        for (int i = 1; i <= 6; i++) {
-            keys.add(harness.mark("backend", "k" + i));
-        }
+        List<MarkKey> keys = markSix(harness);
         projection.down = true;
 
         engine.steps().refresh(engine.steps().claim(keys));
@@ -105,10 +102,7 @@ class SuspensionTest {
         EngineHarness harness = new EngineHarness("suspension-own", Map.of("projection.suspend-after-failing-keys", "3",
                 "projection.backend.suspend-after-failing-keys", "0", "projection.batch-size", "10"), projection);
         RefreshEngine engine = harness.newEngine();
-        List<MarkKey> keys = new ArrayList<>();
-        for (int i = 1; i <= 6; i++) {
-            keys.add(harness.mark("backend", "k" + i));
-        }
+        List<MarkKey> keys = markSix(harness);
         projection.down = true;
 
         engine.steps().refresh(engine.steps().claim(keys));
@@ -165,5 +159,14 @@ class SuspensionTest {
             return Tables.forProduct(connection.getMetaData().getDatabaseProductName()).control()
                     .suspensions(connection);
         }
+    }
+
+    /** Six marks of the backend projection, k1 … k6. */
+    private static List<MarkKey> markSix(EngineHarness harness) throws Exception {
+        List<MarkKey> keys = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            keys.add(harness.mark("backend", "k" + i));
+        }
+        return keys;
     }
 }
