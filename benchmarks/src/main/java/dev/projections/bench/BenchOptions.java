@@ -15,7 +15,7 @@ import java.util.TreeSet;
  *                     {@code orders}, after everything else
  * @param asyncCommit  every connection with {@code synchronous_commit = off}: commits stop waiting for the disk
  * @param warmUp       an untimed round before the timed ones, so the JIT has compiled what is measured
- * @param scenarios    the scenarios to run, 1..6
+ * @param scenarios    the scenarios to run, 1..7
  */
 public record BenchOptions(int orders, int runs, int transactions, int samples, int ioMarks, boolean big,
                            boolean asyncCommit, boolean warmUp, String jdbcUrl, String user, String password, String schema,
@@ -38,14 +38,14 @@ public record BenchOptions(int orders, int runs, int transactions, int samples, 
               --async-commit    synchronous_commit = off on every connection: figures bound by CPU, not by the
                                 disk's flush (which dominates every commit on a slow disk)
               --only LIST       only these scenarios (1 drain, 2 rebuild, 3 marking, 4 latency, 5 instances,
-                                6 partitioned rebuild)
+                                6 partitioned rebuild, 7 isolation)
               --jdbc-url URL    database (created when missing; default %s)
               --schema NAME     schema dropped and recreated there (default public)
             """.formatted(DEFAULT_URL);
 
     public static BenchOptions defaults() {
         return new BenchOptions(50_000, 3, 2_000, 500, 5_000, false, false, true, DEFAULT_URL, "postgres", "",
-                "public", Set.of(1, 2, 3, 4, 5, 6));
+                "public", Set.of(1, 2, 3, 4, 5, 6, 7));
     }
 
     public static BenchOptions quick() {
@@ -128,8 +128,8 @@ public record BenchOptions(int orders, int runs, int transactions, int samples, 
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--only takes scenario numbers such as 1,3, was " + list);
             }
-            if (n < 1 || n > 6) {
-                throw new IllegalArgumentException("scenarios are 1..6, was " + n);
+            if (n < 1 || n > 7) {
+                throw new IllegalArgumentException("scenarios are 1..7, was " + n);
             }
             chosen.add(n);
         }

@@ -3,6 +3,7 @@ package dev.projections.bench;
 import dev.projections.bench.db.BenchDatabase;
 import dev.projections.bench.scenario.CommitLatencyScenario;
 import dev.projections.bench.scenario.DrainThroughputScenario;
+import dev.projections.bench.scenario.IsolationScenario;
 import dev.projections.bench.scenario.MarkingOverheadScenario;
 import dev.projections.bench.scenario.PartitionedRebuildScenario;
 import dev.projections.bench.scenario.RebuildScenario;
@@ -46,7 +47,7 @@ public final class BenchSuite {
         List<ScenarioReport> reports = new ArrayList<>();
         List<Scenario> scenarios = List.of(new DrainThroughputScenario(), new RebuildScenario(),
                 new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario(),
-                new PartitionedRebuildScenario());
+                new PartitionedRebuildScenario(), new IsolationScenario());
         for (Scenario scenario : scenarios) {
             // with --big, the partitioned rebuild is measured on the million orders only
             boolean onBigOnly = options.big() && scenario.number() == 6;

@@ -25,6 +25,8 @@ import java.util.TreeSet;
  */
 public record ProjectionSettings(
         String projection,
+        int batchSize,
+        int workers,
         Duration retryDelay,
         Duration maxRetryDelay,
         int maxAttempts,
@@ -35,6 +37,8 @@ public record ProjectionSettings(
         int rebuildPageSize,
         Map<String, String> origins) {
 
+    public static final String BATCH_SIZE = "batch-size";
+    public static final String WORKERS = "workers";
     public static final String RETRY_DELAY = "retry-delay";
     public static final String MAX_RETRY_DELAY = "max-retry-delay";
     public static final String MAX_ATTEMPTS = "max-attempts";
@@ -45,15 +49,15 @@ public record ProjectionSettings(
     public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
-    public static final List<String> KEYS = List.of(RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
+    public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
             BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE);
 
     /**
-     * Keys that are one value per instance until each projection gets drainer turns of its own (issue 31's
-     * isolation): a claim serves several projections at once, with one batch size and one lease. Set per projection,
-     * they fail the deployment rather than be silently ignored.
+     * Keys that are one value per instance still: the lease is renewed, taken over and waited for at shutdown by
+     * rules that read one lease time (LeasePolicy, ClockSkewRule). Set per projection, they fail the deployment
+     * rather than be silently ignored.
      */
-    static final List<String> NOT_PER_PROJECTION_YET = List.of("batch-size", "workers", "lease-time");
+    static final List<String> NOT_PER_PROJECTION_YET = List.of("lease-time");
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -82,6 +86,8 @@ public record ProjectionSettings(
     /** Each key of {@link #KEYS} with its value as an operator writes it, in that order. */
     public Map<String, String> values() {
         Map<String, String> values = new LinkedHashMap<>();
+        values.put(BATCH_SIZE, Integer.toString(batchSize));
+        values.put(WORKERS, Integer.toString(workers));
         values.put(RETRY_DELAY, Durations.format(retryDelay));
         values.put(MAX_RETRY_DELAY, Durations.format(maxRetryDelay));
         values.put(MAX_ATTEMPTS, maxAttempts == Settings.NEVER_PARK ? "0 (never parked)" : Integer.toString(maxAttempts));
@@ -98,7 +104,7 @@ public record ProjectionSettings(
     static ProjectionSettings global(String projection, Settings global) {
         Map<String, String> origins = new LinkedHashMap<>();
         KEYS.forEach(key -> origins.put(key, "projection." + key + " (global)"));
-        return new ProjectionSettings(projection, global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
+        return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
                 global.suspendFailurePercent(), global.rebuildPageSize(), origins);
     }
@@ -124,8 +130,9 @@ public record ProjectionSettings(
         problems.addAll(sharedVariables(byName.keySet()));
         problems.addAll(keysNamingNoProjection(source, byName.keySet()));
         Map<String, ProjectionSettings> resolved = new TreeMap<>();
+        int defaultCap = defaultWorkers(global.workers(), byName.size());
         for (Projection projection : byName.values()) {
-            resolved.put(projection.name(), resolveOne(global, source, projection, problems));
+            resolved.put(projection.name(), resolveOne(global, defaultCap, source, projection, problems));
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
@@ -133,8 +140,17 @@ public record ProjectionSettings(
         return global.withProjections(resolved);
     }
 
-    private static ProjectionSettings resolveOne(Settings global, SettingSource source, Projection projection,
-                                                 List<String> problems) {
+    /**
+     * How many of an instance's {@code workers} drainers one projection may hold at once when nothing sets it: all
+     * but one when two or more projections are deployed, so one projection's backlog of slow refreshes always leaves
+     * a drainer for the others (docs/design.md D45); all of them when it is the only one.
+     */
+    public static int defaultWorkers(int workers, int projections) {
+        return projections >= 2 ? Math.max(1, workers - 1) : workers;
+    }
+
+    private static ProjectionSettings resolveOne(Settings global, int defaultCap, SettingSource source,
+                                                 Projection projection, List<String> problems) {
         String name = projection.name();
         String code = codeName(projection) + ".defaultSettings()";
         Map<String, String> declared = projection.defaultSettings();
@@ -169,8 +185,14 @@ public record ProjectionSettings(
                         : globalValue.origin() + " (global)");
             }
         }
+        if (!values.containsKey(labels.get(WORKERS)) && defaultCap != global.workers()) {
+            origins.put(WORKERS, "default (projection.workers less one: " + global.workers() + " - 1)");
+        }
         ValueParser p = new ValueParser(values::get);
         ProjectionSettings settings = new ProjectionSettings(name,
+                p.atLeastOne(labels.get(BATCH_SIZE), global.batchSize()),
+                // a cap on this projection's drainers: more than the instance has would cap nothing
+                p.whole(labels.get(WORKERS), defaultCap, 1, global.workers()),
                 p.duration(labels.get(RETRY_DELAY), global.retryDelay()),
                 p.duration(labels.get(MAX_RETRY_DELAY), global.maxRetryDelay()),
                 // 0 here: never parked, whatever the global budget (globally, unset is never)

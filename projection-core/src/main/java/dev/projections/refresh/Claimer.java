@@ -52,15 +52,17 @@ final class Claimer {
     }
 
     /**
-     * A drainer's pass: those of the handed-over {@code keys} that are due and unleased, then, when {@code dueLook}
-     * is given, due marks up to {@code limit}, in one transaction under one token: a committed key reaches its
-     * refresh after one claim commit, not two. The due marks cannot include the keys just claimed (their fresh lease
-     * excludes them). What the due claim found goes to {@code dueLook}. With no keys and no look, no transaction.
+     * A drainer's turn of {@code projection}: those of the handed-over {@code keys} that are due and unleased, then,
+     * when {@code dueLook} is given, due marks of that projection up to {@code limit}, in one transaction under one
+     * token: a committed key reaches its refresh after one claim commit, not two. The due marks cannot include the
+     * keys just claimed (their fresh lease excludes them). What the due claim found goes to {@code dueLook}. With no
+     * keys and no look, no transaction.
      */
-    List<ClaimedMark> claimHandedAndDue(List<MarkKey> keys, Set<String> claimable, int limit, DueLook dueLook) {
+    List<ClaimedMark> claimTurn(String projection, List<MarkKey> keys, int limit, DueLook dueLook) {
         if (keys.isEmpty() && dueLook == null) {
             return List.of();
         }
+        Set<String> claimable = Set.of(projection);
         String token = UUID.randomUUID().toString();
         long begun = dueLook == null ? 0 : dueLook.begin();
         return claimWith(token, connection -> {

@@ -86,8 +86,13 @@ public final class DrainerLauncher implements Sweep.Drainers {
      */
     @Override
     public boolean startIfSlotFree(DrainerOrigin origin) {
-        engine.lookForDueMarks();
-        if (handoff.askForDueLook()) {
+        return startIfSlotFree(origin, engine.claimable());
+    }
+
+    /** As {@link #startIfSlotFree(DrainerOrigin)}, for the due marks of {@code projections} only. */
+    public boolean startIfSlotFree(DrainerOrigin origin, Collection<String> projections) {
+        engine.lookForDueMarks(projections);
+        if (handoff.askForDueLook(projections)) {
             return true;
         }
         Handoff.Slot slot = handoff.tryReserve();
@@ -153,7 +158,8 @@ public final class DrainerLauncher implements Sweep.Drainers {
         try {
             stats.drainerStarted(origin);
             // one that claims a full batch has found a backlog, and starts a helper
-            moreWork = engine.drain(() -> startIfSlotFree(DrainerOrigin.BACKLOG), slot, lookFirst);
+            moreWork = engine.drain(projection -> startIfSlotFree(DrainerOrigin.BACKLOG, java.util.Set.of(projection)),
+                    helper -> start(DrainerOrigin.HANDOFF, helper, false), slot, lookFirst);
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {

@@ -5,32 +5,43 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 /**
- * The bounded, coalescing set between committing threads and drainers (docs/contract.md §5, docs/design.md D41). A
- * committed key waits here until a drainer takes it; a key offered twice is kept once. At most {@code workers}
- * drainers are in flight, each holding a {@link Slot}: {@link #offer} and {@link #tryReserve} reserve one when a
- * drainer must start, and a drainer's slot goes reserve → {@link Slot#run run} → {@link Slot#finish finish}, which
- * releases it or passes it on to a successor when work remains. No committing thread ever waits.
+ * The bounded, coalescing set between committing threads and drainers (docs/contract.md §5, docs/design.md D41, D45).
+ * A committed key waits here, in its projection's <em>lane</em>, until a drainer takes it; a key offered twice is kept
+ * once. At most {@code workers} drainers are in flight, each holding a {@link Slot}: {@link #offer} and
+ * {@link #tryReserve} reserve one when a drainer must start, and a drainer's slot goes reserve → {@link Slot#run run}
+ * → {@link Slot#finish finish}, which releases it or passes it on to a successor when work remains. No committing
+ * thread ever waits.
  * <p>
- * <b>Batching that follows the load.</b> A drainer between two passes <em>collects</em> ({@link Slot#nextKeys}): it
- * takes what waits at once when the first waiting key came alone (nothing was offered in the quarter of
- * {@code linger} before it: a lone commit is refreshed at once), else it waits for companions until that key has
- * waited {@code linger} or a batch is full. With nothing waiting it stays for {@code keepAlive}, so the next commit finds it rather than a
- * thread to start. A commit starts a drainer only when none is collecting or about to run: under a stream of
- * commits the keys that arrive while drainers work are claimed together, and only as many drainers run as the load
- * needs. On overflow keys are dropped and {@link #takeSweepRequest} turns true: the pending table is the source of
- * truth, this set only a hint.
+ * <b>One projection per turn.</b> A drainer works in {@link Turn turns}: each takes the keys of one projection (at most
+ * its {@code batch-size}) and whether that projection owes a look at its due marks ({@link #askForDueLook}), and holds
+ * one of that projection's {@code workers} until {@link Turn#end}. A lane at its cap is invisible to drainers looking
+ * for a turn, and of the lanes they can serve the one served least recently goes first: a projection whose refreshes
+ * are slow holds at most its cap of drainers, and the others' keys never wait behind its backlog.
+ * <p>
+ * <b>Batching that follows the load.</b> A drainer between two turns <em>collects</em> ({@link Slot#nextTurn}): it
+ * takes a lane at once when the lane's first waiting key came alone (nothing was offered to that lane in the quarter
+ * of {@code linger} before it: a lone commit is refreshed at once), else it waits for companions until that key has
+ * waited {@code linger} or a batch is full. With nothing to take it stays for {@code keepAlive}, so the next commit
+ * finds it rather than a thread to start. A commit starts a drainer only when none is collecting or about to run: under
+ * a stream of commits the keys that arrive while drainers work are claimed together, and only as many drainers run as
+ * the load needs. A collector that takes one lane while another waits for a collector reserves a helper for it
+ * ({@link Turn#helper}), so no lane's keys wait for a drainer that is busy elsewhere. On overflow keys are dropped and
+ * {@link #takeSweepRequest} turns true: the pending table is the source of truth, this set only a hint.
  */
 public final class Handoff {
 
-    /** The most keys waiting: a burst of commits beyond it is left to the sweep (the table has every mark). */
+    /** The most keys waiting, in all lanes: a burst of commits beyond it is left to the sweep (the table has every mark). */
     public static final int CAPACITY = 50_000;
     /** How long an idle drainer stays for the next commit: far less than an undeploy may wait for it. */
     public static final Duration KEEP_ALIVE = Duration.ofMillis(50);
@@ -46,8 +57,6 @@ public final class Handoff {
         private State state = State.RESERVED;
         private boolean ended;
         private boolean seenIdleBySweep;
-        /** A sweep or an operation asked this drainer to look at due marks ({@link #askForDueLook}). */
-        private boolean dueLookAsked;
 
         private Slot() {
         }
@@ -67,43 +76,47 @@ public final class Handoff {
         }
 
         /**
-         * The keys for this drainer's next pass, at most {@code max}. With {@code collect} false, what waits now;
-         * with it true (the drainer has nothing else to do), waits as the class comment says: for a burst's
-         * companions up to {@code linger}, and with nothing waiting up to {@code keepAlive}, returning an empty list
-         * when none came or the engine stops ({@link #wakeAll}). Asked for a look at due marks
-         * ({@link #dueLookAsked}), it returns what waits at once.
+         * This drainer's next turn, or {@code null} when there is none. With {@code collect} false, a lane it can
+         * serve now (keys waiting or a look owed), lingering or not; with it true (the drainer has nothing else to
+         * do), waits as the class comment says: for a burst's companions up to {@code linger}, and with nothing to
+         * take up to {@code keepAlive}, returning {@code null} when nothing came or the engine stops
+         * ({@link #wakeAll}). Keys of projections not {@code claimable} (paused) are dropped: their marks wait in the
+         * table, and a resume asks for a look.
          */
-        public List<MarkKey> nextKeys(int max, boolean collect) {
+        public Turn nextTurn(boolean collect, Set<String> claimable) {
             lock.lock();
             try {
+                if (ended || stopping) {
+                    return null;
+                }
                 if (!collect) {
-                    return takeLocked(max);
+                    return takeTurnLocked(this, false, claimable);
                 }
                 state = State.COLLECTING;
                 long idleEnds = nanos.getAsLong() + keepAlive;
                 try {
                     while (true) {
-                        long now = nanos.getAsLong();
                         if (ended || stopping) {
-                            return List.of();
+                            return null;
                         }
-                        if (dueLookAsked) {
-                            return takeLocked(max); // the look is the drainer's to make; what waits goes with it
+                        Turn turn = takeTurnLocked(this, true, claimable);
+                        if (turn != null) {
+                            return turn;
                         }
-                        long waitFor;
-                        if (!waiting.isEmpty()) {
-                            long companionsUntil = firstWaitingAt + linger;
-                            if (firstCameAlone || waiting.size() >= max || now - companionsUntil >= 0) {
-                                return takeLocked(max);
+                        long now = nanos.getAsLong();
+                        long waitFor = Long.MAX_VALUE;
+                        for (Lane lane : lanes.values()) {
+                            if (!lane.keys.isEmpty() && lane.open()) { // lingering for companions: not idle
+                                waitFor = Math.min(waitFor, lane.firstWaitingAt + linger - now);
                             }
-                            waitFor = companionsUntil - now;
-                        } else {
+                        }
+                        if (waitFor == Long.MAX_VALUE) {
                             waitFor = idleEnds - now;
                             if (waitFor <= 0) {
-                                return List.of();
+                                return null;
                             }
                         }
-                        changed.awaitNanos(waitFor);
+                        changed.awaitNanos(Math.max(1, waitFor));
                     }
                 } finally {
                     if (state == State.COLLECTING) {
@@ -112,34 +125,25 @@ public final class Handoff {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return List.of();
+                return null;
             } finally {
                 lock.unlock();
             }
         }
 
         /**
-         * True once after {@link #askForDueLook} asked this drainer, collecting or about to run, to look at due marks
-         * (a sweep or an operation made work due); the drainer reads it on every pass.
-         */
-        public boolean dueLookAsked() {
-            return locked(() -> {
-                boolean asked = dueLookAsked;
-                dueLookAsked = false;
-                return asked;
-            });
-        }
-
-        /**
          * Its drainer ends. Returns the successor's slot, already reserved, when work may remain ({@code moreWork})
-         * or keys arrived after the drainer's last look; {@code null} when the slot was simply given back. While the
-         * engine stops there is no successor.
+         * or a lane it could serve waits with no drainer collecting or about to run; {@code null} when the slot was
+         * simply given back. While the engine stops there is no successor.
          */
         public Slot finish(boolean moreWork, boolean stopping) {
             return locked(() -> {
                 end();
+                if (stopping || pressed()) {
+                    return null;
+                }
                 // keys that arrived while a drainer collects are its to take: no successor for them
-                if (stopping || pressed() || (!moreWork && (waiting.isEmpty() || has(State.COLLECTING)))) {
+                if (!moreWork && (!anyLaneWaiting(null) || has(State.COLLECTING) || has(State.RESERVED))) {
                     return null;
                 }
                 return reserve();
@@ -150,7 +154,7 @@ public final class Handoff {
         public void startFailed() {
             lockedDo(() -> {
                 end();
-                if (!waiting.isEmpty()) {
+                if (waitingCount > 0) {
                     sweepRequested = true; // the keys offered to it: the next commit starts a drainer for them
                 }
             });
@@ -164,8 +168,98 @@ public final class Handoff {
         }
     }
 
+    /**
+     * One projection's part of a drainer's work: its keys (at most its batch size), and whether the drainer owes
+     * that projection a look at its due marks. It holds one of the projection's {@code workers} until {@link #end}.
+     */
+    public final class Turn {
+        private final String projection;
+        private final List<MarkKey> keys;
+        private final boolean lookOwed;
+        private final Slot helper;
+        private boolean ended;
+
+        private Turn(String projection, List<MarkKey> keys, boolean lookOwed, Slot helper) {
+            this.projection = projection;
+            this.keys = keys;
+            this.lookOwed = lookOwed;
+            this.helper = helper;
+        }
+
+        public String projection() {
+            return projection;
+        }
+
+        public List<MarkKey> keys() {
+            return keys;
+        }
+
+        /** Whether a sweep, an operation or a drainer asked for a look at this projection's due marks. */
+        public boolean lookOwed() {
+            return lookOwed;
+        }
+
+        /**
+         * A slot reserved for a drainer to start now, for a lane that waits with no drainer collecting or about to
+         * run to take it; {@code null} mostly.
+         */
+        public Slot helper() {
+            return helper;
+        }
+
+        /** The turn is over: its projection may have one more drainer again. Idempotent. */
+        public void end() {
+            lockedDo(() -> {
+                if (!ended) {
+                    ended = true;
+                    lanes.get(projection).busy--;
+                    changed.signalAll(); // a drainer collecting may take this lane again
+                }
+            });
+        }
+    }
+
+    /** One projection's keys, and its drainers. */
+    private final class Lane {
+        private final String projection;
+        private final int cap;
+        private final int batchSize;
+        private final Set<MarkKey> keys = new LinkedHashSet<>();
+        private long firstWaitingAt;
+        private boolean firstCameAlone;
+        private long lastOfferAt;
+        private boolean offeredBefore;
+        /** A sweep, an operation or a drainer asked for a look at this projection's due marks. */
+        private boolean lookOwed;
+        private int busy;
+        /** When it was last given a turn, in turns taken: the least recent goes first. */
+        private long lastServed;
+
+        private Lane(String projection) {
+            this.projection = projection;
+            this.cap = Math.max(1, caps.applyAsInt(projection));
+            this.batchSize = Math.max(1, batchSizes.applyAsInt(projection));
+        }
+
+        /** Whether a drainer may take a turn of it now: not at its cap. */
+        private boolean open() {
+            return busy < cap;
+        }
+
+        /** Whether it has work a drainer could start on now, lingering or not. */
+        private boolean waiting() {
+            return open() && (lookOwed || !keys.isEmpty());
+        }
+
+        /** Whether a collecting drainer takes it now: a look owed, or keys past their linger or a full batch. */
+        private boolean ready(long now) {
+            return open() && (lookOwed || !keys.isEmpty()
+                    && (firstCameAlone || keys.size() >= batchSize || now - (firstWaitingAt + linger) >= 0));
+        }
+    }
+
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when keys arrive, a due look is asked for, or the engine stops: collecting drainers look again. */
+    /** Signalled when keys arrive, a look is owed, a turn ends, or the engine stops: collecting drainers look again. */
     private final Condition changed = lock.newCondition();
     private final int capacity;
     private final int workers;
@@ -177,20 +271,24 @@ public final class Handoff {
     private final long burstGap;
     private final long keepAlive;
     private final LongSupplier nanos;
-    private final Set<MarkKey> waiting = new LinkedHashSet<>();
+    private final ToIntFunction<String> caps;
+    private final ToIntFunction<String> batchSizes;
+    private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private final Set<Slot> slots = new LinkedHashSet<>();
+    private int waitingCount;
+    private long turnsTaken;
     private int peakInFlight;
     private boolean sweepRequested;
     private boolean stopping;
     private long pressedUntil;
-    private long lastOfferAt;
-    private boolean offeredBefore;
-    private long firstWaitingAt;
-    private boolean firstCameAlone;
 
-    /** The engine's hand-off: {@value #CAPACITY} keys, {@code workers} slots, {@code batch-linger}, {@link #KEEP_ALIVE}. */
+    /**
+     * The engine's hand-off: {@value #CAPACITY} keys, {@code workers} slots, each projection's {@code workers} and
+     * {@code batch-size}, {@code batch-linger}, {@link #KEEP_ALIVE}.
+     */
     public static Handoff of(dev.projections.config.Settings settings) {
-        return new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE, System::nanoTime);
+        return new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE, System::nanoTime,
+                projection -> settings.of(projection).workers(), projection -> settings.of(projection).batchSize());
     }
 
     /** A hand-off whose drainers take what waits at once and never stay idle (tests of the slot protocol). */
@@ -198,13 +296,21 @@ public final class Handoff {
         this(capacity, workers, Duration.ZERO, Duration.ZERO, System::nanoTime);
     }
 
-    /**
-     * @param linger    how long a key offered in a burst (within a quarter of it after the one before) waits for
-     *                  companions at most; zero: never
-     * @param keepAlive how long a drainer with nothing to do stays for the next commit; zero: it ends at once
-     * @param nanos     the time the two are measured in ({@link System#nanoTime} but in tests)
-     */
+    /** With every projection allowed all {@code workers} and batches of up to {@code capacity} keys. */
     public Handoff(int capacity, int workers, Duration linger, Duration keepAlive, LongSupplier nanos) {
+        this(capacity, workers, linger, keepAlive, nanos, projection -> workers, projection -> capacity);
+    }
+
+    /**
+     * @param linger     how long a key offered in a burst (within a quarter of it after the one before) waits for
+     *                   companions at most; zero: never
+     * @param keepAlive  how long a drainer with nothing to do stays for the next commit; zero: it ends at once
+     * @param nanos      the time the two are measured in ({@link System#nanoTime} but in tests)
+     * @param caps       each projection's cap on its drainers at once
+     * @param batchSizes each projection's most keys per turn
+     */
+    public Handoff(int capacity, int workers, Duration linger, Duration keepAlive, LongSupplier nanos,
+                   ToIntFunction<String> caps, ToIntFunction<String> batchSizes) {
         if (capacity < 1 || workers < 1) {
             throw new IllegalArgumentException("hand-off capacity and workers must be >= 1, were " + capacity + ", " + workers);
         }
@@ -218,32 +324,38 @@ public final class Handoff {
         this.burstGap = this.linger / 4;
         this.keepAlive = keepAlive.toNanos();
         this.nanos = nanos;
+        this.caps = caps;
+        this.batchSizes = batchSizes;
     }
 
     /**
      * Adds committed keys; returns the slot of a drainer to start now, or {@code null} when none must start: a
-     * drainer is collecting (it is told) or about to run (it will take them), or every slot is taken.
+     * drainer is collecting (it is told) or about to run (it will take them), every slot is taken, or the keys' lanes
+     * are at their cap (their drainers will take them).
      */
     public Slot offer(Collection<MarkKey> keys) {
         return locked(() -> {
             long now = nanos.getAsLong();
-            boolean wasEmpty = waiting.isEmpty();
+            Set<Lane> offeredTo = new LinkedHashSet<>();
             for (MarkKey key : keys) {
-                if (waiting.size() >= capacity && !waiting.contains(key)) {
+                Lane lane = lane(key.projection());
+                if (offeredTo.add(lane)) {
+                    if (lane.keys.isEmpty()) {
+                        lane.firstWaitingAt = now;
+                        lane.firstCameAlone = !lane.offeredBefore || now - lane.lastOfferAt >= burstGap;
+                    }
+                    lane.offeredBefore = true;
+                    lane.lastOfferAt = now;
+                }
+                if (waitingCount >= capacity && !lane.keys.contains(key)) {
                     sweepRequested = true;
                     continue;
                 }
-                waiting.add(key);
+                if (lane.keys.add(key)) {
+                    waitingCount++;
+                }
             }
-            if (wasEmpty && !waiting.isEmpty()) {
-                firstWaitingAt = now;
-                firstCameAlone = !offeredBefore || now - lastOfferAt >= burstGap;
-            }
-            if (!keys.isEmpty()) {
-                offeredBefore = true;
-                lastOfferAt = now;
-            }
-            if (waiting.isEmpty()) {
+            if (!anyLaneWaiting(null)) {
                 return null;
             }
             if (has(State.COLLECTING)) {
@@ -263,23 +375,29 @@ public final class Handoff {
     }
 
     /**
-     * Asks every drainer collecting or about to run to look at due marks on its next pass (a collecting one is woken
-     * for it); false when there is none, and a drainer must start. The sweep and operations ask before starting one.
+     * Records that each of {@code projections} owes a look at its due marks (a sweep, an operation or a drainer made
+     * work due), and wakes the drainers collecting. True when one will take it: a drainer is collecting or about to
+     * run, or every lane named is at its cap (its drainers will); false when a drainer must start.
      */
-    public boolean askForDueLook() {
+    public boolean askForDueLook(Collection<String> projections) {
         return locked(() -> {
-            boolean asked = false;
-            for (Slot slot : slots) {
-                if (slot.state == State.COLLECTING || slot.state == State.RESERVED) {
-                    slot.dueLookAsked = true;
-                    asked = true;
-                }
+            boolean anyOpen = false;
+            for (String projection : projections) {
+                Lane lane = lane(projection);
+                lane.lookOwed = true;
+                anyOpen |= lane.open();
             }
-            if (asked) {
-                changed.signalAll();
-            }
-            return asked;
+            changed.signalAll();
+            return !anyOpen || has(State.COLLECTING) || has(State.RESERVED);
         });
+    }
+
+    /**
+     * A turn without a slot (tests, benchmarks, a drainer of {@link RefreshEngine#drain()}): the lane served least
+     * recently among those with keys or a look owed, lingering or not; {@code null} when there is none.
+     */
+    public Turn takeTurn(Set<String> claimable) {
+        return locked(() -> takeTurnLocked(null, false, claimable));
     }
 
     /** The engine stops: collecting drainers return at once and end. */
@@ -314,13 +432,80 @@ public final class Handoff {
         }
     }
 
+    private Lane lane(String projection) {
+        return lanes.computeIfAbsent(projection, Lane::new);
+    }
+
+    /**
+     * The turn of the lane served least recently of those {@code taker} may take ({@code collecting}: ready, else
+     * waiting), with a helper reserved when another lane then waits with no drainer collecting or about to run.
+     */
+    private Turn takeTurnLocked(Slot taker, boolean collecting, Set<String> claimable) {
+        long now = nanos.getAsLong();
+        Lane chosen = null;
+        for (Lane lane : lanes.values()) {
+            if (!claimable.contains(lane.projection)) {
+                dropKeys(lane); // paused or not deployed here: the table keeps its marks
+                continue;
+            }
+            boolean takeable = collecting ? lane.ready(now) : lane.waiting();
+            if (takeable && (chosen == null || lane.lastServed < chosen.lastServed)) {
+                chosen = lane;
+            }
+        }
+        if (chosen == null) {
+            return null;
+        }
+        List<MarkKey> taken = new ArrayList<>(Math.min(chosen.batchSize, chosen.keys.size()));
+        Iterator<MarkKey> it = chosen.keys.iterator();
+        while (it.hasNext() && taken.size() < chosen.batchSize) {
+            taken.add(it.next());
+            it.remove();
+        }
+        waitingCount -= taken.size();
+        if (!chosen.keys.isEmpty()) {
+            // what is left over waited with the keys just taken: it goes with the next turn, without a new linger
+            chosen.firstCameAlone = true;
+        }
+        boolean look = chosen.lookOwed;
+        chosen.lookOwed = false;
+        chosen.busy++;
+        chosen.lastServed = ++turnsTaken;
+        Slot helper = null;
+        // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper
+        if (taker != null && anyLaneWaiting(claimable) && !hasOther(taker, State.COLLECTING) && !hasOther(taker, State.RESERVED)) {
+            helper = tryReserveLocked();
+        }
+        return new Turn(chosen.projection, List.copyOf(taken), look, helper);
+    }
+
+    private void dropKeys(Lane lane) {
+        waitingCount -= lane.keys.size();
+        lane.keys.clear();
+        lane.lookOwed = false;
+    }
+
+    /** Whether a lane (of {@code claimable}, or any when {@code null}) has work a drainer could start on now. */
+    private boolean anyLaneWaiting(Set<String> claimable) {
+        for (Lane lane : lanes.values()) {
+            if (lane.waiting() && (claimable == null || claimable.contains(lane.projection))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Slot tryReserveLocked() {
         return slots.size() >= workers || pressed() ? null : reserve();
     }
 
     private boolean has(State state) {
+        return hasOther(null, state);
+    }
+
+    private boolean hasOther(Slot except, State state) {
         for (Slot slot : slots) {
-            if (slot.state == state) {
+            if (slot != except && slot.state == state) {
                 return true;
             }
         }
@@ -346,23 +531,20 @@ public final class Handoff {
         return slot;
     }
 
-    /** Takes up to {@code max} waiting keys at once, whoever asks (tests and drainers without a slot). */
+    /** Takes up to {@code max} waiting keys of any lanes at once, as a turn never would (tests of the slot protocol). */
     public List<MarkKey> take(int max) {
-        return locked(() -> takeLocked(max));
-    }
-
-    private List<MarkKey> takeLocked(int max) {
-        List<MarkKey> taken = new ArrayList<>(Math.min(max, waiting.size()));
-        Iterator<MarkKey> it = waiting.iterator();
-        while (it.hasNext() && taken.size() < max) {
-            taken.add(it.next());
-            it.remove();
-        }
-        if (!waiting.isEmpty()) {
-            // what is left over waited with the keys just taken: it goes with the next pass, without a new linger
-            firstCameAlone = true;
-        }
-        return taken;
+        return locked(() -> {
+            List<MarkKey> taken = new ArrayList<>();
+            for (Lane lane : lanes.values()) {
+                Iterator<MarkKey> it = lane.keys.iterator();
+                while (it.hasNext() && taken.size() < max) {
+                    taken.add(it.next());
+                    it.remove();
+                    waitingCount--;
+                }
+            }
+            return taken;
+        });
     }
 
     /**
@@ -381,7 +563,7 @@ public final class Handoff {
                 if (slot.seenIdleBySweep) {
                     slot.end();
                     lost++;
-                    if (!waiting.isEmpty()) {
+                    if (waitingCount > 0) {
                         sweepRequested = true;
                     }
                 } else {
@@ -411,11 +593,16 @@ public final class Handoff {
     }
 
     public int waiting() {
-        return locked(() -> waiting.size());
+        return locked(() -> waitingCount);
     }
 
     /** How many drainers are collecting now (tests of the batching). */
     public int collecting() {
         return locked(() -> (int) slots.stream().filter(slot -> slot.state == State.COLLECTING).count());
+    }
+
+    /** How many turns of {@code projection} are open now (tests of the caps, the console). */
+    public int busy(String projection) {
+        return locked(() -> lanes.containsKey(projection) ? lanes.get(projection).busy : 0);
     }
 }

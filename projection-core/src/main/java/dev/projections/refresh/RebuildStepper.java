@@ -76,9 +76,22 @@ public final class RebuildStepper {
 
     /** Steps one runnable run; false when there was none. */
     public boolean step() {
+        return step(catalog.claimable());
+    }
+
+    /**
+     * Steps one runnable run of {@code projections} (a drainer's turn steps its own projection's, so each keeps
+     * about one page queued); false when there was none.
+     */
+    public boolean step(java.util.Collection<String> projections) {
+        java.util.Set<String> claimable = new java.util.LinkedHashSet<>(projections);
+        claimable.retainAll(catalog.claimable());
+        if (claimable.isEmpty()) {
+            return false;
+        }
         String token = UUID.randomUUID().toString();
         Optional<RebuildRun> leased = shortTransactions.run("rebuild step",
-                connection -> partitions.lease(connection, catalog.claimable(), clock.instant(), lease, token));
+                connection -> partitions.lease(connection, claimable, clock.instant(), lease, token));
         if (leased.isEmpty()) {
             return false;
         }

@@ -12,7 +12,14 @@ import dev.projections.store.Suspension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -40,7 +47,8 @@ public final class RefreshEngine {
     private final Claimer claimer;
     private final BatchRefresher refresher;
     private final InFlight inFlight = new InFlight();
-    private final DueLook dueLook;
+    /** Each projection's: whether its next claim looks for due marks too. */
+    private final Map<String, DueLook> dueLooks = new ConcurrentHashMap<>();
     private volatile boolean stopping;
 
     /**
@@ -55,7 +63,6 @@ public final class RefreshEngine {
         this.clock = clock;
         this.settings = settings;
         this.handoff = handoff;
-        this.dueLook = new DueLook(handoff::now);
         this.catalog = catalog;
         this.rebuilds = rebuilds;
         this.leases = new LeasePolicy(settings.leaseTime());
@@ -66,47 +73,61 @@ public final class RefreshEngine {
     }
 
     /**
-     * One drainer's turn without a slot (tests, benchmarks): claim what the hand-off holds and due marks until a
-     * claim finds none, the engine stops, or the turn is over; true when work may remain. Throws
-     * {@link DatabaseTroubleException} when the database cannot be reached: the drainer ends and the sweep tries
-     * again later.
+     * One drainer's work without a slot (tests, benchmarks): every claimable projection owes a look, and turns are
+     * taken until none is left (handed keys and due marks, until each projection's claim finds none), the engine
+     * stops, or the drainer's time is over; true when work may remain. Throws {@link DatabaseTroubleException} when
+     * the database cannot be reached: the drainer ends and the sweep tries again later.
      */
     public boolean drain() {
-        return drain(() -> { }, null, true);
+        return drain(projection -> { }, helper -> { }, null, true);
     }
 
     /**
-     * A drainer's turn in {@code slot} (or, when {@code null}, taking straight from the hand-off without waiting).
-     * It calls {@code backlogFound} once, the first time a claim comes back full: a backlog of at least a batch
-     * waits, and the caller starts another drainer if a slot is free. That one does the same, so a sweep or a resume
-     * that finds a backlog has every worker on it within a few batches, rather than one drainer alone until the
-     * next sweep. With {@code lookFirst} its first claim looks for due marks whatever the last look found (a sweep
-     * or an operation started it for them); a drainer started for handed keys collects first (docs/design.md D41).
+     * A drainer's work in {@code slot} (or, when {@code null}, taking turns straight from the hand-off without
+     * waiting). It calls {@code backlogFound} with a projection the first time a claim of it comes back full: a
+     * backlog of at least a batch waits, and the caller starts another drainer if a slot is free. That one does the
+     * same, so a sweep or a resume that finds a backlog has the drainers the projection may have on it within a few
+     * batches. {@code helpers} starts the drainer of a slot a turn reserved for another projection's keys. With
+     * {@code lookFirst} it takes what it can serve at once (a sweep or an operation started it for due marks); a
+     * drainer started for handed keys collects first (docs/design.md D41).
      */
-    public boolean drain(Runnable backlogFound, Handoff.Slot slot, boolean lookFirst) {
+    public boolean drain(Consumer<String> backlogFound, Consumer<Handoff.Slot> helpers, Handoff.Slot slot,
+                         boolean lookFirst) {
         inFlight.drainBegins();
         try {
-            return drainUntilEmptyOrDue(backlogFound, slot, lookFirst);
+            return drainUntilEmptyOrDue(backlogFound, helpers, slot, lookFirst);
         } finally {
             inFlight.drainEnds();
         }
     }
 
-    /** Something may be due that nobody will hand over (a sweep or an operation says so): the next claim looks. */
-    public void lookForDueMarks() {
-        dueLook.lookAgain();
+    /**
+     * Something may be due in {@code projections} that nobody will hand over (a sweep or an operation says so): the
+     * next claim of each looks.
+     */
+    public void lookForDueMarks(Collection<String> projections) {
+        projections.forEach(projection -> dueLook(projection).lookAgain());
+    }
+
+    private DueLook dueLook(String projection) {
+        return dueLooks.computeIfAbsent(projection, p -> new DueLook(handoff::now));
     }
 
     /**
      * A drainer works for at most {@link #DRAIN_TURN} and then ends, returning true when work may remain, so its
      * slot passes to a fresh drainer. At undeploy the container waits for running asynchronous invocations before
      * the engine hears that it stops: a drainer that drained until the queue was empty could hold an undeploy for
-     * as long as a big rebuild takes.
+     * as long as a big rebuild takes. Each pass is one projection's {@link Handoff.Turn turn} (docs/design.md D45).
      */
-    private boolean drainUntilEmptyOrDue(Runnable backlogFound, Handoff.Slot slot, boolean lookFirst) {
+    private boolean drainUntilEmptyOrDue(Consumer<String> backlogFound, Consumer<Handoff.Slot> helpers,
+                                         Handoff.Slot slot, boolean lookFirst) {
         long turnEnds = System.nanoTime() + DRAIN_TURN.toNanos();
-        boolean helpAsked = false;
-        boolean mustLook = lookFirst;
+        if (slot == null && lookFirst) {
+            handoff.askForDueLook(catalog.claimable()); // a drainer without a slot looks at every projection
+        }
+        Set<String> helpAsked = new HashSet<>();
+        // projections served by key only, or whose refreshes gave marks back: looked at before the drainer ends
+        Set<String> lookBeforeEnding = new LinkedHashSet<>();
         // a drainer with nothing else to do collects: it waits for a burst's companions, and idle for a while
         boolean collect = !lookFirst;
         while (!stopping) {
@@ -117,76 +138,109 @@ public final class RefreshEngine {
                 // a run was cancelled here: its rebuild marks go before the drainers spend refreshes on them
                 rebuilds.purgeCancelled();
             }
-            List<MarkKey> handed = slot == null ? handoff.take(settings.batchSize())
-                    : slot.nextKeys(settings.batchSize(), collect && !mustLook);
-            boolean asked = slot != null && slot.dueLookAsked(); // read (and so cleared) on every pass
-            boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
-            // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other
-            // instances' orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
-            boolean lookAtDue = mustLook || asked || lookAtRebuilds || dueLook.wanted();
-            mustLook = false;
-            List<ClaimedMark> claimed = claimer.claimHandedAndDue(handed, catalog.claimable(), settings.batchSize(),
-                    lookAtDue ? dueLook : null);
-            // a rebuild steps when nothing is due, or when its marks are running out (a short claim holding rebuild
-            // marks): the next page is marked while the last of the previous one is refreshed, and the queue holds
-            // about one page of a run at a time. Live marks still come first in every claim (priority). Plain live
-            // traffic, short claims without rebuild marks, costs no step query.
-            // no rebuild statement at all while no run has work: the last look found none and nothing said otherwise
-            if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
-                rebuilds.runsMayExist(); // another instance's run, whose marks came here
-            }
-            boolean stepped = lookAtRebuilds && rebuildRunningDry(claimed) && rebuilds.step();
-            if (claimed.isEmpty()) {
-                if (stepped) {
-                    mustLook = true; // the page just marked is due
-                    continue;
-                }
-                if (!handed.isEmpty()) {
-                    continue; // handed keys another claim holds, or of a paused projection: on to the next pass
-                }
+            Set<String> claimable = catalog.claimable();
+            Handoff.Turn turn = slot == null ? handoff.takeTurn(claimable) : slot.nextTurn(collect, claimable);
+            if (turn == null) {
                 if (!collect && slot != null) {
                     collect = true; // a backlog ran out: stay a while for the next commit before ending
                     continue;
                 }
-                if (!lookAtDue) {
+                if (!lookBeforeEnding.isEmpty()) {
                     // never end without a look: a handed key the claim by key skipped (its row locked a moment, as
                     // InnoDB's locks can) is found only so, and a committed key must not wait for the sweep
-                    mustLook = true;
+                    handoff.askForDueLook(lookBeforeEnding);
+                    lookBeforeEnding.clear();
+                    collect = false;
                     continue;
                 }
-                if (lookAtRebuilds) {
+                if (rebuilds != null && rebuilds.mayHaveWork()) {
                     rebuilds.finishExhausted();
                     rebuilds.lookForRuns();
                 }
                 return false;
             }
-            if (!helpAsked && claimed.size() >= settings.batchSize()) {
-                helpAsked = true;
-                backlogFound.run();
+            if (turn.helper() != null) {
+                helpers.accept(turn.helper());
             }
-            collect = claimed.size() < settings.batchSize();
-            ClaimedBatch batch = new ClaimedBatch(claimed);
-            inFlight.batchBegins(claimed.size());
+            Claim claim;
             try {
-                refresher.process(batch, () -> System.nanoTime() > turnEnds);
+                // a full claim has found a backlog: help is asked before the refresh, which may take long
+                claim = take(turn, turnEnds, lookBeforeEnding, () -> {
+                    if (helpAsked.add(turn.projection())) {
+                        backlogFound.accept(turn.projection());
+                    }
+                });
             } finally {
-                inFlight.batchEnds(claimed.size());
+                turn.end();
             }
-            if (!batch.allRefreshedAsClaimed()) {
-                dueLook.lookAgain(); // given back, re-marked or failed: due again now or after a backoff
-            }
-            if (batch.isPressed()) {
-                // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
-                // for a retry delay, when the marks given back are due again
-                handoff.pressedFor(settings.retryDelay());
+            if (claim == Claim.PRESSED) {
                 return false;
             }
+            // after a short claim, collect: wait for companions; after a full one, go on at once
+            collect = claim == Claim.EMPTY ? collect : claim == Claim.SHORT;
         }
         return false;
     }
 
-    private boolean rebuildRunningDry(List<ClaimedMark> claimed) {
-        return claimed.isEmpty() || claimed.size() < settings.batchSize()
+    /** What a turn's claim came back with. */
+    private enum Claim { EMPTY, SHORT, FULL, PRESSED }
+
+    /**
+     * One turn: claims the turn's keys, and due marks of its projection when a look is owed or wanted, refreshes and
+     * acks them. A rebuild of the projection steps when its claim runs dry (D40): the next page is marked while the
+     * last of the previous one is refreshed, and the queue holds about one page of a run at a time. Live marks still
+     * come first in every claim (priority). Plain live traffic, short claims without rebuild marks, costs no step
+     * query, and no rebuild statement runs at all while no run has work.
+     */
+    private Claim take(Handoff.Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
+        String projection = turn.projection();
+        int batchSize = settings.of(projection).batchSize();
+        DueLook look = dueLook(projection);
+        boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
+        // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other instances'
+        // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
+        boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
+        List<ClaimedMark> claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
+        // the last statement a drainer sends for a projection before it ends is a look that found nothing due
+        if (claimed.isEmpty() && lookAtDue) {
+            lookBeforeEnding.remove(projection);
+        } else {
+            lookBeforeEnding.add(projection);
+        }
+        if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
+            rebuilds.runsMayExist(); // another instance's run, whose marks came here
+        }
+        if (lookAtRebuilds && rebuildRunningDry(claimed, batchSize) && rebuilds.step(Set.of(projection))) {
+            handoff.askForDueLook(Set.of(projection)); // the page just marked is due
+        }
+        if (claimed.isEmpty()) {
+            return Claim.EMPTY;
+        }
+        if (claimed.size() >= batchSize) {
+            handoff.askForDueLook(Set.of(projection)); // a backlog: its next turn looks again
+            backlogFound.run();
+        }
+        ClaimedBatch batch = new ClaimedBatch(claimed);
+        inFlight.batchBegins(claimed.size());
+        try {
+            refresher.process(batch, () -> System.nanoTime() > turnEnds);
+        } finally {
+            inFlight.batchEnds(claimed.size());
+        }
+        if (!batch.allRefreshedAsClaimed()) {
+            look.lookAgain(); // given back, re-marked or failed: due again now or after a backoff
+            lookBeforeEnding.add(projection);
+        }
+        if (batch.isPressed()) {
+            // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
+            // for a retry delay, when the marks given back are due again
+            handoff.pressedFor(settings.retryDelay());
+            return Claim.PRESSED;
+        }
+        return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
+    }
+    private static boolean rebuildRunningDry(List<ClaimedMark> claimed, int batchSize) {
+        return claimed.isEmpty() || claimed.size() < batchSize
                 && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
     }
 
@@ -259,6 +313,11 @@ public final class RefreshEngine {
             }
         }
         return lifted;
+    }
+
+    /** The projections this instance may claim marks of now. */
+    public Set<String> claimable() {
+        return catalog.claimable();
     }
 
     /** The sweep's question: is anything due that this instance may claim? */

@@ -77,6 +77,39 @@ class ProjectionSettingsTest {
     }
 
     @Test
+    void eachProjectionHasItsOwnBatchSizeAndACapOnItsDrainersAllButOneOfTheInstancesWhenSeveralAreDeployed() {
+        Settings settings = resolve(SettingSource.of(Map.of(
+                        "projection.workers", "4",
+                        "projection.batch-size", "50",
+                        "projection.customer-stats.batch-size", "500",
+                        "projection.customer-stats.workers", "4")),
+                ORDER_SEARCH, CUSTOMER_STATS);
+
+        assertThat(settings.of("customer-stats").batchSize()).isEqualTo(500);
+        assertThat(settings.of("customer-stats").workers()).as("set: up to every drainer").isEqualTo(4);
+        assertThat(settings.of("order-search").batchSize()).as("the global key").isEqualTo(50);
+        assertThat(settings.of("order-search").workers()).as("unset: one drainer always left to the others")
+                .isEqualTo(3);
+        assertThat(settings.of("order-search").origins()).containsEntry("workers",
+                "default (projection.workers less one: 4 - 1)");
+
+        Settings alone = resolve(SettingSource.of(Map.of("projection.workers", "4")), ORDER_SEARCH);
+        assertThat(alone.of("order-search").workers()).as("the only projection: all of them").isEqualTo(4);
+        Settings one = resolve(SettingSource.of(Map.of("projection.workers", "1")), ORDER_SEARCH, CUSTOMER_STATS);
+        assertThat(one.of("order-search").workers()).as("never fewer than one").isEqualTo(1);
+    }
+
+    @Test
+    void aProjectionsWorkersBeyondTheInstancesFailTheDeployment() {
+        assertThatThrownBy(() -> resolve(SettingSource.of(Map.of("projection.workers", "4",
+                "projection.order-search.workers", "5", "projection.order-search.batch-size", "0")), ORDER_SEARCH))
+                .isInstanceOf(InvalidSettingsException.class)
+                .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
+                        "projection.order-search.workers must be 1..4, was 5",
+                        "projection.order-search.batch-size must be >= 1, was 0"));
+    }
+
+    @Test
     void aProjectionNameWithDotsIsReadWhole() {
         Declaring dotted = new Declaring("orders.search", Map.of());
         Settings settings = resolve(SettingSource.of(Map.of("projection.orders.search.max-attempts", "2")), dotted);
@@ -105,7 +138,7 @@ class ProjectionSettingsTest {
         Declaring badCode = new Declaring("bad-code", Map.of("max-attempts", "none", "colour", "blue"));
         SettingSource source = source(
                 Map.of("projection.order-search.retry-delay", "soon",
-                        "projection.order-search.batch-size", "500",
+                        "projection.order-search.lease-time", "5m",
                         "projection.order-search.max-atempts", "3"),
                 Map.of(),
                 Map.of("projection.ordr-search.max-attempts", "3",
@@ -116,8 +149,8 @@ class ProjectionSettingsTest {
                 .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
                         "projection.ordr-search.max-attempts=3 names no deployed projection (deployed: bad-code, "
                                 + "customer-stats, order-search)",
-                        "projection.order-search.batch-size=500: batch-size is one value per instance, not per "
-                                + "projection yet; set projection.batch-size",
+                        "projection.order-search.lease-time=5m: lease-time is one value per instance, not per "
+                                + "projection yet; set projection.lease-time",
                         "projection.order-search.max-atempts=3: max-atempts is not a setting a projection can have; "
                                 + "these are: " + String.join(", ", ProjectionSettings.KEYS),
                         "projection.order-search.retry-delay must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"",

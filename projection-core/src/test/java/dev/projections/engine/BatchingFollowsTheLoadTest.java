@@ -61,7 +61,8 @@ class BatchingFollowsTheLoadTest {
         settings = Settings.load(deployment);
         dataSource = h2;
         // a linger and a keep-alive the test's clock ends, not the machine's
-        engine = engine(new Handoff(1000, settings.workers(), Duration.ofMillis(8), Duration.ofHours(1), nanos::get));
+        engine = engine(new Handoff(1000, settings.workers(), Duration.ofMillis(8), Duration.ofHours(1), nanos::get,
+                projection -> settings.workers(), projection -> BATCH));
     }
 
     private Engine engine(Handoff handoff) {
@@ -152,7 +153,8 @@ class BatchingFollowsTheLoadTest {
     @Test
     void aDrainerLooksForDueMarksOnceMoreBeforeItEnds() throws Exception {
         engine.stop();
-        engine = engine(new Handoff(1000, settings.workers(), Duration.ZERO, Duration.ZERO, nanos::get));
+        engine = engine(new Handoff(1000, settings.workers(), Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> settings.workers(), projection -> BATCH));
         commit("1");
         assertThat(firstRefreshRuns.await(10, TimeUnit.SECONDS)).isTrue();
         MarkKey orphan = mark("2"); // after the drainer's first claim looked and found nothing else due

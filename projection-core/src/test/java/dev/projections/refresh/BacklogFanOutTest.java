@@ -34,7 +34,7 @@ class BacklogFanOutTest {
             harness.mark("quiet", "id-" + i);
         }
 
-        assertThat(harness.newEngine().drain(callsForHelp::incrementAndGet, null, true)).isFalse();
+        assertThat(harness.newEngine().drain(projection -> callsForHelp.incrementAndGet(), helper -> { }, null, true)).isFalse();
 
         assertThat(callsForHelp).as("four batches drained, help asked at the first full one").hasValue(1);
         assertThat(harness.refreshed).hasSize(35);
@@ -47,7 +47,7 @@ class BacklogFanOutTest {
             harness.mark("quiet", "id-" + i);
         }
 
-        assertThat(harness.newEngine().drain(callsForHelp::incrementAndGet, null, true)).isFalse();
+        assertThat(harness.newEngine().drain(projection -> callsForHelp.incrementAndGet(), helper -> { }, null, true)).isFalse();
 
         assertThat(callsForHelp).hasValue(0);
         assertThat(harness.refreshed).hasSize(9);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,8 +28,24 @@ class HandoffCollectingTest {
         return new MarkKey("p", "", String.valueOf(i));
     }
 
+    /** The projection's batch size, for the hand-offs made after it is set. */
+    private int batch = 10;
+
     private Handoff handoff(Duration keepAlive) {
-        return new Handoff(100, 2, LINGER, keepAlive, nanos::get);
+        return new Handoff(100, 2, LINGER, keepAlive, nanos::get, projection -> 2, projection -> batch);
+    }
+
+    /** The keys of the slot's next turn, collecting; the turn ends at once. */
+    private static List<MarkKey> nextKeys(Handoff.Slot slot) {
+        return keys(slot.nextTurn(true, Set.of("p")));
+    }
+
+    private static List<MarkKey> keys(Handoff.Turn turn) {
+        if (turn == null) {
+            return List.of();
+        }
+        turn.end();
+        return turn.keys();
     }
 
     private void advance(Duration by) {
@@ -43,8 +60,12 @@ class HandoffCollectingTest {
         threads.shutdownNow(); // a collector still waiting is interrupted and returns
     }
 
-    private CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot, int max) {
-        return CompletableFuture.supplyAsync(() -> slot.nextKeys(max, true), threads);
+    private CompletableFuture<Handoff.Turn> collectTurn(Handoff.Slot slot) {
+        return CompletableFuture.supplyAsync(() -> slot.nextTurn(true, Set.of("p")), threads);
+    }
+
+    private CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot) {
+        return collectTurn(slot).thenApply(HandoffCollectingTest::keys);
     }
 
     /** Until {@code n} drainers collect: the offers that follow find them waiting. */
@@ -61,7 +82,7 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.tryReserve();
         slot.run();
-        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
 
         assertThat(handoff.offer(List.of(key(1)))).as("the collecting drainer is told, none starts").isNull();
@@ -72,13 +93,14 @@ class HandoffCollectingTest {
 
     @Test
     void aCommitInABurstWaitsForCompanionsUntilABatchIsFull() throws Exception {
+        batch = 3;
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
-        assertThat(slot.nextKeys(3, true)).as("alone: at once").containsExactly(key(1));
+        assertThat(nextKeys(slot)).as("alone: at once").containsExactly(key(1));
         advance(Duration.ofMillis(1));
         handoff.offer(List.of(key(2))); // a millisecond after key 1: a burst
-        CompletableFuture<List<MarkKey>> taken = collect(slot, 3);
+        CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
         handoff.offer(List.of(key(3)));
         assertThat(taken).as("two of three: it waits on").isNotDone();
@@ -93,10 +115,10 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
-        slot.nextKeys(10, true);
+        nextKeys(slot);
         advance(Duration.ofMillis(1));
         handoff.offer(List.of(key(2)));
-        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
         advance(Duration.ofMillis(2));
         handoff.offer(List.of(key(3)));
@@ -112,20 +134,21 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
-        slot.nextKeys(10, true);
+        nextKeys(slot);
         advance(BURST_GAP);
         handoff.offer(List.of(key(2)));
 
-        assertThat(slot.nextKeys(10, true)).as("nothing offered in the burst gap before it").containsExactly(key(2));
+        assertThat(nextKeys(slot)).as("nothing offered in the burst gap before it").containsExactly(key(2));
     }
 
     @Test
     void keysLeftOverFromAFullBatchGoWithTheNextPassWithoutLingering() {
+        batch = 2;
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.offer(List.of(key(1), key(2), key(3)));
         slot.run();
-        assertThat(slot.nextKeys(2, true)).containsExactly(key(1), key(2));
-        assertThat(slot.nextKeys(2, true)).containsExactly(key(3));
+        assertThat(nextKeys(slot)).containsExactly(key(1), key(2));
+        assertThat(nextKeys(slot)).containsExactly(key(3));
     }
 
     @Test
@@ -133,7 +156,7 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofMillis(20));
         Handoff.Slot slot = handoff.tryReserve();
         slot.run();
-        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
         assertThat(taken).isNotDone();
 
@@ -148,26 +171,29 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.tryReserve();
         slot.run();
-        CompletableFuture<List<MarkKey>> taken = collect(slot, 10);
+        CompletableFuture<Handoff.Turn> taken = collectTurn(slot);
         awaitCollecting(handoff, 1);
 
-        assertThat(handoff.askForDueLook()).isTrue();
+        assertThat(handoff.askForDueLook(Set.of("p"))).isTrue();
 
-        assertThat(taken.get(10, TimeUnit.SECONDS)).isEmpty();
-        assertThat(slot.dueLookAsked()).as("asked once").isTrue();
-        assertThat(slot.dueLookAsked()).isFalse();
+        Handoff.Turn turn = taken.get(10, TimeUnit.SECONDS);
+        assertThat(turn.keys()).isEmpty();
+        assertThat(turn.lookOwed()).as("the look is the turn's").isTrue();
+        turn.end();
+        assertThat(slot.nextTurn(false, Set.of("p"))).as("asked once").isNull();
         assertThat(handoff.inFlight()).isEqualTo(1);
     }
 
     @Test
     void withNoDrainerCollectingOrAboutToRunTheSweepMustStartOne() {
         Handoff handoff = handoff(Duration.ofHours(1));
-        assertThat(handoff.askForDueLook()).isFalse();
+        assertThat(handoff.askForDueLook(Set.of("p"))).isFalse();
         Handoff.Slot slot = handoff.tryReserve();
-        assertThat(handoff.askForDueLook()).as("about to run: asked too").isTrue();
+        assertThat(handoff.askForDueLook(Set.of("p"))).as("about to run: asked too").isTrue();
         slot.run();
-        assertThat(slot.dueLookAsked()).as("its first pass reads the ask").isTrue();
-        assertThat(handoff.askForDueLook()).as("working").isFalse();
+        Handoff.Turn turn = slot.nextTurn(false, Set.of("p"));
+        assertThat(turn.lookOwed()).as("its first turn has the look").isTrue();
+        assertThat(handoff.askForDueLook(Set.of("p"))).as("working").isFalse();
     }
 
     @Test
@@ -175,17 +201,19 @@ class HandoffCollectingTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
-        slot.nextKeys(10, true);
-        CompletableFuture<List<MarkKey>> lingering = collect(slot, 10);
+        nextKeys(slot);
+        CompletableFuture<Handoff.Turn> lingering = collectTurn(slot);
         awaitCollecting(handoff, 1);
         advance(Duration.ofMillis(1));
         handoff.offer(List.of(key(2))); // a burst: it lingers
 
-        assertThat(handoff.askForDueLook()).isTrue();
+        assertThat(handoff.askForDueLook(Set.of("p"))).isTrue();
 
-        assertThat(lingering.get(10, TimeUnit.SECONDS)).as("taken with the look, not held").containsExactly(key(2));
-        assertThat(slot.dueLookAsked()).isTrue();
-        CompletableFuture<List<MarkKey>> next = collect(slot, 10);
+        Handoff.Turn turn = lingering.get(10, TimeUnit.SECONDS);
+        assertThat(turn.keys()).as("taken with the look, not held").containsExactly(key(2));
+        assertThat(turn.lookOwed()).isTrue();
+        turn.end();
+        CompletableFuture<List<MarkKey>> next = collect(slot);
         awaitCollecting(handoff, 1);
         assertThat(next).as("the ask read: it collects again").isNotDone();
         advance(BURST_GAP);
@@ -206,6 +234,7 @@ class HandoffCollectingTest {
 
     @Test
     void aDrainerEndingWhileAnotherCollectsStartsNoSuccessorForTheKeysThatOneWillTake() throws Exception {
+        batch = 2;
         Handoff handoff = handoff(Duration.ofHours(1));
         Handoff.Slot collecting = handoff.tryReserve();
         Handoff.Slot ending = handoff.tryReserve();
@@ -213,7 +242,7 @@ class HandoffCollectingTest {
         ending.run();
         handoff.offer(List.of(key(0)));
         assertThat(handoff.take(10)).containsExactly(key(0)); // what follows within a millisecond is a burst
-        CompletableFuture<List<MarkKey>> taken = collect(collecting, 2);
+        CompletableFuture<List<MarkKey>> taken = collect(collecting);
         awaitCollecting(handoff, 1);
         advance(Duration.ofMillis(1));
         handoff.offer(List.of(key(1)));
@@ -230,15 +259,15 @@ class HandoffCollectingTest {
         Handoff.Slot two = handoff.tryReserve();
         one.run();
         two.run();
-        CompletableFuture<List<MarkKey>> first = collect(one, 10);
-        CompletableFuture<List<MarkKey>> second = collect(two, 10);
+        CompletableFuture<List<MarkKey>> first = collect(one);
+        CompletableFuture<List<MarkKey>> second = collect(two);
         awaitCollecting(handoff, 2);
 
         handoff.wakeAll();
 
         assertThat(first.get(10, TimeUnit.SECONDS)).isEmpty();
         assertThat(second.get(10, TimeUnit.SECONDS)).isEmpty();
-        assertThat(one.nextKeys(10, true)).as("and returns at once after").isEmpty();
+        assertThat(nextKeys(one)).as("and returns at once after").isEmpty();
     }
 
     @Test
@@ -247,7 +276,7 @@ class HandoffCollectingTest {
         Handoff.Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         handoff.offer(List.of(key(2)));
-        assertThat(slot.nextKeys(10, true)).containsExactly(key(1), key(2));
-        assertThat(slot.nextKeys(10, true)).isEmpty();
+        assertThat(nextKeys(slot)).containsExactly(key(1), key(2));
+        assertThat(nextKeys(slot)).isEmpty();
     }
 }

@@ -79,6 +79,34 @@ class PostgresClaimPlanTest {
     }
 
     /** A drainer's claim of its handed keys finds each by an index on the key, and claims them by address. */
+    /**
+     * A drainer's turn claims one projection's due marks (docs/design.md D45): the same statement over one name reads
+     * that projection's part of the claim index under the limit, whatever the other projections hold.
+     */
+    @Test
+    void aTurnsClaimOfOneProjectionReadsOnlyItsPartOfTheClaimIndexUnderALimit() throws Exception {
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+                claimParameters(select);
+                select.setArray(4, connection.createArrayOf("text", new Object[] {"p1"}));
+                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(7, 100);
+                select.setInt(8, 100);
+            });
+
+            assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
+                    .contains("Tid Scan on projection_pending q")
+                    .doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
+            String read = plan.substring(plan.indexOf("Index Scan using projection_pending_claim_idx"));
+            assertThat(read).as("the projection is the index's condition, not a filter:%n%s", plan)
+                    .containsPattern("Index Cond: \\(+projection\\)?(::text)? = u\\.projection");
+            String perProjection = plan.substring(plan.indexOf("Nested Loop"));
+            assertThat(perProjection).as("no sort below the read:%n%s", plan).doesNotContain("Sort");
+            assertThat(perProjection).contains("Limit").contains("LockRows");
+        }
+    }
+
     @Test
     void aClaimOfHandedKeysFindsEachByItsKeyAndClaimsByAddress() throws Exception {
         int keys = 20;

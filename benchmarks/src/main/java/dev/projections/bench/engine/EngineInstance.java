@@ -63,13 +63,20 @@ public final class EngineInstance implements AutoCloseable {
     public static EngineInstance start(BenchDatabase database, Tables store, Clock clock, Projection projection,
                                        int workers, RefreshListener listener, boolean withRebuild,
                                        LongAdder statements) {
+        return start(database, store, clock, List.of(projection), workers, listener, withRebuild, statements);
+    }
+
+    /** An instance deploying several projections, each with its own settings as the server resolves them. */
+    public static EngineInstance start(BenchDatabase database, Tables store, Clock clock, List<Projection> projections,
+                                       int workers, RefreshListener listener, boolean withRebuild,
+                                       LongAdder statements) {
         Properties deployment = new Properties();
         deployment.setProperty(Settings.WORKERS, Integer.toString(workers));
         // as the server reads them: each projection's own settings (its defaultSettings()) too
         dev.projections.config.SettingSource source = dev.projections.config.SettingSource.standard(
                 System.getProperties(), System.getenv(), deployment);
         Settings settings = dev.projections.config.ProjectionSettings.resolve(Settings.load(source), source,
-                List.of(projection));
+                projections);
         // a connection per drainer, and one for the checks of whoever drives the instance
         HikariDataSource pool = database.pool("engine", settings.workers() + 2);
         // more threads than slots, as the server's pool has: the hand-off, not the pool, bounds the drainers
@@ -84,7 +91,7 @@ public final class EngineInstance implements AutoCloseable {
                 .transactions(new JdbcTransactions(statements == null ? pool : StatementCounting.wrap(pool, statements)))
                 .clock(clock)
                 .settings(settings)
-                .projections(ProjectionCatalog.of(projection))
+                .projections(ProjectionCatalog.of(projections.toArray(Projection[]::new)))
                 .threads(threads)
                 .listener(listener)
                 .instanceId("bench-" + INSTANCES.incrementAndGet())
@@ -117,6 +124,11 @@ public final class EngineInstance implements AutoCloseable {
     /** Drains with {@code threads} threads until nothing this instance can claim is due; nanoseconds. */
     public long drainWith(int threads) throws Exception {
         return ParallelLoop.run(threads, "drainer", drainerStep(engine()::hasDueWork));
+    }
+
+    /** As a sweep that found marks due: a drainer collecting is asked to look, or one starts. */
+    public void sweep() {
+        engine.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
     }
 
     /** On the committing thread, after the commit: what {@code MarkSink.committed} does in the server. */

@@ -126,7 +126,7 @@ public final class CommitLatencyScenario implements Scenario {
     }
 
     /** Latencies in ms: just before the marked commit → the refreshed callback for the order's key. */
-    private static List<Double> viaEngine(OrmUnit marked, OrderWorkload workload,
+    static List<Double> viaEngine(OrmUnit marked, OrderWorkload workload,
                                           Map<MarkKey, CompletableFuture<Long>> waiting, Random random, int samples,
                                           Set<Long> touched, CommitPhases phases) throws Exception {
         List<Double> latencies = new ArrayList<>(samples);

@@ -1,0 +1,178 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hand-off's lanes (docs/design.md D45): a drainer's turn is one projection's, at most its batch of keys; a lane
+ * at its cap is passed over and taken again once a turn of it ends; of the lanes a drainer can serve, the one served
+ * least recently goes first; a collector that takes one lane while another waits reserves a helper for it, so no key
+ * waits for a drainer busy elsewhere. On a clock the test holds still (no linger, no keep-alive unless said).
+ */
+class HandoffLanesTest {
+
+    private static final Set<String> ALL = Set.of("slow", "fast", "other");
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopCollectors() {
+        threads.shutdownNow();
+    }
+
+    private static MarkKey key(String projection, int i) {
+        return new MarkKey(projection, "", String.valueOf(i));
+    }
+
+    /** Four workers; slow may have two of them, the others all; batches of three. */
+    private Handoff handoff(Duration keepAlive) {
+        Map<String, Integer> caps = Map.of("slow", 2);
+        return new Handoff(1000, 4, Duration.ZERO, keepAlive, nanos::get,
+                projection -> caps.getOrDefault(projection, 4), projection -> 3);
+    }
+
+    private static Handoff.Slot running(Handoff handoff) {
+        Handoff.Slot slot = handoff.tryReserve();
+        assertThat(slot.run()).isTrue();
+        return slot;
+    }
+
+    @Test
+    void aTurnTakesOneProjectionsKeysAtMostItsBatch() {
+        Handoff handoff = handoff(Duration.ZERO);
+        handoff.offer(List.of(key("slow", 1), key("fast", 1), key("slow", 2), key("slow", 3), key("slow", 4)));
+        Handoff.Slot slot = running(handoff);
+
+        Handoff.Turn turn = slot.nextTurn(false, ALL);
+
+        assertThat(turn.projection()).isEqualTo("slow");
+        assertThat(turn.keys()).containsExactly(key("slow", 1), key("slow", 2), key("slow", 3));
+        assertThat(handoff.waiting()).isEqualTo(2);
+    }
+
+    @Test
+    void aLaneAtItsCapIsPassedOverUntilOneOfItsTurnsEnds() {
+        Handoff handoff = handoff(Duration.ZERO);
+        handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4), key("slow", 5),
+                key("slow", 6), key("slow", 7)));
+        Handoff.Turn first = running(handoff).nextTurn(false, ALL);
+        Handoff.Turn second = running(handoff).nextTurn(false, ALL);
+        Handoff.Slot third = running(handoff);
+
+        assertThat(third.nextTurn(false, ALL)).as("slow has its two drainers").isNull();
+        assertThat(handoff.busy("slow")).isEqualTo(2);
+        handoff.offer(List.of(key("fast", 1)));
+        assertThat(third.nextTurn(false, ALL).projection()).as("another projection's keys are served").isEqualTo("fast");
+
+        first.end();
+        first.end(); // ending twice frees one drainer only
+        assertThat(handoff.busy("slow")).isEqualTo(1);
+        Handoff.Turn again = third.nextTurn(false, ALL);
+        assertThat(again.keys()).containsExactly(key("slow", 7));
+        assertThat(handoff.busy("slow")).isEqualTo(2);
+        second.end();
+        again.end();
+        assertThat(handoff.busy("slow")).isZero();
+    }
+
+    @Test
+    void theLaneServedLeastRecentlyGoesFirst() {
+        Handoff handoff = handoff(Duration.ZERO);
+        Handoff.Slot slot = running(handoff);
+        List<String> served = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            // fast always has more waiting than a batch; the others a few keys each round
+            handoff.offer(List.of(key("fast", 10 * round), key("fast", 10 * round + 1), key("fast", 10 * round + 2),
+                    key("fast", 10 * round + 3), key("other", round), key("slow", round)));
+            for (int turn = 0; turn < 3; turn++) {
+                Handoff.Turn taken = slot.nextTurn(false, ALL);
+                served.add(taken.projection());
+                taken.end();
+            }
+        }
+        assertThat(served).as("every projection once in every three turns, the backlog notwithstanding")
+                .containsExactly("fast", "other", "slow", "fast", "other", "slow", "fast", "other", "slow");
+    }
+
+    @Test
+    void aCollectorThatTakesOneLaneReservesAHelperForAnotherThatWaits() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        Handoff.Slot collector = handoff.offer(List.of(key("slow", 1), key("fast", 1)));
+        collector.run();
+
+        Handoff.Turn turn = collector.nextTurn(true, ALL);
+
+        assertThat(turn.projection()).isEqualTo("slow");
+        assertThat(turn.helper()).as("fast's key waits and no drainer collects: a helper").isNotNull();
+        assertThat(handoff.inFlight()).isEqualTo(2);
+        assertThat(turn.helper().run()).isTrue();
+        Handoff.Turn helped = turn.helper().nextTurn(true, ALL);
+        assertThat(helped.keys()).containsExactly(key("fast", 1));
+        assertThat(helped.helper()).as("nothing else waits").isNull();
+    }
+
+    @Test
+    void aCollectorWaitsForACappedLaneAndTakesItWhenATurnOfItEnds() throws Exception {
+        Handoff handoff = handoff(Duration.ofHours(1));
+        handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4), key("slow", 5),
+                key("slow", 6), key("slow", 7)));
+        Handoff.Turn first = running(handoff).nextTurn(false, ALL);
+        running(handoff).nextTurn(false, ALL);
+        Handoff.Slot collector = running(handoff);
+        CompletableFuture<Handoff.Turn> taken = CompletableFuture.supplyAsync(() -> collector.nextTurn(true, ALL),
+                threads);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (handoff.collecting() < 1 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(handoff.collecting()).isEqualTo(1);
+        assertThat(taken).as("slow is at its cap").isNotDone();
+
+        first.end();
+
+        assertThat(taken.get(10, TimeUnit.SECONDS).keys()).containsExactly(key("slow", 7));
+    }
+
+    @Test
+    void aLookOwedMakesALaneReadyWithoutKeysAndAPausedProjectionsKeysAreDropped() {
+        Handoff handoff = handoff(Duration.ZERO);
+        Handoff.Slot slot = handoff.offer(List.of(key("slow", 1)));
+        slot.run();
+        assertThat(handoff.askForDueLook(Set.of("fast"))).as("a drainer works but none collects: start one").isFalse();
+
+        Handoff.Turn turn = slot.nextTurn(false, Set.of("fast")); // slow is paused
+
+        assertThat(turn.projection()).isEqualTo("fast");
+        assertThat(turn.keys()).isEmpty();
+        assertThat(turn.lookOwed()).isTrue();
+        assertThat(handoff.waiting()).as("slow's key dropped: its mark waits in the table").isZero();
+    }
+
+    @Test
+    void aCommitToALaneAtItsCapStartsNoDrainerItsOwnWillTakeIt() {
+        Handoff handoff = handoff(Duration.ZERO);
+        Handoff.Slot one = handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4)));
+        one.run();
+        Handoff.Slot helper = one.nextTurn(false, ALL).helper();
+        assertThat(helper).as("a key of slow is left and slow may have one more drainer").isNotNull();
+        helper.run();
+        helper.nextTurn(false, ALL);
+
+        assertThat(handoff.offer(List.of(key("slow", 5)))).as("slow at its cap: nobody else may take it").isNull();
+        assertThat(handoff.askForDueLook(Set.of("slow"))).as("nor for its due marks").isTrue();
+        assertThat(handoff.offer(List.of(key("fast", 1)))).as("fast: a drainer starts").isNotNull();
+    }
+}
