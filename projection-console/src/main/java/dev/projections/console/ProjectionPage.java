@@ -130,23 +130,30 @@ public class ProjectionPage {
     }
 
     /**
-     * The settings that govern this projection's marks on the instance serving the console: the instance's own
-     * (one value for every projection), then this projection's, each under the key that would change it for this
-     * projection alone, with where its value came from.
+     * The settings that govern this projection's marks on the instance serving the console: its batch and its cap
+     * on the instance's drainers, the instance's own (one value for every projection), then the rest of this
+     * projection's, each under the key that would change it (for this projection alone where it can be), with where
+     * its value came from.
      */
     public List<Setting> getSettings() {
         Settings s = reads.settings();
         List<Setting> settings = new ArrayList<>();
-        settings.add(global(Settings.BATCH_SIZE, Format.number(s.batchSize())));
+        ProjectionSettings own = name == null ? null : reads.projectionSettings(name);
+        if (own == null) {
+            settings.add(global(Settings.BATCH_SIZE, Format.number(s.batchSize())));
+        } else {
+            settings.add(own(own, ProjectionSettings.BATCH_SIZE, Format.number(own.batchSize())));
+            // of the instance's drainers, how many may work on this projection at once
+            settings.add(own(own, ProjectionSettings.WORKERS, Format.number(own.workers())));
+        }
         settings.add(global(Settings.WORKERS, Format.number(s.workers())));
         settings.add(global(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
         settings.add(global(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
         settings.add(global(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
         settings.add(global(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));
-        if (name == null) {
+        if (own == null) {
             return settings;
         }
-        ProjectionSettings own = reads.projectionSettings(name);
         settings.add(own(own, ProjectionSettings.RETRY_DELAY, Durations.format(own.retryDelay())));
         settings.add(own(own, ProjectionSettings.MAX_RETRY_DELAY, Durations.format(own.maxRetryDelay())));
         settings.add(own(own, ProjectionSettings.MAX_ATTEMPTS, own.maxAttempts() == Settings.NEVER_PARK

@@ -34,6 +34,10 @@ public class EngineResources {
     private String instanceId;
     private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
 
+    /** Looked up when first needed: the registry reads the settings from here. */
+    @jakarta.inject.Inject
+    jakarta.enterprise.inject.Instance<ProjectionRegistry> registry;
+
     @PostConstruct
     void init() {
         settingSource = DeploymentSettings.source(); // read once: the per-projection settings come from the same
@@ -53,7 +57,8 @@ public class EngineResources {
         sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
-        handoff = Handoff.of(settings);
+        // each projection's cap and batch come from its own settings, resolved once the projections are known
+        handoff = Handoff.of(settings, () -> registry.get().settings());
     }
 
     public Settings settings() {

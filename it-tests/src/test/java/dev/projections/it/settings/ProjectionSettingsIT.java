@@ -39,6 +39,7 @@ class ProjectionSettingsIT {
         return Deployments.earWithTestsInSecurityDomain("projections", Map.of(
                         "projection.max-attempts", "5",
                         "projection.gated.max-attempts", "1",
+                        "projection.gated.batch-size", "5",
                         "projection.retry-delay", "1s", "projection.max-retry-delay", "1s",
                         "projection.sweep-interval", "1s"),
                 List.of(GatedProjection.class, dev.projections.it.support.RecordingTenantScope.class,
@@ -89,6 +90,46 @@ class ProjectionSettingsIT {
                 .containsEntry("rebuild-page-size", "default");
     }
 
+    /**
+     * Isolation (README "Configuration", docs/design.md D45): with every refresh of gated held and a backlog of it
+     * due, gated holds its cap of drainers (workers less one, three projections being deployed) and no more, and
+     * order-search's marks are refreshed meanwhile by the drainer left.
+     */
+    @Test
+    void aProjectionWhoseRefreshesHoldHasAtMostItsCapOfDrainersAndTheOthersAreRefreshedMeanwhile() throws Exception {
+        GatedProjection.createTables(dataSource);
+        gated.reset();
+        int cap = registry.settings().of(GATED).workers();
+        assertThat(cap).as("the default cap: projection.workers (4) less one").isEqualTo(3);
+        assertThat(registry.settings().of(GATED).batchSize()).isEqualTo(5);
+        Rows rows = new Rows(dataSource);
+        java.util.concurrent.CountDownLatch release = gated.holdAll();
+        try {
+            projections.markDirty(GATED, java.util.stream.IntStream.range(0, 100)
+                    .mapToObj(i -> "held-" + run + "-" + i).toList());
+            Await.until("gated holding its cap of drainers", () -> gated.running() == cap);
+
+            for (int i = 0; i < 5; i++) {
+                String order = Long.toString(9_000_000_000L + i);
+                projections.markDirty("order-search", List.of(order));
+                Await.until("order-search's mark refreshed while every gated refresh holds", () -> !rows.exists(
+                        "SELECT 1 FROM projection_pending WHERE projection = ? AND entity_id = ?", "order-search",
+                        order));
+            }
+            assertThat(gated.peakRunning()).as("never more than its cap").isEqualTo(cap);
+        } finally {
+            release.countDown();
+        }
+        try {
+            Await.until("gated's backlog refreshed once released", () -> !rows.exists(
+                    "SELECT 1 FROM projection_pending WHERE projection = ? AND entity_id LIKE ?", GATED,
+                    "held-" + run + "-%"));
+            assertThat(gated.peakRunning()).isEqualTo(cap);
+        } finally {
+            gated.reset();
+        }
+    }
+
     @Test
     @RunAsClient
     void theProjectionPageShowsEachSettingInForceWithWhereItCameFrom() throws Exception {
@@ -99,6 +140,12 @@ class ProjectionSettingsIT {
         assertThat(page).containsPattern("<code>projection\\.gated\\.max-attempts</code></td>\\s*<td><span "
                 + "class=\"setting-value\">1</span></td>\\s*<td><span class=\"setting-origin\">"
                 + "META-INF/projection\\.properties</span>");
+        assertThat(page).containsPattern("<code>projection\\.gated\\.batch-size</code></td>\\s*<td><span "
+                + "class=\"setting-value\">5</span></td>\\s*<td><span class=\"setting-origin\">"
+                + "META-INF/projection\\.properties</span>");
+        assertThat(page).containsPattern("<code>projection\\.gated\\.workers</code></td>\\s*<td><span "
+                + "class=\"setting-value\">3</span></td>\\s*<td><span class=\"setting-origin\">"
+                + "default \\(projection\\.workers less one: 4 - 1\\)</span>");
         assertThat(page).containsPattern("<code>projection\\.gated\\.rebuild-page-size</code></td>\\s*<td><span "
                 + "class=\"setting-value\">5[,.\u00a0 ]?000</span></td>\\s*<td><span class=\"setting-origin\">default</span>");
         assertThat(page).containsPattern("<code>projection\\.sweep-interval</code></td>\\s*<td><span "
