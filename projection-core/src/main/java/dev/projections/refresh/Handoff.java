@@ -106,7 +106,8 @@ public final class Handoff {
                         long now = nanos.getAsLong();
                         long waitFor = Long.MAX_VALUE;
                         for (Lane lane : lanes.values()) {
-                            if (!lane.keys.isEmpty() && lane.open()) { // lingering for companions: not idle
+                            // lingering for companions: not idle (a lane passed over, paused or capped, waits idle)
+                            if (!lane.keys.isEmpty() && lane.open() && claimable.contains(lane.projection)) {
                                 waitFor = Math.min(waitFor, lane.firstWaitingAt + linger - now);
                             }
                         }
@@ -276,6 +277,8 @@ public final class Handoff {
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private final Set<Slot> slots = new LinkedHashSet<>();
     private int waitingCount;
+    /** The projections claimable at the last turn taken; {@code null} before the first. */
+    private Set<String> lastClaimable;
     private long turnsTaken;
     private int peakInFlight;
     private boolean sweepRequested;
@@ -365,7 +368,8 @@ public final class Handoff {
                     waitingCount++;
                 }
             }
-            if (!anyLaneWaiting(null)) {
+            // a commit of a projection paused by the last look still starts a drainer: it may have been resumed since
+            if (offeredTo.stream().noneMatch(Lane::waiting) && !anyLaneWaiting(null)) {
                 return null;
             }
             if (has(State.COLLECTING)) {
@@ -400,6 +404,14 @@ public final class Handoff {
             changed.signalAll();
             return !anyOpen || has(State.COLLECTING) || has(State.RESERVED);
         });
+    }
+
+    /**
+     * Whether a lane of {@code claimable} has keys or an owed look and may have one more drainer: a drainer about to
+     * end looks once more with a fresh view of the pauses (a collector's may be stale).
+     */
+    public boolean anyWaiting(Set<String> claimable) {
+        return locked(() -> anyLaneWaiting(claimable));
     }
 
     /**
@@ -452,10 +464,15 @@ public final class Handoff {
      */
     private Turn takeTurnLocked(Slot taker, boolean collecting, Set<String> claimable) {
         long now = nanos.getAsLong();
+        lastClaimable = claimable;
         Lane chosen = null;
         for (Lane lane : lanes.values()) {
             if (!claimable.contains(lane.projection)) {
-                dropKeys(lane); // paused or not deployed here: the table keeps its marks
+                if (!collecting) {
+                    // paused (as read just now): the table keeps its marks, and the lane owes a look for when it
+                    // is resumed. A collector's view may be stale after its wait, so it only passes the lane over.
+                    dropKeys(lane);
+                }
                 continue;
             }
             boolean takeable = collecting ? lane.ready(now) : lane.waiting();
@@ -490,15 +507,21 @@ public final class Handoff {
     }
 
     private void dropKeys(Lane lane) {
-        waitingCount -= lane.keys.size();
-        lane.keys.clear();
-        lane.lookOwed = false;
+        if (!lane.keys.isEmpty()) {
+            waitingCount -= lane.keys.size();
+            lane.keys.clear();
+            lane.lookOwed = true;
+        }
     }
 
-    /** Whether a lane (of {@code claimable}, or any when {@code null}) has work a drainer could start on now. */
+    /**
+     * Whether a lane of {@code claimable} has work a drainer could start on now; {@code null}: of the projections
+     * claimable at the last turn taken (a paused projection's owed look starts no drainer while it stays paused).
+     */
     private boolean anyLaneWaiting(Set<String> claimable) {
+        Set<String> among = claimable != null ? claimable : lastClaimable;
         for (Lane lane : lanes.values()) {
-            if (lane.waiting() && (claimable == null || claimable.contains(lane.projection))) {
+            if (lane.waiting() && (among == null || among.contains(lane.projection))) {
                 return true;
             }
         }

@@ -132,6 +132,7 @@ public final class RefreshEngine {
         boolean collect = !lookFirst;
         while (!stopping) {
             if (System.nanoTime() > turnEnds) {
+                handoff.askForDueLook(lookBeforeEnding); // the successor makes the looks this drainer owed
                 return true;
             }
             if (rebuilds != null && rebuilds.purgeRequested()) {
@@ -153,17 +154,21 @@ public final class RefreshEngine {
                     collect = false;
                     continue;
                 }
+                if (slot != null && handoff.anyWaiting(catalog.claimable())) {
+                    collect = false; // a projection resumed while this drainer collected with an older view
+                    continue;
+                }
                 if (rebuilds != null && rebuilds.mayHaveWork()) {
                     rebuilds.finishExhausted();
                     rebuilds.lookForRuns();
                 }
                 return false;
             }
-            if (turn.helper() != null) {
-                helpers.accept(turn.helper());
-            }
             Claim claim;
             try {
+                if (turn.helper() != null) {
+                    helpers.accept(turn.helper()); // inside: whatever it throws, the turn ends
+                }
                 // a full claim has found a backlog: help is asked before the refresh, which may take long
                 claim = take(turn, turnEnds, lookBeforeEnding, () -> {
                     if (helpAsked.add(turn.projection())) {

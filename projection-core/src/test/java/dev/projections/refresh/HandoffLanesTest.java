@@ -159,6 +159,27 @@ class HandoffLanesTest {
         assertThat(turn.keys()).isEmpty();
         assertThat(turn.lookOwed()).isTrue();
         assertThat(handoff.waiting()).as("slow's key dropped: its mark waits in the table").isZero();
+        turn.end();
+        assertThat(slot.finish(false, false)).as("slow owes a look, but it is paused: no successor for it").isNull();
+
+        Handoff.Slot resumed = handoff.tryReserve();
+        resumed.run();
+        Handoff.Turn afterResume = resumed.nextTurn(false, ALL);
+        assertThat(afterResume.projection()).isEqualTo("slow");
+        assertThat(afterResume.lookOwed()).as("resumed: its marks are looked for").isTrue();
+    }
+
+    @Test
+    void aCollectorsViewOfThePausesMayBeStaleSoItPassesAPausedLaneOverWithoutDroppingItsKeys() {
+        Handoff handoff = handoff(Duration.ZERO);
+        Handoff.Slot slot = handoff.offer(List.of(key("slow", 1)));
+        slot.run();
+
+        assertThat(slot.nextTurn(true, Set.of("fast"))).isNull();
+
+        assertThat(handoff.waiting()).as("kept: slow may have been resumed since the view was read").isEqualTo(1);
+        assertThat(handoff.anyWaiting(ALL)).as("a drainer about to end looks again with a fresh view").isTrue();
+        assertThat(slot.nextTurn(false, ALL).keys()).containsExactly(key("slow", 1));
     }
 
     @Test
