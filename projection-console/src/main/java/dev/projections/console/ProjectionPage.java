@@ -145,9 +145,12 @@ public class ProjectionPage {
             settings.add(own(own, ProjectionSettings.BATCH_SIZE, Format.number(own.batchSize())));
             // of the instance's drainers, how many may work on this projection at once
             settings.add(own(own, ProjectionSettings.WORKERS, Format.number(own.workers())));
+            settings.add(own(own, ProjectionSettings.LEASE_TIME, Durations.format(own.leaseTime())));
         }
         settings.add(global(Settings.WORKERS, Format.number(s.workers())));
-        settings.add(global(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
+        if (own == null) {
+            settings.add(global(Settings.LEASE_TIME, Durations.format(s.leaseTime())));
+        }
         settings.add(global(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
         settings.add(global(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
         settings.add(global(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));

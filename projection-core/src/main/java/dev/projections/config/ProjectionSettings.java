@@ -27,6 +27,7 @@ public record ProjectionSettings(
         String projection,
         int batchSize,
         int workers,
+        Duration leaseTime,
         Duration retryDelay,
         Duration maxRetryDelay,
         int maxAttempts,
@@ -39,6 +40,7 @@ public record ProjectionSettings(
 
     public static final String BATCH_SIZE = "batch-size";
     public static final String WORKERS = "workers";
+    public static final String LEASE_TIME = "lease-time";
     public static final String RETRY_DELAY = "retry-delay";
     public static final String MAX_RETRY_DELAY = "max-retry-delay";
     public static final String MAX_ATTEMPTS = "max-attempts";
@@ -49,15 +51,8 @@ public record ProjectionSettings(
     public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
-    public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
+    public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, LEASE_TIME, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
             BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE);
-
-    /**
-     * Keys that are one value per instance still: the lease is renewed, taken over and waited for at shutdown by
-     * rules that read one lease time (LeasePolicy, ClockSkewRule). Set per projection, they fail the deployment
-     * rather than be silently ignored.
-     */
-    static final List<String> NOT_PER_PROJECTION_YET = List.of("lease-time");
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -88,6 +83,7 @@ public record ProjectionSettings(
         Map<String, String> values = new LinkedHashMap<>();
         values.put(BATCH_SIZE, Integer.toString(batchSize));
         values.put(WORKERS, Integer.toString(workers));
+        values.put(LEASE_TIME, Durations.format(leaseTime));
         values.put(RETRY_DELAY, Durations.format(retryDelay));
         values.put(MAX_RETRY_DELAY, Durations.format(maxRetryDelay));
         values.put(MAX_ATTEMPTS, maxAttempts == Settings.NEVER_PARK ? "0 (never parked)" : Integer.toString(maxAttempts));
@@ -104,7 +100,8 @@ public record ProjectionSettings(
     static ProjectionSettings global(String projection, Settings global) {
         Map<String, String> origins = new LinkedHashMap<>();
         KEYS.forEach(key -> origins.put(key, "projection." + key + " (global)"));
-        return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
+        return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.leaseTime(),
+                global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
                 global.suspendFailurePercent(), global.rebuildPageSize(), origins);
     }
@@ -157,8 +154,7 @@ public record ProjectionSettings(
         for (String key : new TreeSet<>(declared.keySet())) {
             if (!KEYS.contains(key)) {
                 problems.add(code + " of projection " + name + " declares \"" + key + "\", which is not a setting a "
-                        + "projection can have" + (NOT_PER_PROJECTION_YET.contains(key) ? " yet (it is one value per "
-                        + "instance: projection." + key + ")" : "; these are: " + String.join(", ", KEYS)));
+                        + "projection can have; these are: " + String.join(", ", KEYS));
             }
         }
         // each key's value under a label that says where it came from, for the parser's messages
@@ -193,6 +189,7 @@ public record ProjectionSettings(
                 p.atLeastOne(labels.get(BATCH_SIZE), global.batchSize()),
                 // a cap on this projection's drainers: more than the instance has would cap nothing
                 p.whole(labels.get(WORKERS), defaultCap, 1, global.workers()),
+                p.duration(labels.get(LEASE_TIME), global.leaseTime()),
                 p.duration(labels.get(RETRY_DELAY), global.retryDelay()),
                 p.duration(labels.get(MAX_RETRY_DELAY), global.maxRetryDelay()),
                 // 0 here: never parked, whatever the global budget (globally, unset is never)
@@ -205,6 +202,11 @@ public record ProjectionSettings(
                 p.atLeastOne(labels.get(REBUILD_PAGE_SIZE), global.rebuildPageSize()),
                 origins);
         problems.addAll(p.errors);
+        if (settings.leaseTime.compareTo(Settings.MIN_LEASE_TIME) < 0) { // a bad value fell back to the global one
+            problems.add(labels.get(LEASE_TIME) + " must be at least " + Durations.format(Settings.MIN_LEASE_TIME)
+                    + " (a refresh's timeout, at least 1 s, must fit in half the lease), was "
+                    + Durations.format(settings.leaseTime));
+        }
         if (p.errors.isEmpty() && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             problems.add(labels.get(RETRY_DELAY) + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
                     + labels.get(MAX_RETRY_DELAY) + " (" + Durations.format(settings.maxRetryDelay) + ") for projection "
@@ -248,8 +250,7 @@ public record ProjectionSettings(
     static List<String> keysNamingNoProjection(SettingSource source, Set<String> projections) {
         List<String> problems = new ArrayList<>();
         Set<String> globalVariables = globalVariables();
-        List<String> keys = new ArrayList<>(KEYS);
-        keys.addAll(NOT_PER_PROJECTION_YET);
+        List<String> keys = KEYS;
         Map<String, String> projectionOfVariable = new TreeMap<>();
         projections.forEach(name -> projectionOfVariable.put(variablePart(name), name));
         String known = projections.isEmpty() ? "none" : String.join(", ", projections);
@@ -300,9 +301,6 @@ public record ProjectionSettings(
                     LOG.warning(problem + "; ignored: it comes from " + (found == null ? "the server" : found.origin())
                             + ", which other applications on this server may share");
                 }
-            } else if (NOT_PER_PROJECTION_YET.contains(itsKey)) {
-                problems.add(shown + ": " + itsKey + " is one value per instance, not per projection yet; set "
-                        + "projection." + itsKey);
             }
         }
         return problems;
@@ -324,7 +322,7 @@ public record ProjectionSettings(
             return null;
         }
         String rest = property.substring(("projection." + longest + ".").length());
-        return KEYS.contains(rest) || NOT_PER_PROJECTION_YET.contains(rest) ? null : rest;
+        return KEYS.contains(rest) ? null : rest;
     }
 
     /** Whether {@code origin} is one of the deployment's own files, not a source the server shares. */
@@ -335,7 +333,6 @@ public record ProjectionSettings(
     private static Set<String> globalVariables() {
         Set<String> variables = new TreeSet<>();
         KEYS.forEach(key -> variables.add(Settings.environmentName("projection." + key)));
-        NOT_PER_PROJECTION_YET.forEach(key -> variables.add(Settings.environmentName("projection." + key)));
         return variables;
     }
 

@@ -215,6 +215,18 @@ public record Settings(
         return own != null ? own : ProjectionSettings.global(projection, this);
     }
 
+    /** The shortest lease of any projection (the global one when none sets its own): the clocks' tolerance. */
+    public Duration shortestLeaseTime() {
+        return projections.values().stream().map(ProjectionSettings::leaseTime).reduce(leaseTime,
+                (a, b) -> a.compareTo(b) <= 0 ? a : b);
+    }
+
+    /** The longest lease of any projection (the global one when none sets its own). */
+    public Duration longestLeaseTime() {
+        return projections.values().stream().map(ProjectionSettings::leaseTime).reduce(leaseTime,
+                (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+
     /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
     public Settings withProjections(Map<String, ProjectionSettings> resolved) {
         return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,

@@ -77,7 +77,7 @@ public final class Engine {
                 everyListener(b), stats, rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
-                clock, catalog, b.instanceId, settings.leaseTime(), stats);
+                clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
         trends = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(store.dialect()), b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null

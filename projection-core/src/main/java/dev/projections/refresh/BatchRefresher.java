@@ -330,8 +330,16 @@ final class BatchRefresher {
     }
 
     private List<ClaimedMark> renew(List<ClaimedMark> marks) {
-        return shortTransactions.run("lease renewal",
-                connection -> claims.renew(connection, marks, clock.instant(), settings.leaseTime()));
+        // a turn's batch is one projection's; steps of a test may hold several, each renewed with its own lease
+        Map<String, List<ClaimedMark>> byProjection = new java.util.TreeMap<>();
+        marks.forEach(mark -> byProjection.computeIfAbsent(mark.key().projection(), p -> new ArrayList<>()).add(mark));
+        return shortTransactions.run("lease renewal", connection -> {
+            List<ClaimedMark> renewed = new ArrayList<>();
+            for (Map.Entry<String, List<ClaimedMark>> group : byProjection.entrySet()) {
+                renewed.addAll(claims.renew(connection, group.getValue(), clock.instant(), leases.of(group.getKey())));
+            }
+            return renewed;
+        });
     }
 
     /** Gives back claims that were never started. */

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,8 +29,11 @@ final class Claimer {
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
+    private final LeasePolicy leases;
 
-    Claimer(PendingQueue queue, HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings) {
+    Claimer(PendingQueue queue, HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings,
+            LeasePolicy leases) {
+        this.leases = leases;
         this.queue = queue;
         this.claims = claims;
         this.shortTransactions = shortTransactions;
@@ -37,18 +41,47 @@ final class Claimer {
         this.settings = settings;
     }
 
-    /** Those of {@code keys} that are due and unleased, of the {@code claimable} projections. */
+    /**
+     * Those of {@code keys} that are due and unleased, of the {@code claimable} projections, each with its
+     * projection's lease: one statement per lease time among them (one, unless projections set their own).
+     */
     List<ClaimedMark> claim(List<MarkKey> keys, Set<String> claimable) {
         String token = UUID.randomUUID().toString();
-        return claimWith(token, connection ->
-                queue.claimKeys(connection, keys, claimable, clock.instant(), settings.leaseTime(), token));
+        return claimWith(token, connection -> {
+            Instant now = clock.instant();
+            List<ClaimedMark> claimed = new ArrayList<>();
+            for (Map.Entry<java.time.Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
+                claimed.addAll(queue.claimKeys(connection, keys, byLease.getValue(), now, byLease.getKey(), token));
+            }
+            return claimed;
+        });
     }
 
-    /** Up to {@code limit} due marks of the {@code claimable} projections, live first, oldest first. */
+    /**
+     * Up to {@code limit} due marks of the {@code claimable} projections, live first, oldest first (within each lease
+     * time among them, when projections set their own).
+     */
     List<ClaimedMark> claimDue(Set<String> claimable, int limit) {
         String token = UUID.randomUUID().toString();
-        return claimWith(token, connection ->
-                queue.claimDue(connection, claimable, clock.instant(), settings.leaseTime(), token, limit));
+        return claimWith(token, connection -> {
+            Instant now = clock.instant();
+            List<ClaimedMark> claimed = new ArrayList<>();
+            for (Map.Entry<java.time.Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
+                if (claimed.size() < limit) {
+                    claimed.addAll(queue.claimDue(connection, byLease.getValue(), now, byLease.getKey(), token,
+                            limit - claimed.size()));
+                }
+            }
+            return claimed;
+        });
+    }
+
+    private Map<java.time.Duration, Set<String>> byLease(Set<String> projections) {
+        Map<java.time.Duration, Set<String>> byLease = new java.util.TreeMap<>();
+        for (String projection : projections) {
+            byLease.computeIfAbsent(leases.of(projection), lease -> new java.util.TreeSet<>()).add(projection);
+        }
+        return byLease;
     }
 
     /**
@@ -63,15 +96,16 @@ final class Claimer {
             return List.of();
         }
         Set<String> claimable = Set.of(projection);
+        java.time.Duration lease = leases.of(projection);
         String token = UUID.randomUUID().toString();
         long begun = dueLook == null ? 0 : dueLook.begin();
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
-                    : queue.claimKeys(connection, keys, claimable, now, settings.leaseTime(), token));
+                    : queue.claimKeys(connection, keys, claimable, now, lease, token));
             int asked = limit - claimed.size();
             if (dueLook != null && asked > 0) {
-                List<ClaimedMark> due = queue.claimDue(connection, claimable, now, settings.leaseTime(), token, asked);
+                List<ClaimedMark> due = queue.claimDue(connection, claimable, now, lease, token, asked);
                 dueLook.looked(begun, due.size(), asked);
                 claimed.addAll(due);
             }

@@ -4,6 +4,7 @@ import dev.projections.store.ClaimedMark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * How a refresh fits inside its lease (docs/contract.md §4 steps 2–3). A refresh transaction times out after
@@ -22,32 +23,56 @@ final class LeasePolicy {
 
     private final Duration lease;
     private final Duration margin;
+    private final Function<String, Duration> leases;
 
     LeasePolicy(Duration lease) {
-        this.lease = lease;
-        this.margin = LeaseMargin.of(lease);
+        this(lease, projection -> lease);
     }
 
-    /** What the transaction keeps clear of the lease's end ({@link LeaseMargin}). */
+    /**
+     * @param lease         the instance's {@code lease-time}: the short transactions' bound
+     * @param perProjection each projection's {@code lease-time} (docs/design.md D45), which its marks were claimed
+     *                      with
+     */
+    LeasePolicy(Duration lease, Function<String, Duration> perProjection) {
+        this.lease = lease;
+        this.margin = LeaseMargin.of(lease);
+        this.leases = perProjection;
+    }
+
+    /** What the transaction keeps clear of the instance's lease's end ({@link LeaseMargin}). */
     Duration margin() {
         return margin;
     }
 
     boolean leftToStart(ClaimedMark mark, Instant now) {
-        return Duration.between(now, mark.leaseUntil()).compareTo(lease.dividedBy(2).plus(margin)) >= 0;
+        Duration itsLease = leases.apply(mark.key().projection());
+        return Duration.between(now, mark.leaseUntil()).compareTo(itsLease.dividedBy(2).plus(LeaseMargin.of(itsLease)))
+                >= 0;
     }
 
     /** The timeout of a refresh transaction over {@code marks}, bounded by the shortest lease among them. */
     Duration refreshTimeout(List<ClaimedMark> marks, Instant now) {
-        Duration timeout = lease.dividedBy(2);
+        Duration timeout = null;
         for (ClaimedMark mark : marks) {
-            Duration left = Duration.between(now, mark.leaseUntil()).minus(margin);
-            if (left.compareTo(timeout) < 0) {
-                timeout = left;
+            Duration itsLease = leases.apply(mark.key().projection());
+            Duration left = Duration.between(now, mark.leaseUntil()).minus(LeaseMargin.of(itsLease));
+            Duration half = itsLease.dividedBy(2);
+            Duration bound = left.compareTo(half) < 0 ? left : half;
+            if (timeout == null || bound.compareTo(timeout) < 0) {
+                timeout = bound;
             }
+        }
+        if (timeout == null) {
+            timeout = lease.dividedBy(2);
         }
         // JTA timeouts are whole seconds; a mark is only started with far more than that left (leftToStart)
         return timeout.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : timeout;
+    }
+
+    /** The lease {@code projection}'s marks are claimed and renewed with. */
+    Duration of(String projection) {
+        return leases.apply(projection);
     }
 
     /** Claims, acks of failures and releases are short statements. */

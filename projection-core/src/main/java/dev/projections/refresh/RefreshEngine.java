@@ -65,9 +65,9 @@ public final class RefreshEngine {
         this.handoff = handoff;
         this.catalog = catalog;
         this.rebuilds = rebuilds;
-        this.leases = new LeasePolicy(settings.leaseTime());
+        this.leases = new LeasePolicy(settings.leaseTime(), projection -> settings.of(projection).leaseTime());
         this.shortTransactions = new ShortTransactions(transactions, leases);
-        this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings);
+        this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
         this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog, tenantScope, listener,
                 stats, leases, inFlight, () -> stopping);
     }
@@ -263,8 +263,8 @@ public final class RefreshEngine {
         stopping = true;
         handoff.wakeAll(); // collecting drainers end now
         refresher.releaseUnstarted();
-        Duration wait = settings.leaseTime().compareTo(Duration.ofSeconds(10)) < 0
-                ? settings.leaseTime() : Duration.ofSeconds(10);
+        Duration longest = settings.longestLeaseTime();
+        Duration wait = longest.compareTo(Duration.ofSeconds(10)) < 0 ? longest : Duration.ofSeconds(10);
         int left = inFlight.awaitIdle(wait);
         if (left > 0) {
             LOG.log(Level.WARNING, "{0} refreshes still running at shutdown; their leases will expire", left);
@@ -306,7 +306,7 @@ public final class RefreshEngine {
             // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
             ClaimedMark probe = shortTransactions.run("claim a probe",
                     c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
-                            ? queue.claimProbe(c, projection, now, settings.leaseTime(), token) : null);
+                            ? queue.claimProbe(c, projection, now, leases.of(projection), token) : null);
             if (probe == null || !refresher.probe(probe)) {
                 continue;
             }

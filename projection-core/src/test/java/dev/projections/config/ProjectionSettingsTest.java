@@ -82,8 +82,12 @@ class ProjectionSettingsTest {
                         "projection.workers", "4",
                         "projection.batch-size", "50",
                         "projection.customer-stats.batch-size", "500",
-                        "projection.customer-stats.workers", "4")),
+                        "projection.customer-stats.workers", "4",
+                        "projection.customer-stats.lease-time", "30s")),
                 ORDER_SEARCH, CUSTOMER_STATS);
+        assertThat(settings.of("customer-stats").leaseTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.shortestLeaseTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.longestLeaseTime()).isEqualTo(Duration.ofMinutes(2));
 
         assertThat(settings.of("customer-stats").batchSize()).isEqualTo(500);
         assertThat(settings.of("customer-stats").workers()).as("set: up to every drainer").isEqualTo(4);
@@ -92,6 +96,8 @@ class ProjectionSettingsTest {
                 .isEqualTo(3);
         assertThat(settings.of("order-search").origins()).containsEntry("workers",
                 "default (projection.workers less one: 4 - 1)");
+
+        assertThat(settings.of("order-search").leaseTime()).isEqualTo(Duration.ofMinutes(2));
 
         Settings alone = resolve(SettingSource.of(Map.of("projection.workers", "4")), ORDER_SEARCH);
         assertThat(alone.of("order-search").workers()).as("the only projection: all of them").isEqualTo(4);
@@ -138,7 +144,7 @@ class ProjectionSettingsTest {
         Declaring badCode = new Declaring("bad-code", Map.of("max-attempts", "none", "colour", "blue"));
         SettingSource source = source(
                 Map.of("projection.order-search.retry-delay", "soon",
-                        "projection.order-search.lease-time", "5m",
+                        "projection.order-search.lease-time", "1s",
                         "projection.order-search.max-atempts", "3"),
                 Map.of(),
                 Map.of("projection.ordr-search.max-attempts", "3",
@@ -149,8 +155,8 @@ class ProjectionSettingsTest {
                 .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactlyInAnyOrder(
                         "projection.ordr-search.max-attempts=3 names no deployed projection (deployed: bad-code, "
                                 + "customer-stats, order-search)",
-                        "projection.order-search.lease-time=5m: lease-time is one value per instance, not per "
-                                + "projection yet; set projection.lease-time",
+                        "projection.order-search.lease-time must be at least 2s (a refresh's timeout, at least 1 s, "
+                                + "must fit in half the lease), was 1s",
                         "projection.order-search.max-atempts=3: max-atempts is not a setting a projection can have; "
                                 + "these are: " + String.join(", ", ProjectionSettings.KEYS),
                         "projection.order-search.retry-delay must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"",

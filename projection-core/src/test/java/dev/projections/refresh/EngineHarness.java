@@ -33,7 +33,8 @@ final class EngineHarness {
     }
 
     /** A row of {@code projection_pending}, as far as these tests look at it. */
-    record Row(String claimToken, int attempts, Instant availableAt, int priority, String lastError, long markCount) {
+    record Row(String claimToken, int attempts, Instant availableAt, int priority, String lastError, long markCount,
+               Instant claimedUntil) {
     }
 
     final AdjustableClock clock = new AdjustableClock();
@@ -225,7 +226,8 @@ final class EngineHarness {
     /** The key's mark, or {@code null} when it has none. */
     Row row(MarkKey key) throws SQLException {
         try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement("""
-                SELECT claim_token, attempts, available_at, priority, last_error, mark_count FROM projection_pending
+                SELECT claim_token, attempts, available_at, priority, last_error, mark_count, claimed_until
+                  FROM projection_pending
                  WHERE projection = ? AND tenant_id = ? AND entity_id = ?""")) {
             select.setString(1, key.projection());
             select.setString(2, key.tenantId());
@@ -235,7 +237,8 @@ final class EngineHarness {
                     return null;
                 }
                 return new Row(rows.getString(1), rows.getInt(2), rows.getObject(3, OffsetDateTime.class).toInstant(),
-                        rows.getInt(4), rows.getString(5), rows.getLong(6));
+                        rows.getInt(4), rows.getString(5), rows.getLong(6),
+                        rows.getObject(7) == null ? null : rows.getObject(7, OffsetDateTime.class).toInstant());
             }
         }
     }

@@ -55,7 +55,8 @@ public class EngineMetrics implements MetricsText {
         }
         new PendingGauges(resources.dataSource(), resources.counts(), resources.store().control(), resources.clock())
                 .register(registry, projections.names());
-        new ClockSkewGauges(resources.stats()::clockSkew, new ClockSkewRule(resources.settings().leaseTime()).limit())
+        new ClockSkewGauges(resources.stats()::clockSkew,
+                new ClockSkewRule(projections.settings().shortestLeaseTime()).limit())
                 .register(registry);
         ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);

@@ -55,7 +55,7 @@ class DeploymentFailureIT {
     @Deployment(name = "per-projection-mistakes", managed = false, testable = false)
     static EnterpriseArchive perProjectionMistakes() {
         return named("per-projection-mistakes", Map.of("projection.ordr-search.max-attempts", "3",
-                "projection.order-search.max-attempts", "-1", "projection.customer-stats.lease-time", "5m",
+                "projection.order-search.max-attempts", "-1", "projection.customer-stats.lease-time", "1s",
                 "projection.customer-stats.workers", "5"));
     }
 
@@ -179,7 +179,7 @@ class DeploymentFailureIT {
         assertDeploymentFails("per-projection-mistakes",
                 "projection.ordr-search.max-attempts=3 names no deployed projection (deployed: customer-stats, order-search)",
                 "projection.order-search.max-attempts must be 0..1000000, was -1",
-                "projection.customer-stats.lease-time=5m: lease-time is one value per instance, not per projection yet",
+                "projection.customer-stats.lease-time must be at least 2s",
                 "projection.customer-stats.workers must be 1..4, was 5");
     }
 

@@ -212,7 +212,7 @@ public class ConsoleReads {
     public Instances instances() {
         java.time.Instant now = resources.clock().instant();
         java.time.Duration live = resources.settings().sweepInterval().multipliedBy(3);
-        java.time.Duration skewLimit = new ClockSkewRule(resources.settings().leaseTime()).limit();
+        java.time.Duration skewLimit = new ClockSkewRule(registry.settings().shortestLeaseTime()).limit();
         return sql("read the instances", c -> new Instances(
                 resources.store().nodes().list(c).stream().map(ConsoleReads::report).toList(),
                 resources.store().instances().deployed(c, now.minus(live)), now, live, resources.instanceId(),
