@@ -159,7 +159,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
             stats.drainerStarted(origin);
             // one that claims a full batch has found a backlog, and starts a helper
             moreWork = engine.drain(projection -> startIfSlotFree(DrainerOrigin.BACKLOG, java.util.Set.of(projection)),
-                    helper -> start(DrainerOrigin.HANDOFF, helper, false), slot, lookFirst);
+                    helper -> start(DrainerOrigin.BACKLOG, helper, false), slot, lookFirst);
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {

@@ -2,7 +2,8 @@ package dev.projections.refresh;
 
 /**
  * What started a drainer: keys handed over after a commit, the periodic sweep (or a resume), or another drainer
- * that claimed a full batch and so found a backlog more drainers can share.
+ * that found more work than its turn takes — a full batch (a backlog more drainers can share), or another
+ * projection's keys or owed look waiting with no drainer to take them (a helper, docs/design.md D45).
  */
 public enum DrainerOrigin {
     HANDOFF, SWEEP, BACKLOG;

@@ -112,7 +112,8 @@ class ConsoleTrendsIT {
             assertThat(title(driver, "p99-chart")).as("the slower instance's p99").contains("latest 12.5, largest 12.5 ms");
             assertThat(lines(driver, "rate-chart")).as("minute 30 ago splits the line").isEqualTo(2);
             assertThat(driver.findElements(By.cssSelector("#settings td code")).stream().map(WebElement::getText))
-                    .contains("projection.batch-size", "projection.lease-time", "projection.trend-retention");
+                    .contains("projection.order-search.batch-size", "projection.order-search.workers",
+                            "projection.order-search.lease-time", "projection.workers", "projection.trend-retention");
             browser.screenshot("console-projection");
 
             driver.findElement(By.id("window-day")).click();

@@ -45,7 +45,9 @@ class AutoRefreshIT {
 
     @Deployment
     static EnterpriseArchive deployment() {
-        return Deployments.ear(Map.of("projection.sweep-interval", "1h", "projection.workers", String.valueOf(WORKERS)),
+        // gated may have every worker (unset, it would have one fewer, D45): these tests are of the instance's bound
+        return Deployments.ear(Map.of("projection.sweep-interval", "1h", "projection.workers", String.valueOf(WORKERS),
+                        "projection.gated.workers", String.valueOf(WORKERS)),
                 List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), AutoRefreshIT.class,
                 BusyApplication.class);
     }
