@@ -79,6 +79,11 @@ public final class Sweep {
         return java.util.stream.Stream.concat(steps.stream(), reports.stream()).map(Step::name).toList();
     }
 
+    /** Whether a sweep is running now (its steps may still start a drainer). */
+    public boolean running() {
+        return running.get();
+    }
+
     /** Runs one sweep, unless one is running or the engine stops. */
     public void run() {
         if (stopping.getAsBoolean() || !running.compareAndSet(false, true)) {

@@ -56,14 +56,18 @@ class AfterCommitHandoffIT {
     @Inject
     CommitRecorder recorder;
 
+    @Inject
+    dev.projections.ee.EngineRuntime runtime;
+
     @Test
     void aCommittedOrderIsRefreshedOnADrainerThreadStartedByTheHandoff() throws Exception {
         // the sweep runs once a second after start-up, then not for an hour: wait for that run, so the refresh
         // below has only the hand-off to come from
-        Await.until("the sweep's first run", () -> engine.stats().lastSweepAt() != null);
-        // and for the drainers it started to end: one still collecting on the hand-off would take the commit below
-        // without a drainer of the hand-off's own (design D41)
-        Await.until("no drainer left from the sweep", () -> engine.handoff().inFlight() == 0);
+        // to its end (lastSweepAt is set as a sweep begins: its last step may still start a drainer), and for the
+        // drainers it started to end: one still collecting on the hand-off would take the commit below without a
+        // drainer of the hand-off's own (design D41)
+        Await.until("the sweep's first run, ended, and no drainer left from it", () -> engine.stats().lastSweepAt() != null
+                && !runtime.sweep().running() && engine.handoff().inFlight() == 0);
         long handoffDrainers = engine.stats().drainersStarted(DrainerOrigin.HANDOFF);
 
         transaction.begin();
