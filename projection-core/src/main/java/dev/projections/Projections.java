@@ -116,6 +116,38 @@ public interface Projections {
     /** The caller's tenant's latest run of {@code projection}, if any. */
     java.util.Optional<RebuildProgress> latestRebuild(String projection);
 
+    /**
+     * Opens a capture of the marks this thread's transactions commit until it is closed, for a read-your-writes wait
+     * (docs/contract.md §14): see {@link CommitCapture}. No statement is added to any commit.
+     */
+    CommitCapture captureCommits();
+
+    /**
+     * Waits, outside any transaction, until every key of {@code token} was refreshed — by this instance or another —
+     * by a refresh that read the commit, or until {@code timeout} (at most {@code projection.await-max-timeout})
+     * passed, and says which. A timeout is an answer, never an exception; an {@link IllegalArgumentException} for a
+     * {@code null} token or a negative timeout.
+     */
+    RefreshWait await(RefreshToken token, java.time.Duration timeout);
+
+    /**
+     * For tests (docs/contract.md §14 "Test support"): waits, outside any transaction, until {@code projections} —
+     * every deployed one when none is named — have no mark left at all (none waiting, leased, backing off or parked),
+     * or {@code timeout} (at most {@code projection.await-max-timeout}) passed. Says which, and what was left. An
+     * {@link IllegalArgumentException} names an unknown projection or a negative timeout; an
+     * {@link IllegalStateException} inside a transaction (its own marks are not committed yet).
+     */
+    IdleWait awaitIdle(java.time.Duration timeout, String... projections);
+
+    /**
+     * For tests: makes the failing marks (not the parked ones) of {@code projections} — every deployed one when none
+     * is named — due now, as {@link #retryFailed} does, and has this instance's drainers look at their due marks (after
+     * the caller's transaction commits, if there is one); returns how many marks it made due. An
+     * {@link IllegalStateException} where nothing refreshes on this instance ({@code projection.enabled} or
+     * {@code projection.auto-refresh} false: drive the engine with {@code EngineSteps} there).
+     */
+    int refreshNow(String... projections);
+
     /** Every deployed projection's status, for an overview. */
     List<ProjectionStatus> overview();
 

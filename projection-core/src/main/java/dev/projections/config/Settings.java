@@ -37,7 +37,17 @@ public record Settings(
         String tableSchema,
         String changelogTable,
         String changelogLockTable,
+        Awaits awaits,
+        boolean testSupport,
         Map<String, ProjectionSettings> projections) {
+
+    /**
+     * The bounds of read-your-writes waits (docs/contract.md §14): at most {@code maxWaiters} threads wait at once (one
+     * more is answered "not waited" at once), no wait lasts longer than {@code maxTimeout} whatever it asked for, and a
+     * waiter whose keys were refreshed elsewhere learns it from the database within {@code pollInterval}.
+     */
+    public record Awaits(int maxWaiters, Duration maxTimeout, Duration pollInterval) {
+    }
 
     public enum SchemaMode { UPDATE, VALIDATE }
 
@@ -79,6 +89,12 @@ public record Settings(
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
     public static final String TREND_RETENTION = "projection.trend-retention";
+    /* hyphenated, not projection.await.x: that form is projection "await"'s own setting (§10) */
+    public static final String AWAIT_MAX_WAITERS = "projection.await-max-waiters";
+    public static final String AWAIT_MAX_TIMEOUT = "projection.await-max-timeout";
+    public static final String AWAIT_POLL_INTERVAL = "projection.await-poll-interval";
+    /** Serves {@code /projections/test/idle} and {@code /projections/test/refresh}, without a login: tests only. */
+    public static final String TEST_SUPPORT = "projection.test-support";
     /**
      * The schema (on MariaDB/MySQL: the database) of the product's tables; unset, the connection's default schema.
      * Not {@value #SCHEMA}, which is the update/validate mode.
@@ -171,6 +187,10 @@ public record Settings(
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
                 p.identifier(CHANGELOG_LOCK_TABLE, DEFAULT_CHANGELOG_LOCK_TABLE, IDENTIFIER,
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
+                new Awaits(p.whole(AWAIT_MAX_WAITERS, 32, 0, 10_000),
+                        p.duration(AWAIT_MAX_TIMEOUT, Duration.ofSeconds(30)),
+                        p.duration(AWAIT_POLL_INTERVAL, Duration.ofMillis(500))),
+                p.bool(TEST_SUPPORT, false),
                 Map.of());
         if (settings.changelogTable.equalsIgnoreCase(settings.changelogLockTable)) {
             p.errors.add(CHANGELOG_TABLE + " and " + CHANGELOG_LOCK_TABLE + " must name two tables, both were \""
@@ -232,6 +252,6 @@ public record Settings(
         return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
-                tableSchema, changelogTable, changelogLockTable, Map.copyOf(resolved));
+                tableSchema, changelogTable, changelogLockTable, awaits, testSupport, Map.copyOf(resolved));
     }
 }

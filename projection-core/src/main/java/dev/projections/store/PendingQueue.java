@@ -423,6 +423,74 @@ public abstract class PendingQueue {
         return probe;
     }
 
+    /** Keys per statement of {@link #stillPending}: a bound on its text and parameters on every database. */
+    static final int KEYS_PER_CHECK = 500;
+
+    private static final String STILL_PENDING = """
+            SELECT projection, tenant_id, entity_id FROM projection_pending
+             WHERE (projection, tenant_id, entity_id) IN (%s) AND first_marked_at <= ?
+            """;
+
+    /**
+     * Those of {@code keys} that still wait for a refresh that read the state committed at {@code committedBefore}
+     * (docs/contract.md §14): their row is there and was first marked at or before it. A key is done when its row is
+     * gone — from that commit on the row held that commit's generation or a later one, and an ack deletes a row only
+     * with the generation its claim read, so the refresh ran after that commit (the other deletes are an operator's
+     * skip of a parked mark and the purge of an undeployed projection's marks) — or when its row was first marked
+     * later: inserted after such an ack, or re-marked by a missed ack to the time of a claim that began later.
+     * Parked and backing-off marks are still pending. Read without a lock, at most {@link #KEYS_PER_CHECK} keys a
+     * statement, each found by the primary key.
+     */
+    public java.util.Set<MarkKey> stillPending(Connection connection, Collection<MarkKey> keys, Instant committedBefore)
+            throws SQLException {
+        java.util.Set<MarkKey> pending = new java.util.HashSet<>();
+        List<MarkKey> all = new ArrayList<>(keys);
+        for (int from = 0; from < all.size(); from += KEYS_PER_CHECK) {
+            List<MarkKey> chunk = all.subList(from, Math.min(all.size(), from + KEYS_PER_CHECK));
+            try (PreparedStatement select = connection.prepareStatement(stillPendingSql(chunk.size()))) {
+                int i = 1;
+                for (MarkKey key : chunk) {
+                    i = bindKey(select, i, key);
+                }
+                select.setObject(i, dialect.timestamp(committedBefore));
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        pending.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
+                    }
+                }
+            }
+        }
+        return pending;
+    }
+
+    /* ordered by the key, so that the planner reads the primary key under the limit whatever its estimates: without,
+       it may scan the table for a projection it thinks has many rows, and scan all of it when that one has none */
+    private static final String ANY_MARK = """
+            SELECT 1 FROM projection_pending WHERE projection = ? ORDER BY projection, tenant_id, entity_id%s""";
+
+    /**
+     * Whether {@code projection} has any mark at all — due, leased, backing off or parked: the test support's idle
+     * check (docs/contract.md §14). The primary key's first column, one row at most.
+     */
+    public boolean hasMarks(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(anyMarkSql())) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    /** The idle check's statement (package-private for the plan test). */
+    String anyMarkSql() {
+        return ANY_MARK.formatted(dialect.firstRows(1));
+    }
+
+    /** The check of {@code keys} keys (package-private for the plan test). */
+    String stillPendingSql(int keys) {
+        return STILL_PENDING.formatted(String.join(", ", java.util.Collections.nCopies(keys, "(?, ?, ?)")));
+    }
+
     /** The due check for {@code projections} projections (public to the plan tests). */
     String anyDueSql(int projections) {
         return ANY_DUE.formatted(placeholders(projections), dialect.firstRows(1));

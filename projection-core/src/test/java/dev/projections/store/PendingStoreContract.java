@@ -1557,6 +1557,92 @@ abstract class PendingStoreContract {
     }
 
     // ---------------------------------------------------------------------------------------------------------
+    // §14 read your writes: which keys of a commit still wait for a refresh that read it
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void aCommitsKeyIsPendingUntilAnAckOfItsGenerationDeletesTheRow() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+
+        assertThat(stillPending(at(0), ORDER_1, ORDER_2)).containsExactlyInAnyOrder(ORDER_1, ORDER_2);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        assertThat(stillPending(at(0), ORDER_1, ORDER_2)).as("claimed, not yet acked")
+                .containsExactlyInAnyOrder(ORDER_1, ORDER_2);
+        assertThat(ack(claimed, at(2))).isEqualTo(AckOutcome.SUCCESS);
+
+        assertThat(stillPending(at(0), ORDER_1, ORDER_2)).containsExactly(ORDER_2);
+    }
+
+    @Test
+    void aKeyMarkedAgainAfterItsAckIsDoneForTheEarlierCommitAndPendingForTheLaterOne() throws Exception {
+        mark(at(0), ORDER_1);
+        ack(claimOne(ORDER_1, at(1), tokenA), at(2));
+        mark(at(3), ORDER_1);
+
+        assertThat(stillPending(at(0), ORDER_1)).as("the row is a later commit's").isEmpty();
+        assertThat(stillPending(at(3), ORDER_1)).containsExactly(ORDER_1);
+    }
+
+    @Test
+    void aMissedAckEndsTheWaitOfCommitsBeforeItsClaimOnly() throws Exception {
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(1), tokenA);
+        mark(at(2), ORDER_1); // committed while the refresh of the claim at 1 runs: it may not have read it
+
+        assertThat(ack(claimed, at(3))).isEqualTo(AckOutcome.REPEATED);
+
+        assertThat(stillPending(at(0), ORDER_1)).as("committed before the claim: the refresh read it").isEmpty();
+        assertThat(stillPending(at(2), ORDER_1)).as("committed after the claim").containsExactly(ORDER_1);
+    }
+
+    @Test
+    void aBackingOffOrParkedKeyStaysPending() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        fail(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: down", at(2));
+        park(claimOne(ORDER_2, at(1), tokenB), "java.lang.IllegalStateException: poison", at(2));
+
+        assertThat(stillPending(at(0), ORDER_1, ORDER_2)).containsExactlyInAnyOrder(ORDER_1, ORDER_2);
+    }
+
+    @Test
+    void manyKeysAreCheckedInBoundedStatementsAndOnlyTheGivenKeysAreReported() throws Exception {
+        MarkKey[] many = IntStream.range(0, PendingQueue.KEYS_PER_CHECK + 120)
+                .mapToObj(i -> key(ORDERS, String.format("%05d", i))).toArray(MarkKey[]::new);
+        mark(at(0), many);
+        mark(at(0), key(STATS, "00001"), key(ORDERS, "other"));
+        MarkKey neverMarked = key(ORDERS, "never");
+
+        List<MarkKey> asked = new ArrayList<>(Arrays.asList(many));
+        asked.add(neverMarked);
+        asked.add(new MarkKey(ORDERS, "acme", "00001")); // another tenant's key of the same id
+
+        Set<MarkKey> pending = inTransaction(connection -> store.queue().stillPending(connection, asked, at(0)));
+        assertThat(pending).containsExactlyInAnyOrder(many);
+    }
+
+    @Test
+    void aProjectionHasMarksWhileAnyRowIsLeftParkedOnesIncluded() throws Exception {
+        assertThat(hasMarks(ORDERS)).isFalse();
+        mark(at(0), ORDER_1, key(STATS, "1"));
+        assertThat(hasMarks(ORDERS)).isTrue();
+        assertThat(hasMarks(OTHER)).isFalse();
+
+        park(claimOne(ORDER_1, at(1), tokenA), "java.lang.IllegalStateException: poison", at(2));
+        assertThat(hasMarks(ORDERS)).as("parked").isTrue();
+        skip(dev.projections.ParkedSelection.all(ORDERS));
+        assertThat(hasMarks(ORDERS)).isFalse();
+        assertThat(hasMarks(STATS)).isTrue();
+    }
+
+    boolean hasMarks(String projection) throws Exception {
+        return inTransaction(connection -> store.queue().hasMarks(connection, projection));
+    }
+
+    Set<MarkKey> stillPending(Instant committedAt, MarkKey... keys) throws Exception {
+        return inTransaction(connection -> store.queue().stillPending(connection, List.of(keys), committedAt));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
     // helpers
     // ---------------------------------------------------------------------------------------------------------
 

@@ -131,6 +131,40 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * A read-your-writes wait's check of its commit's keys (docs/contract.md §14) finds each by a key index (the primary
+     * key, or the one led by the id), whatever the queue holds; it runs only while somebody waits, but then as often as every poll.
+     */
+    @Test
+    void aWaitsCheckOfItsKeysFindsEachByAKeyIndex() throws Exception {
+        int keys = 30;
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + QUEUE.stillPendingSql(keys), select -> {
+                int i = 1;
+                for (int k = 0; k < keys; k++) {
+                    select.setString(i++, "p" + (k % 3));
+                    select.setString(i++, "");
+                    select.setString(i++, String.format("%08d", 5000 + k));
+                }
+                select.setObject(i, NOW.atOffset(ZoneOffset.UTC));
+            });
+            assertThat(plan).as(plan).containsPattern("Index (Only )?Scan (using|on) projection_pending_(pk|entity_idx)")
+                    .doesNotContain("Seq Scan on projection_pending").doesNotContain("claim_idx");
+        }
+    }
+
+    /** The test support's idle check (docs/contract.md §14) reads at most one row of the projection, by an index. */
+    @Test
+    void theIdleCheckReadsOneIndexedRowOfTheProjection() throws Exception {
+        try (Connection connection = connect()) {
+            for (String projection : List.of("p1", "not-deployed-here")) {
+                String plan = plan(connection, "EXPLAIN " + QUEUE.anyMarkSql(), select -> select.setString(1, projection));
+                assertThat(plan).as(plan).containsPattern("Index (Only )?Scan using projection_pending_pk")
+                        .contains("Limit").doesNotContain("Seq Scan on projection_pending").doesNotContain("Sort");
+            }
+        }
+    }
+
     /** A lone mark's ack by the address its claim returned: a TID scan. */
     @Test
     void aLoneAckDeletesByTheAddressItsClaimReturned() throws Exception {

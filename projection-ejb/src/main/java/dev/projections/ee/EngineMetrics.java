@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.metrics.AwaitMeters;
 import dev.projections.metrics.ClockSkewGauges;
 import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
@@ -60,6 +61,7 @@ public class EngineMetrics implements MetricsText {
                 .register(registry);
         ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
+        AwaitMeters.register(registry, resources.waits());
     }
 
     private static boolean prometheusOnClassPath() {

@@ -11,14 +11,22 @@ import dev.projections.ops.Sql;
 import dev.projections.store.Tables;
 import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
+import dev.projections.freshness.IdleWaits;
+import dev.projections.freshness.RefreshWaits;
+import dev.projections.freshness.TestSupportSwitch;
+import dev.projections.refresh.LeaseMargin;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
 
 /** The engine's plain objects, built once per deployment from the settings. */
 @ApplicationScoped
-public class EngineResources {
+public class EngineResources implements TestSupportSwitch {
 
     private SettingSource settingSource;
     private Settings settings;
@@ -29,6 +37,8 @@ public class EngineResources {
     private Sql sql;
     private PendingCounts counts;
     private Handoff handoff;
+    private RefreshWaits waits;
+    private IdleWaits idleWaits;
     private final AdjustableClock clock = new AdjustableClock();
     private final EngineStats stats = new EngineStats();
     private String instanceId;
@@ -59,6 +69,65 @@ public class EngineResources {
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
         // each projection's cap and batch come from its own settings, resolved once the projections are known
         handoff = Handoff.of(settings, () -> registry.get().settings());
+        // the lease margin of the global lease: the clocks the check compares are kept within the shortest one's
+        waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
+                (keys, committedBefore) -> sql.call("check a read-your-writes wait",
+                        connection -> store.queue().stillPending(connection, keys, committedBefore)),
+                this::inTransaction);
+        if (!settings.enabled()) {
+            waits.stop(); // a disabled engine refreshes nothing: no wait waits
+        }
+        if (settings.testSupport()) {
+            java.util.logging.Logger.getLogger(EngineResources.class.getName()).warning(Settings.TEST_SUPPORT
+                    + "=true: /projections/test/idle and /projections/test/refresh answer anyone who reaches them, "
+                    + "without a login; for tests only, never in production");
+        }
+        idleWaits = new IdleWaits(settings.awaits().maxTimeout(), projections -> sql.call("check for marks left",
+                connection -> {
+                    java.util.Set<String> left = new java.util.TreeSet<>();
+                    for (String projection : projections) {
+                        if (store.queue().hasMarks(connection, projection)) {
+                            left.add(projection);
+                        }
+                    }
+                    return left;
+                }));
+    }
+
+    @Override
+    public boolean testSupportEnabled() {
+        return settings.testSupport();
+    }
+
+    /** The test support's waits for projections with no mark left (docs/contract.md §14). */
+    public IdleWaits idleWaits() {
+        return idleWaits;
+    }
+
+    @PreDestroy
+    void stopWaits() {
+        if (waits != null) {
+            waits.stop();
+        }
+    }
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
+    private boolean inTransaction() {
+        int status = transactions.getTransactionStatus();
+        return status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK;
+    }
+
+    /** Read-your-writes waits: the captures of committing threads and the threads waiting (docs/contract.md §14). */
+    public RefreshWaits waits() {
+        return waits;
+    }
+
+    /** The same for the application's modules: the JAX-RS header filter, a class of the EAR's lib, looks it up. */
+    @jakarta.enterprise.inject.Produces
+    RefreshWaits producedWaits() {
+        return waits;
     }
 
     public Settings settings() {

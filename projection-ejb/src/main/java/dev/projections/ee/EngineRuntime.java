@@ -97,7 +97,10 @@ public class EngineRuntime {
                 .handoff(resources.handoff())
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
-                .listener((key, outcome, took) -> applicationListeners().refreshed(key, outcome, took))
+                .listener((key, outcome, took) -> {
+                    resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
+                    applicationListeners().refreshed(key, outcome, took);
+                })
                 .build();
     }
 

@@ -124,6 +124,8 @@ public class MarkSinkBean implements MarkSink {
         if (!resources.settings().enabled()) {
             return;
         }
+        // this thread's open captures take the keys before any drainer can refresh them (no statement)
+        resources.waits().committed(keys);
         try {
             handoff.handOver(keys);
         } catch (RuntimeException e) {

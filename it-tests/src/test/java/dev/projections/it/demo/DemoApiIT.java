@@ -103,6 +103,87 @@ class DemoApiIT {
         }
     }
 
+    /**
+     * Read your writes (docs/contract.md §14) with customer-stats 300 ms slow a key: with {@code X-Await-Refresh} every
+     * write is answered once both read models show it, and an immediate read-back sees it; without the header, an
+     * immediate read-back of the slow one does not.
+     */
+    @Test
+    void withTheAwaitHeaderAWriteIsAnsweredOnceBothReadModelsShowIt() throws Exception {
+        assertThat(send("POST", "/faults/customer-stats?delay=300ms", null).statusCode()).isEqualTo(200);
+        try {
+            for (int i = 0; i < 3; i++) {
+                String customer = "awaited-" + UUID.randomUUID();
+                HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
+                        + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":3}]}", null, "10s");
+                assertThat(created.statusCode()).isEqualTo(201);
+                assertThat(created.headers().firstValue("X-Projections-Refreshed")).hasValue("true");
+                long id = idOf(created.body());
+                assertThat(send("GET", "/search/orders/" + id, null).body()).contains("\"customerName\":\"" + customer);
+                assertThat(send("GET", "/stats/customers/" + customer, null).body()).contains("\"orderCount\":1");
+
+                HttpResponse<String> paid = send("PUT", "/orders/" + id + "/status", "{\"status\":\"PAID\"}", null, "10s");
+                assertThat(paid.headers().firstValue("X-Projections-Refreshed")).hasValue("true");
+                assertThat(send("GET", "/search/orders/" + id, null).body()).contains("\"status\":\"PAID\"");
+            }
+            int notYet = 0;
+            for (int i = 0; i < 3; i++) {
+                String customer = "not-awaited-" + UUID.randomUUID();
+                HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
+                        + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":3}]}");
+                assertThat(created.headers().firstValue("X-Projections-Refreshed")).as("not asked").isEmpty();
+                if (send("GET", "/stats/customers/" + customer, null).statusCode() == 404) {
+                    notYet++;
+                }
+                awaitRow("SELECT order_count FROM customer_stats WHERE customer_name = ?", customer, 1);
+            }
+            assertThat(notYet).as("read-backs that did not see the write yet, of 3").isGreaterThanOrEqualTo(2);
+        } finally {
+            assertThat(send("POST", "/faults/customer-stats?delay=0", null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aWaitShorterThanTheRefreshIsAnsweredFalseAndCountedAndABadValueIsRefusedNamingIt() throws Exception {
+        double timedOutBefore = awaitCount("timed_out");
+        assertThat(send("POST", "/faults/customer-stats?delay=500ms", null).statusCode()).isEqualTo(200);
+        try {
+            String customer = "impatient-" + UUID.randomUUID();
+            HttpResponse<String> created = send("POST", "/orders", "{\"customer\":\"" + customer
+                    + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":3}]}", null, "100ms");
+
+            assertThat(created.statusCode()).as("a timeout never fails the request").isEqualTo(201);
+            assertThat(created.headers().firstValue("X-Projections-Refreshed")).hasValue("false");
+            assertThat(awaitCount("timed_out")).isEqualTo(timedOutBefore + 1);
+            awaitRow("SELECT order_count FROM customer_stats WHERE customer_name = ?", customer, 1);
+        } finally {
+            assertThat(send("POST", "/faults/customer-stats?delay=0", null).statusCode()).isEqualTo(200);
+        }
+
+        String refused = "refused-" + UUID.randomUUID();
+        HttpResponse<String> bad = send("POST", "/orders", "{\"customer\":\"" + refused
+                + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":3}]}", null, "soon");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("X-Await-Refresh").contains("\\\"soon\\\"");
+        assertNoInternalNames(bad);
+        assertThat(query("SELECT 1 FROM customer WHERE name = ?", refused)).as("nothing written").isEmpty();
+    }
+
+    @Test
+    void theTestSupportEndpointsAreNotServedUnlessSwitchedOn() throws Exception {
+        HttpResponse<String> idle = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:8080/projections/test/idle")).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(idle.statusCode()).as("projection.test-support is off in the demo").isEqualTo(404);
+    }
+
+    private static double awaitCount(String result) throws Exception {
+        Matcher count = Pattern.compile("projection_await_seconds_count\\{result=\"" + result + "\"[^}]*} ([0-9.Ee+-]+)")
+                .matcher(metrics());
+        assertThat(count.find()).as("projection.await{result=%s}", result).isTrue();
+        return Double.parseDouble(count.group(1));
+    }
+
     private static String metrics() throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:8080/projections/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -302,7 +383,15 @@ class DemoApiIT {
     }
 
     private HttpResponse<String> send(String method, String path, String json, String tenant) throws Exception {
+        return send(method, path, json, tenant, null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String json, String tenant, String awaitRefresh)
+            throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path));
+        if (awaitRefresh != null) {
+            request.header("X-Await-Refresh", awaitRefresh);
+        }
         if (tenant != null) {
             request.header("X-Tenant", tenant);
         }

@@ -79,19 +79,28 @@ class StockWildFlyIT {
     @Test
     void aChangeCommittedByTheApplicationReachesItsReadModel() throws Exception {
         String id = send("POST", "/library/api/books", "title=Dune&author=Frank+Herbert").body();
-        Await.until("book " + id + "'s read model", () -> "Dune — Frank Herbert".equals(titleLine(id)));
+        // the application's test waits through the test support (projection.test-support=true), not by polling
+        assertIdle("/projections/test/idle?projection=book-titles&timeout=30s");
+        assertThat(titleLine(id)).isEqualTo("Dune — Frank Herbert");
 
         assertThat(send("PUT", "/library/api/books/" + id, "title=Dune+Messiah").statusCode()).isEqualTo(200);
-        Await.until("book " + id + "'s read model after the change",
-                () -> "Dune Messiah — Frank Herbert".equals(titleLine(id)));
+        assertIdle("/projections/test/idle?timeout=30s");
+        assertThat(titleLine(id)).isEqualTo("Dune Messiah — Frank Herbert");
         assertThat(count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", id)).isZero();
+
+        HttpResponse<String> unknown = post("/projections/test/idle?projection=no-such");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("no-such").contains("book-titles");
+        HttpResponse<String> refresh = post("/projections/test/refresh?projection=book-titles");
+        assertThat(refresh.statusCode()).as(refresh.body()).isEqualTo(200);
+        assertThat(refresh.body()).isEqualTo("{\"madeDue\":0}");
     }
 
     @Test
     void aSingleWarApplicationWithItsOneStarterRefreshesItsReadModel() throws Exception {
         String id = send("POST", "/notes/api/notes", "text=buy+milk").body();
-        Await.until("note " + id + "'s read model",
-                () -> ("#" + id + ": buy milk").equals(body("/notes/api/notes/" + id + "/line")));
+        assertIdle("/notes/projections/test/idle?projection=note-lines&timeout=30s");
+        assertThat(body("/notes/api/notes/" + id + "/line")).isEqualTo("#" + id + ": buy milk");
 
         HttpResponse<String> health = get("/notes/projections/health");
         assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
@@ -198,6 +207,19 @@ class StockWildFlyIT {
 
     private String titleLine(String id) {
         return body("/library/api/books/" + id + "/title");
+    }
+
+    /** POSTs to a test-support idle endpoint and expects it idle. */
+    private void assertIdle(String path) throws Exception {
+        HttpResponse<String> idle = post(path);
+        assertThat(idle.statusCode()).as(idle.body()).isEqualTo(200);
+        assertThat(idle.body()).as("nothing left pending").contains("\"idle\":true");
+    }
+
+    /** A POST with no body, whatever it answers. */
+    private HttpResponse<String> post(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).POST(HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The body of a 200 answer, else {@code null}. */
