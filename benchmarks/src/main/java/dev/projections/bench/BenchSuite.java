@@ -6,6 +6,7 @@ import dev.projections.bench.scenario.DrainThroughputScenario;
 import dev.projections.bench.scenario.IsolationScenario;
 import dev.projections.bench.scenario.MarkingOverheadScenario;
 import dev.projections.bench.scenario.PartitionedRebuildScenario;
+import dev.projections.bench.scenario.ReadYourWritesScenario;
 import dev.projections.bench.scenario.RebuildScenario;
 import dev.projections.bench.scenario.Scenario;
 import dev.projections.bench.scenario.TwoInstancesScenario;
@@ -47,7 +48,7 @@ public final class BenchSuite {
         List<ScenarioReport> reports = new ArrayList<>();
         List<Scenario> scenarios = List.of(new DrainThroughputScenario(), new RebuildScenario(),
                 new MarkingOverheadScenario(), new CommitLatencyScenario(), new TwoInstancesScenario(),
-                new PartitionedRebuildScenario(), new IsolationScenario());
+                new PartitionedRebuildScenario(), new IsolationScenario(), new ReadYourWritesScenario());
         for (Scenario scenario : scenarios) {
             // with --big, the partitioned rebuild is measured on the million orders only
             boolean onBigOnly = options.big() && scenario.number() == 6;

@@ -35,7 +35,7 @@ class BenchmarkSmokeTest {
             System.out.print(printed.toString(StandardCharsets.UTF_8));
         }
 
-        assertThat(reports).hasSize(7);
+        assertThat(reports).hasSize(8);
         for (ScenarioReport report : reports) {
             assertThat(report.figures()).as(report.title()).isNotEmpty()
                     .allSatisfy(figure -> assertThat(figure).as(report.title()).isFinite().isPositive());
