@@ -36,6 +36,7 @@ public record ProjectionSettings(
         int suspendAfterFailingKeys,
         int suspendFailurePercent,
         int rebuildPageSize,
+        Duration freshnessObjective,
         Map<String, String> origins) {
 
     public static final String BATCH_SIZE = "batch-size";
@@ -49,10 +50,11 @@ public record ProjectionSettings(
     public static final String SUSPEND_AFTER_FAILING_KEYS = "suspend-after-failing-keys";
     public static final String SUSPEND_FAILURE_PERCENT = "suspend-failure-percent";
     public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
+    public static final String FRESHNESS_OBJECTIVE = "freshness-objective";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
     public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, LEASE_TIME, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
-            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE);
+            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, FRESHNESS_OBJECTIVE);
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -93,6 +95,7 @@ public record ProjectionSettings(
                 ? "0 (never suspended)" : Integer.toString(suspendAfterFailingKeys));
         values.put(SUSPEND_FAILURE_PERCENT, Integer.toString(suspendFailurePercent));
         values.put(REBUILD_PAGE_SIZE, Integer.toString(rebuildPageSize));
+        values.put(FRESHNESS_OBJECTIVE, freshnessObjective == null ? "none" : Durations.format(freshnessObjective));
         return values;
     }
 
@@ -103,7 +106,7 @@ public record ProjectionSettings(
         return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.leaseTime(),
                 global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
-                global.suspendFailurePercent(), global.rebuildPageSize(), origins);
+                global.suspendFailurePercent(), global.rebuildPageSize(), global.freshnessObjective(), origins);
     }
 
     /** {@code projection.order-search.max-attempts}. */
@@ -200,6 +203,7 @@ public record ProjectionSettings(
                         Settings.NEVER_SUSPEND, 1_000_000),
                 p.whole(labels.get(SUSPEND_FAILURE_PERCENT), global.suspendFailurePercent(), 1, 100),
                 p.atLeastOne(labels.get(REBUILD_PAGE_SIZE), global.rebuildPageSize()),
+                p.duration(labels.get(FRESHNESS_OBJECTIVE), global.freshnessObjective()),
                 origins);
         problems.addAll(p.errors);
         if (settings.leaseTime.compareTo(Settings.MIN_LEASE_TIME) < 0) { // a bad value fell back to the global one

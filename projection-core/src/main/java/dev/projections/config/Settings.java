@@ -37,6 +37,7 @@ public record Settings(
         String tableSchema,
         String changelogTable,
         String changelogLockTable,
+        Duration freshnessObjective,
         Awaits awaits,
         boolean testSupport,
         Map<String, ProjectionSettings> projections) {
@@ -89,6 +90,12 @@ public record Settings(
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
     public static final String TREND_RETENTION = "projection.trend-retention";
+    /**
+     * How fresh a projection's read model should be: the lag (first mark → refresh commit) its refreshes should stay
+     * within; a bucket of {@code projection.lag} at exactly this value lets an alert count those that did not. Unset:
+     * none. Per projection too.
+     */
+    public static final String FRESHNESS_OBJECTIVE = "projection.freshness-objective";
     /* hyphenated, not projection.await.x: that form is projection "await"'s own setting (§10) */
     public static final String AWAIT_MAX_WAITERS = "projection.await-max-waiters";
     public static final String AWAIT_MAX_TIMEOUT = "projection.await-max-timeout";
@@ -187,6 +194,7 @@ public record Settings(
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
                 p.identifier(CHANGELOG_LOCK_TABLE, DEFAULT_CHANGELOG_LOCK_TABLE, IDENTIFIER,
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
+                p.duration(FRESHNESS_OBJECTIVE, null),
                 new Awaits(p.whole(AWAIT_MAX_WAITERS, 32, 0, 10_000),
                         p.duration(AWAIT_MAX_TIMEOUT, Duration.ofSeconds(30)),
                         p.duration(AWAIT_POLL_INTERVAL, Duration.ofMillis(500))),
@@ -252,6 +260,7 @@ public record Settings(
         return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
-                tableSchema, changelogTable, changelogLockTable, awaits, testSupport, Map.copyOf(resolved));
+                tableSchema, changelogTable, changelogLockTable, freshnessObjective, awaits, testSupport,
+                Map.copyOf(resolved));
     }
 }

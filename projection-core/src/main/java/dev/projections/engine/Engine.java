@@ -74,7 +74,7 @@ public final class Engine {
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime())
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
-                everyListener(b), stats, rebuilds);
+                everyListener(b), b.lag, stats, rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
@@ -245,6 +245,14 @@ public final class Engine {
 
         public Builder tenantScope(TenantScope tenantScope) {
             this.tenantScope = tenantScope;
+            return this;
+        }
+
+        private dev.projections.refresh.RefreshLag lag = dev.projections.refresh.RefreshLag.NONE;
+
+        /** Told of each committed refresh's lag (the meter {@code projection.lag}); none by default. */
+        public Builder lag(dev.projections.refresh.RefreshLag lag) {
+            this.lag = lag;
             return this;
         }
 

@@ -56,10 +56,12 @@ final class BatchRefresher {
     private final InFlight inFlight;
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
+    private final RefreshLag lag;
 
     BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
                    Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
-                   EngineStats stats, LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+                   RefreshLag lag, EngineStats stats, LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+        this.lag = lag;
         this.queue = queue;
         this.claims = claims;
         this.transactions = transactions;
@@ -224,14 +226,28 @@ final class BatchRefresher {
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
-        Duration took = Duration.between(start, clock.instant()).dividedBy(marks.size());
+        Instant committedAt = clock.instant();
+        Duration took = Duration.between(start, committedAt).dividedBy(marks.size());
         batch.refreshedAsClaimed((int) outcomes.stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
         for (int i = 0; i < marks.size(); i++) {
+            lagged(marks.get(i), committedAt);
             guard.succeeded(marks.get(i).key());
             giveBacks.ended(marks.get(i).key());
             callbacks.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
         }
         return Ended.REFRESHED;
+    }
+
+    /** The refresh of {@code mark} committed at {@code committedAt}: its lag to the meter, whatever that does. */
+    private void lagged(ClaimedMark mark, Instant committedAt) {
+        if (mark.firstMarkedAt() == null) {
+            return;
+        }
+        try {
+            lag.refreshed(mark.key(), mark.firstMarkedAt(), committedAt);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "recording the lag of " + mark.key() + " failed", e);
+        }
     }
 
     /** Whether {@code failure} is back-pressure by the server's signals or the mark's projection's list. */
@@ -268,6 +284,7 @@ final class BatchRefresher {
             return Ended.FAILED;
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
+        lagged(mark, clock.instant());
         if (outcome == AckOutcome.SUCCESS) {
             batch.refreshedAsClaimed(1);
         }
@@ -306,6 +323,7 @@ final class BatchRefresher {
                 return false;
             }
             // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)
+            lagged(mark, clock.instant());
             guard.forget(mark.key().projection());
             callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
             return true;

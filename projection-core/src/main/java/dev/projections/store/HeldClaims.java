@@ -142,7 +142,7 @@ public final class HeldClaims {
                 update.setString(i, mark.token());
                 if (update.executeUpdate() == 1) {
                     renewed.add(new ClaimedMark(mark.key(), mark.generation(), mark.token(), mark.claimedAt(),
-                            leaseUntil, mark.attempts(), mark.priority()));
+                            leaseUntil, mark.attempts(), mark.priority(), null, mark.firstMarkedAt()));
                 } else {
                     queue.reMarkLive(connection, mark.key(), now);
                 }

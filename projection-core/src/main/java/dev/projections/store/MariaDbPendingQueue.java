@@ -85,7 +85,7 @@ final class MariaDbPendingQueue extends PendingQueue {
      * MariaDB), so an instance taking a suspended projection's probe turn does not make its marks claimable.
      */
     private static final String CLAIM_ONE_PROJECTION = """
-            (SELECT projection, tenant_id, entity_id, generation, attempts, priority, available_at
+            (SELECT projection, tenant_id, entity_id, generation, attempts, priority, available_at, first_marked_at
                FROM projection_pending
               WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                 AND NOT EXISTS (SELECT 1 FROM projection_control c

@@ -82,7 +82,7 @@ public abstract class PendingQueue {
      * upsert that commits meanwhile (it never touches claim columns) cannot make a held mark claimable.
      */
     private static final String CLAIM_CANDIDATES = """
-            SELECT projection, tenant_id, entity_id, generation, attempts, priority%s
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority%s, first_marked_at
               FROM projection_pending
              WHERE projection IN (%s)%s
                AND available_at <= ?
@@ -96,7 +96,7 @@ public abstract class PendingQueue {
 
     /* H2: locks one candidate row if it is still claimable and nobody holds it */
     private static final String LOCK_CANDIDATE = """
-            SELECT generation, attempts, priority FROM projection_pending
+            SELECT generation, attempts, priority, first_marked_at FROM projection_pending
              WHERE projection = ? AND tenant_id = ? AND entity_id = ?
                AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                FOR UPDATE SKIP LOCKED
@@ -128,7 +128,7 @@ public abstract class PendingQueue {
 
     /* a suspended projection's due marks, claimable but for the suspension: a handful, for one probe */
     private static final String PROBE_CANDIDATES = """
-            SELECT projection, tenant_id, entity_id, generation, attempts, priority FROM projection_pending
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority, first_marked_at FROM projection_pending
              WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
                AND EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = projection_pending.projection
                                                                 AND c.paused AND c.suspended_reason IS NOT NULL)
@@ -210,10 +210,11 @@ public abstract class PendingQueue {
         }
         List<ClaimedMark> claimed = new ArrayList<>();
         try (ResultSet rows = select.executeQuery()) {
+            int firstMarkedAt = rows.findColumn("first_marked_at");
             while (rows.next()) {
                 MarkKey key = new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3));
                 claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6),
-                        oneStatement ? rows.getString(7) : null));
+                        oneStatement ? rows.getString(7) : null, dialect.instant(rows, firstMarkedAt)));
             }
         }
         if (oneStatement) {
@@ -282,7 +283,8 @@ public abstract class PendingQueue {
                 try (ResultSet row = lock.executeQuery()) {
                     if (row.next()) {
                         locked.add(new ClaimedMark(candidate.key(), row.getString(1), candidate.token(),
-                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3), null));
+                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3), null,
+                                dialect.instant(row, 4)));
                     }
                 }
             }
@@ -396,7 +398,8 @@ public abstract class PendingQueue {
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     candidates.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
-                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6)));
+                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6), null,
+                            dialect.instant(rows, 7)));
                 }
             }
         }

@@ -237,13 +237,13 @@ final class PostgresPendingQueue extends PendingQueue {
      */
     static final String CLAIM_DUE = """
             SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority,
-                   c.tableoid::bigint || ' ' || c.ctid::text
+                   c.tableoid::bigint || ' ' || c.ctid::text, c.first_marked_at
               FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
                      WHERE NOT EXISTS (SELECT 1 FROM projection_control ctl
                                         WHERE ctl.projection = u.projection AND ctl.paused)) AS d
              CROSS JOIN LATERAL (
                    SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
-                          p.tableoid, p.ctid
+                          p.tableoid, p.ctid, p.first_marked_at
                      FROM projection_pending p
                     WHERE p.projection = d.projection AND p.available_at <= ?
                       AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
@@ -282,7 +282,7 @@ final class PostgresPendingQueue extends PendingQueue {
     private static final String CLAIM_IN_ONE_STATEMENT = """
             WITH claim AS MATERIALIZED (
                    SELECT ?::text AS token, CAST(? AS TIMESTAMP WITH TIME ZONE) AS lease_until, ?::text AS holder),
-                 candidate (projection, tenant_id, entity_id, generation, attempts, priority, address) AS (
+                 candidate (projection, tenant_id, entity_id, generation, attempts, priority, address, first_marked_at) AS (
             %s)
             UPDATE projection_pending q
                SET claim_token = claim.token, claimed_until = claim.lease_until, claimed_by = claim.holder
@@ -292,7 +292,7 @@ final class PostgresPendingQueue extends PendingQueue {
                AND q.ctid = split_part(candidate.address, ' ', 2)::tid
                AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
             RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
-                      q.tableoid::bigint || ' ' || q.ctid::text
+                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
             """;
 
     @Override

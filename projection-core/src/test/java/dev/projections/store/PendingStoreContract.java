@@ -1634,6 +1634,19 @@ abstract class PendingStoreContract {
         assertThat(hasMarks(STATS)).isTrue();
     }
 
+    @Test
+    void aClaimCarriesTheMarksFirstMarkedAtTheStartOfItsLag() throws Exception {
+        mark(at(0), ORDER_1);
+        mark(at(2), ORDER_1, ORDER_2); // a second change of ORDER_1: its lag still runs from the first
+
+        List<ClaimedMark> due = claimDue(at(5), tokenA, 10, ORDERS);
+        assertThat(due).extracting(ClaimedMark::key, ClaimedMark::firstMarkedAt).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple(ORDER_1, at(0)), org.assertj.core.groups.Tuple.tuple(ORDER_2, at(2)));
+
+        mark(at(6), ORDER_3);
+        assertThat(claimOne(ORDER_3, at(7), tokenB).firstMarkedAt()).as("claimed by key").isEqualTo(at(6));
+    }
+
     boolean hasMarks(String projection) throws Exception {
         return inTransaction(connection -> store.queue().hasMarks(connection, projection));
     }

@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.metrics.AwaitMeters;
 import dev.projections.metrics.ClockSkewGauges;
+import dev.projections.metrics.LagTimer;
 import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
@@ -37,6 +38,7 @@ public class EngineMetrics implements MetricsText {
     private Supplier<String> prometheus;
     private String description;
     private RefreshTimer refreshTimer;
+    private LagTimer lagTimer;
 
     @PostConstruct
     void init() {
@@ -61,6 +63,7 @@ public class EngineMetrics implements MetricsText {
                 .register(registry);
         ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
+        lagTimer = new LagTimer(registry, name -> projections.settings().of(name).freshnessObjective());
         AwaitMeters.register(registry, resources.waits());
     }
 
@@ -76,6 +79,11 @@ public class EngineMetrics implements MetricsText {
 
     public RefreshTimer refreshTimer() {
         return refreshTimer;
+    }
+
+    /** {@code projection.lag}: each committed refresh's lag, told by the engine. */
+    public LagTimer lagTimer() {
+        return lagTimer;
     }
 
     @Override

@@ -97,6 +97,7 @@ public class EngineRuntime {
                 .handoff(resources.handoff())
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
+                .lag((key, firstMarkedAt, committedAt) -> metrics.lagTimer().refreshed(key, firstMarkedAt, committedAt))
                 .listener((key, outcome, took) -> {
                     resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
                     applicationListeners().refreshed(key, outcome, took);
