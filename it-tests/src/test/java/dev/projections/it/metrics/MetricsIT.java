@@ -43,7 +43,7 @@ class MetricsIT {
 
     @Deployment
     static EnterpriseArchive deployment() {
-        return Deployments.ear(Map.of("projection.auto-refresh", "false"),
+        return Deployments.ear(Map.of("projection.auto-refresh", "false", "projection.gated.freshness-objective", "2s"),
                 List.of(GatedProjection.class, RecordingTenantScope.class, IdentityProbe.class), MetricsIT.class);
     }
 
@@ -95,6 +95,13 @@ class MetricsIT {
         assertThat(value(text, "projection_oldest_age_seconds", "gated")).isGreaterThanOrEqualTo(0);
         assertThat(text).containsPattern("projection_refresh_seconds_count\\{outcome=\"success\",projection=\"gated\"[^}]*} [1-9]");
         assertThat(text).containsPattern("projection_refresh_seconds_count\\{outcome=\"failed\",projection=\"gated\"[^}]*} [1-9]");
+        // labels in any order: the registry's, not ours
+        assertThat(text).as("the refresh timer's histogram").containsPattern(
+                "projection_refresh_seconds_bucket\\{(?=[^}]*outcome=\"success\")(?=[^}]*projection=\"gated\")[^}]*le=");
+        // the one refresh that committed: its lag, in a histogram with a bucket at gated's freshness objective
+        assertThat(text).containsPattern("projection_lag_seconds_count\\{[^}]*projection=\"gated\"[^}]*} 1(\\.0)?\\s");
+        assertThat(text).containsPattern(
+                "projection_lag_seconds_bucket\\{(?=[^}]*projection=\"gated\")(?=[^}]*le=\"2\\.0\")[^}]*} 1(\\.0)?\\s");
     }
 
     @Test
