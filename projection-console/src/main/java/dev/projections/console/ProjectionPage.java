@@ -170,6 +170,8 @@ public class ProjectionPage {
                 own.nonRetryable().isEmpty() ? "–" : String.join(", ", own.nonRetryable())));
         settings.add(own(own, ProjectionSettings.BACK_PRESSURE,
                 own.backPressure().isEmpty() ? "–" : String.join(", ", own.backPressure())));
+        settings.add(own(own, ProjectionSettings.FRESHNESS_OBJECTIVE,
+                own.freshnessObjective() == null ? "–" : Durations.format(own.freshnessObjective())));
         return settings;
     }
 

@@ -14,6 +14,11 @@ import java.time.Duration;
 public final class RefreshTimer implements RefreshListener {
 
     private final MeterRegistry registry;
+    /* one timer per projection and outcome, built once: a histogram's builder is not for every refresh */
+    private final java.util.Map<Series, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Series(String projection, RefreshOutcome outcome) {
+    }
 
     public RefreshTimer(MeterRegistry registry) {
         this.registry = registry;
@@ -21,10 +26,11 @@ public final class RefreshTimer implements RefreshListener {
 
     @Override
     public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
-        Timer.builder("projection.refresh").description("refreshes on this instance, by outcome")
+        timers.computeIfAbsent(new Series(key.projection(), outcome), ignored -> Timer.builder("projection.refresh")
+                .description("refreshes on this instance, by outcome")
                 .tag("projection", key.projection()).tag("outcome", outcome.tag())
-                .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
-                .maximumExpectedValue(java.time.Duration.ofMinutes(10))
-                .register(registry).record(took);
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(10))
+                .register(registry)).record(took);
     }
 }

@@ -238,9 +238,12 @@ final class BatchRefresher {
         return Ended.REFRESHED;
     }
 
-    /** The refresh of {@code mark} committed at {@code committedAt}: its lag to the meter, whatever that does. */
+    /**
+     * The refresh of {@code mark} committed at {@code committedAt}: its lag to the meter, whatever that does. Live marks
+     * only: a rebuild's marks wait behind live ones by design, and their age says nothing of the read model's freshness.
+     */
     private void lagged(ClaimedMark mark, Instant committedAt) {
-        if (mark.firstMarkedAt() == null) {
+        if (mark.firstMarkedAt() == null || mark.priority() != PendingQueue.LIVE) {
             return;
         }
         try {

@@ -4,6 +4,7 @@ import dev.projections.RefreshListener;
 import dev.projections.TenantScope;
 import dev.projections.engine.Engine;
 import dev.projections.engine.EveryListener;
+import dev.projections.metrics.LagTimer;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.RebuildStepper;
@@ -97,12 +98,24 @@ public class EngineRuntime {
                 .handoff(resources.handoff())
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
-                .lag((key, firstMarkedAt, committedAt) -> metrics.lagTimer().refreshed(key, firstMarkedAt, committedAt))
+                .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
                 .listener((key, outcome, took) -> {
                     resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
                     applicationListeners().refreshed(key, outcome, took);
                 })
                 .build();
+    }
+
+    private volatile LagTimer lagTimer;
+
+    /** The meters' lag timer, looked up once (not through the metrics bean's proxy at every refresh). */
+    private LagTimer lagTimer() {
+        LagTimer found = lagTimer;
+        if (found == null) {
+            found = metrics.lagTimer();
+            lagTimer = found;
+        }
+        return found;
     }
 
     private volatile TenantScope scope;
