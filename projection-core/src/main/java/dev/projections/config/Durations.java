@@ -31,6 +31,19 @@ public final class Durations {
         }
     }
 
+    /**
+     * {@code text} as a duration of zero or more, {@code null} when it is none (not a duration, negative, or too large
+     * to hold): for a value a caller names in its own message (a header, an annotation, a parameter).
+     */
+    public static Duration nonNegative(String text) {
+        try {
+            Duration duration = parse(text);
+            return duration.isNegative() ? null : duration;
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            return null;
+        }
+    }
+
     public static String format(Duration duration) {
         if (duration.toMillis() % 1000 != 0) {
             return duration.toMillis() + "ms";

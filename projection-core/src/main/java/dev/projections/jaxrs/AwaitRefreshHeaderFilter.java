@@ -43,13 +43,8 @@ public class AwaitRefreshHeaderFilter implements ContainerRequestFilter, Contain
         if (value == null) {
             return;
         }
-        Duration timeout;
-        try {
-            timeout = Durations.parse(value.strip());
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            timeout = null;
-        }
-        if (timeout == null || timeout.isNegative()) {
+        Duration timeout = Durations.nonNegative(value.strip());
+        if (timeout == null) {
             request.abortWith(Response.status(Response.Status.BAD_REQUEST)
                     .type(new MediaType("application", "problem+json"))
                     .entity(problem(REQUEST_HEADER + " must be a duration such as 500ms, 2s or 1m, was \""

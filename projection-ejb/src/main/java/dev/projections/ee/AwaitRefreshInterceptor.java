@@ -70,13 +70,9 @@ public class AwaitRefreshInterceptor {
             annotation = method.getDeclaringClass().getAnnotation(AwaitRefresh.class);
         }
         String value = annotation == null ? "2s" : annotation.value();
-        try {
-            Duration timeout = Durations.parse(value);
-            if (!timeout.isNegative()) {
-                return timeout;
-            }
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            // named below
+        Duration timeout = Durations.nonNegative(value);
+        if (timeout != null) {
+            return timeout;
         }
         throw new IllegalArgumentException("@AwaitRefresh(\"" + value + "\") on " + method.getDeclaringClass().getName()
                 + "." + method.getName() + ": the value must be a duration such as 500ms, 2s or 1m");

@@ -73,13 +73,9 @@ public class TestSupportServlet extends HttpServlet {
         if (value == null || value.isBlank()) {
             return Duration.ofSeconds(30);
         }
-        try {
-            Duration timeout = Durations.parse(value);
-            if (!timeout.isNegative()) {
-                return timeout;
-            }
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            // named below
+        Duration timeout = Durations.nonNegative(value);
+        if (timeout != null) {
+            return timeout;
         }
         throw new IllegalArgumentException("timeout must be a duration such as 500ms, 10s or 1m, was \""
                 + (value.length() > 60 ? value.substring(0, 60) + "…" : value) + "\"");
