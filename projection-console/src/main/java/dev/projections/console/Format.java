@@ -37,6 +37,25 @@ public final class Format {
         return Text.of("format.days", seconds / 86_400, (seconds % 86_400) / 3600);
     }
 
+    /** A lag or a refresh's time from microseconds: "0.8 ms", "240 ms", "2.4 s", from a minute on as an age. */
+    public static String micros(long micros) {
+        if (micros < 1_000_000) {
+            double millis = micros / 1_000.0;
+            return Text.of("format.milliseconds", decimal(millis, millis < 10 ? 1 : 0));
+        }
+        if (micros < 60_000_000) {
+            return Text.of("format.seconds-decimal", decimal(micros / 1_000_000.0, 1));
+        }
+        return age(Duration.ofNanos(micros * 1_000));
+    }
+
+    private static String decimal(double value, int digits) {
+        NumberFormat format = NumberFormat.getNumberInstance(Text.locale());
+        format.setMaximumFractionDigits(digits);
+        format.setMinimumFractionDigits(digits);
+        return format.format(value);
+    }
+
     /** "3 min ago", or "in 3 min" for an instant still to come; "" for none. */
     public static String relative(Instant instant, Instant now) {
         if (instant == null) {

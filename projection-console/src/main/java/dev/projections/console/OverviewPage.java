@@ -1,7 +1,9 @@
 package dev.projections.console;
 
+import dev.projections.config.ProjectionSettings;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.LagSummary;
 import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.TrendMinute;
 import jakarta.faces.view.ViewScoped;
@@ -43,6 +45,7 @@ public class OverviewPage implements Serializable {
     private List<RebuildLine> runs = List.of();
 
     private transient Map<String, List<TrendMinute>> trends;
+    private transient Map<String, LagSummary> lags;
     private Instant trendsAt;
 
     public List<ProjectionRow> getRows() {
@@ -80,11 +83,14 @@ public class OverviewPage implements Serializable {
         return Format.exact(checkedAt);
     }
 
-    /** Every projection's last hour, in one read, again only when the last read is 30 s old. */
+    /** Every projection's last hour and its lag, a read each, again only when the last read is 30 s old. */
     private Map<String, List<TrendMinute>> lastHour() {
         Instant engineNow = clock.engineNow();
-        if (trends == null || trendsAt.plus(TRENDS_READ_EVERY).isBefore(engineNow) || engineNow.isBefore(trendsAt)) {
-            trends = reads.trends(TrendWindow.start(TrendWindow.Span.HOUR, engineNow), engineNow);
+        if (trends == null || lags == null || trendsAt.plus(TRENDS_READ_EVERY).isBefore(engineNow)
+                || engineNow.isBefore(trendsAt)) {
+            Instant start = TrendWindow.start(TrendWindow.Span.HOUR, engineNow);
+            trends = reads.trends(start, engineNow);
+            lags = reads.lags(start, engineNow);
             trendsAt = engineNow;
         }
         return trends;
@@ -98,10 +104,17 @@ public class OverviewPage implements Serializable {
         rows = reads.overview().stream().map(status -> new ProjectionRow(status, reads.rebuildable(status.projection()),
                 admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)
                 .withTrends(new TrendCharts(status.projection(), TrendWindow.of(TrendWindow.Span.HOUR, trendsAt,
-                        hour.getOrDefault(status.projection(), List.of()))))).toList();
+                        hour.getOrDefault(status.projection(), List.of()))))
+                .withLag(lags.getOrDefault(status.projection(), LagSummary.NONE), objective(status.projection())))
+                .toList();
         orphans = reads.orphaned();
         runs = runIds.stream().map(id -> new RebuildLine(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;
+    }
+
+    private Duration objective(String projection) {
+        ProjectionSettings own = reads.projectionSettings(projection);
+        return own == null ? null : own.freshnessObjective();
     }
 
     /** The runs the dialog started: the page follows their progress from now on. */

@@ -2,7 +2,10 @@ package dev.projections.console;
 
 import dev.projections.ProjectionStatus;
 import dev.projections.RebuildProgress;
+import dev.projections.config.Durations;
+import dev.projections.inspect.LagSummary;
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -17,6 +20,8 @@ public final class ProjectionRow implements Serializable {
     private final long perMinute;
     private String dueTrend = "";
     private String rateTrend = "";
+    private LagSummary lag = LagSummary.NONE;
+    private Duration objective;
 
     ProjectionRow(ProjectionStatus status, boolean rebuildable, boolean offersClear, long perMinute, Instant now) {
         this.status = status;
@@ -44,6 +49,48 @@ public final class ProjectionRow implements Serializable {
         dueTrend = charts.due(TrendChart.spark());
         rateTrend = charts.rate(TrendChart.spark());
         return this;
+    }
+
+    /** The last hour's lag across instances, and the projection's freshness objective ({@code null}: none set). */
+    ProjectionRow withLag(LagSummary lag, Duration objective) {
+        this.lag = lag;
+        this.objective = objective;
+        return this;
+    }
+
+    /** "12 ms / 85 ms": the last hour's median and 99th percentile lag, "–" without a refresh of a live mark. */
+    public String getLag() {
+        if (lag.refreshes() == 0) {
+            return "–";
+        }
+        String percentiles = Text.of("lag.percentiles", Format.micros(lag.p50Micros()), Format.micros(lag.p99Micros()));
+        // in words, not by colour alone
+        return isLagMissed() ? Text.of("lag.percentiles.missed", percentiles, Durations.format(objective)) : percentiles;
+    }
+
+    public String getLagTitle() {
+        String counted = lag.refreshes() == 0 ? Text.of("lag.none")
+                : Text.of("lag.title", lag.refreshes(), Format.micros(lag.p50Micros()), Format.micros(lag.p99Micros()));
+        return objective == null ? counted : counted + " " + getObjectiveState();
+    }
+
+    /** Whether the last hour's p99 lag was above the freshness objective (the overview marks the cell). */
+    public boolean isLagMissed() {
+        return Boolean.FALSE.equals(lag.objectiveMet(objective));
+    }
+
+    /** "met", "missed (p99 …)", or why there is nothing to judge. */
+    public String getObjectiveState() {
+        if (objective == null) {
+            return Text.of("lag.objective.none");
+        }
+        Boolean met = lag.objectiveMet(objective);
+        String within = Durations.format(objective);
+        if (met == null) {
+            return Text.of("lag.objective.no-refreshes", within);
+        }
+        return met ? Text.of("lag.objective.met", within, Format.micros(lag.p99Micros()))
+                : Text.of("lag.objective.missed", within, Format.micros(lag.p99Micros()));
     }
 
     public String getPending() {

@@ -74,7 +74,7 @@ public final class Engine {
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime())
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
-                everyListener(b), b.lag, stats, rebuilds);
+                everyListener(b), everyLag(b), stats, rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
@@ -86,6 +86,16 @@ public final class Engine {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The console's lag per minute first (it does not throw), then the caller's (in the server: the meter). */
+    private static dev.projections.refresh.RefreshLag everyLag(Builder b) {
+        RefreshMinutes minutes = b.refreshMinutes;
+        dev.projections.refresh.RefreshLag caller = b.lag;
+        return (key, firstMarkedAt, committedAt) -> {
+            minutes.refreshed(key, firstMarkedAt, committedAt);
+            caller.refreshed(key, firstMarkedAt, committedAt);
+        };
     }
 
     /**

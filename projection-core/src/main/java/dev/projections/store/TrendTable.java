@@ -22,14 +22,20 @@ public final class TrendTable {
             UPDATE projection_trend
                SET pending = COALESCE(?, pending), due_now = COALESCE(?, due_now), failing = COALESCE(?, failing),
                    refreshes = refreshes + ?, failures = failures + ?,
-                   p99_micros = COALESCE(GREATEST(p99_micros, ?), ?, p99_micros)
+                   p99_micros = COALESCE(GREATEST(p99_micros, ?), ?, p99_micros),
+                   lag_histogram = CASE WHEN LENGTH(lag_histogram) > 15000 THEN lag_histogram
+                                        ELSE COALESCE(%s, ?, lag_histogram) END
              WHERE projection = ? AND sampled_minute = ? AND instance_id = ?
             """;
 
+    /* text joined with NULL is NULL on both: PostgreSQL's and H2's CONCAT would skip a NULL instead */
+    private static final String JOINED = "lag_histogram || ' ' || ?";
+    private static final String JOINED_MARIADB = "CONCAT(lag_histogram, ' ', ?)";
+
     private static final String INSERT = """
             INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, due_now, failing, refreshes,
-                                          failures, p99_micros)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          failures, p99_micros, lag_histogram)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     /* the key's order: one projection's minutes in a range, each minute's instances together */
@@ -46,6 +52,17 @@ public final class TrendTable {
     static final String BACKLOGS_COUNTED = """
             SELECT COUNT(DISTINCT projection) FROM projection_trend
              WHERE projection IN (%s) AND sampled_minute = ? AND pending IS NOT NULL
+            """;
+
+    /* one projection's lag texts of a window, by the key's prefix; every projection's by the minute index */
+    private static final String LAGS = """
+            SELECT lag_histogram FROM projection_trend
+             WHERE projection = ? AND sampled_minute >= ? AND sampled_minute < ? AND lag_histogram IS NOT NULL
+            """;
+
+    static final String ALL_LAGS = """
+            SELECT projection, lag_histogram FROM projection_trend
+             WHERE sampled_minute >= ? AND sampled_minute < ? AND lag_histogram IS NOT NULL
             """;
 
     private static final String OLDEST = "SELECT MIN(sampled_minute) FROM projection_trend";
@@ -75,7 +92,8 @@ public final class TrendTable {
     public void add(Connection connection, String instanceId, List<TrendSample> samples) throws SQLException {
         List<TrendSample> sorted = new ArrayList<>(samples);
         sorted.sort(java.util.Comparator.comparing(TrendSample::projection).thenComparing(TrendSample::minute));
-        try (PreparedStatement update = connection.prepareStatement(ADD);
+        try (PreparedStatement update = connection.prepareStatement(
+                ADD.formatted(dialect.pick(JOINED, JOINED, JOINED_MARIADB)));
              PreparedStatement insert = connection.prepareStatement(INSERT)) {
             for (TrendSample sample : sorted) {
                 bindNumber(update, 1, sample.pending());
@@ -85,9 +103,13 @@ public final class TrendTable {
                 update.setLong(5, sample.failures());
                 bindNumber(update, 6, sample.p99Micros());
                 bindNumber(update, 7, sample.p99Micros());
-                update.setString(8, sample.projection());
-                update.setObject(9, dialect.timestamp(sample.minute()));
-                update.setString(10, instanceId);
+                // a restarted process's lag is joined to the first's as text, which adds up (TrendSample); a row
+                // rewritten so often that its text grew past 15,000 characters keeps what it has
+                update.setString(8, sample.lag());
+                update.setString(9, sample.lag());
+                update.setString(10, sample.projection());
+                update.setObject(11, dialect.timestamp(sample.minute()));
+                update.setString(12, instanceId);
                 if (update.executeUpdate() > 0) {
                     continue;
                 }
@@ -100,6 +122,7 @@ public final class TrendTable {
                 insert.setLong(7, sample.refreshes());
                 insert.setLong(8, sample.failures());
                 bindNumber(insert, 9, sample.p99Micros());
+                insert.setString(10, sample.lag());
                 insert.executeUpdate();
             }
         }
@@ -134,34 +157,64 @@ public final class TrendTable {
     /** The minutes of {@code projection} from {@code from} (inclusive) to {@code to} (exclusive), oldest first. */
     public List<TrendPoint> read(Connection connection, String projection, Instant from, Instant to)
             throws SQLException {
-        List<TrendPoint> points = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(READ)) {
-            select.setString(1, projection);
-            select.setObject(2, dialect.timestamp(from));
-            select.setObject(3, dialect.timestamp(to));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    points.add(point(rows, 1));
-                }
-            }
-        }
-        return points;
+        return ofProjection(connection, READ, projection, from, to, rows -> point(rows, 1));
     }
 
     /** Every projection's minutes from {@code from} (inclusive) to {@code to} (exclusive), by projection. */
     public java.util.Map<String, List<TrendPoint>> readAll(Connection connection, Instant from, Instant to)
             throws SQLException {
-        java.util.Map<String, List<TrendPoint>> points = new java.util.TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement(READ_ALL)) {
+        return byProjection(connection, READ_ALL, from, to, rows -> point(rows, 2));
+    }
+
+    /**
+     * The lag texts of {@code projection}'s minutes from {@code from} (inclusive) to {@code to} (exclusive), every
+     * instance's: the trend package adds them up into percentiles.
+     */
+    public List<String> lags(Connection connection, String projection, Instant from, Instant to) throws SQLException {
+        return ofProjection(connection, LAGS, projection, from, to, rows -> rows.getString(1));
+    }
+
+    /** Every projection's lag texts from {@code from} (inclusive) to {@code to} (exclusive), by projection. */
+    public java.util.Map<String, List<String>> lags(Connection connection, Instant from, Instant to)
+            throws SQLException {
+        return byProjection(connection, ALL_LAGS, from, to, rows -> rows.getString(2));
+    }
+
+    /** One row's value, read from the columns after the projection's. */
+    private interface Row<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    private <T> List<T> ofProjection(Connection connection, String sql, String projection, Instant from, Instant to,
+                                     Row<T> row) throws SQLException {
+        List<T> values = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            select.setString(1, projection);
+            select.setObject(2, dialect.timestamp(from));
+            select.setObject(3, dialect.timestamp(to));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    values.add(row.read(rows));
+                }
+            }
+        }
+        return values;
+    }
+
+    /** {@code sql} selects the projection first, then what {@code row} reads. */
+    private <T> java.util.Map<String, List<T>> byProjection(Connection connection, String sql, Instant from,
+                                                            Instant to, Row<T> row) throws SQLException {
+        java.util.Map<String, List<T>> values = new java.util.TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setObject(1, dialect.timestamp(from));
             select.setObject(2, dialect.timestamp(to));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    points.computeIfAbsent(rows.getString(1), p -> new ArrayList<>()).add(point(rows, 2));
+                    values.computeIfAbsent(rows.getString(1), p -> new ArrayList<>()).add(row.read(rows));
                 }
             }
         }
-        return points;
+        return values;
     }
 
     /**

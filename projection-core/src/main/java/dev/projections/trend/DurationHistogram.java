@@ -3,8 +3,8 @@ package dev.projections.trend;
 import java.time.Duration;
 
 /**
- * Refresh durations of one projection in one minute, for their 99th percentile, in fixed memory however many there
- * are: buckets whose bounds grow by a factor of 2^(1/8) (about 9 %) from 1 µs to about 17 hours. The percentile is
+ * Durations of one projection in one minute (its refreshes' times, its live marks' lag), for their percentiles, in fixed
+ * memory however many there are: buckets whose bounds grow by a factor of 2^(1/8) (about 9 %) from 1 µs to about 17 hours. The percentile is
  * the upper bound of the bucket it falls in, never more than the longest duration seen: at most 9 % above the
  * exact value, never below it (beyond the last bound it is the longest seen). For example 1,000 refreshes of 2 ms and
  * 10 of 50 ms: the 99th percentile is the 1,000th of the 1,010, 2 ms, reported as the bound of its bucket, 2.05 ms.
@@ -31,10 +31,15 @@ final class DurationHistogram {
 
     /** The 99th percentile in microseconds, {@code null} when nothing was recorded. */
     Long p99Micros() {
+        return percentileMicros(0.99);
+    }
+
+    /** The {@code quantile} (0 < q <= 1) in microseconds, {@code null} when nothing was recorded. */
+    Long percentileMicros(double quantile) {
         if (total == 0) {
             return null;
         }
-        long rank = (long) Math.ceil(total * 0.99);
+        long rank = Math.max(1, (long) Math.ceil(total * quantile));
         long seen = 0;
         for (int bucket = 0; bucket < BUCKETS; bucket++) {
             seen += counts[bucket];
@@ -52,6 +57,56 @@ final class DurationHistogram {
         }
         total += other.total;
         longestMicros = Math.max(longestMicros, other.longestMicros);
+    }
+
+    /**
+     * The histogram as text for a trend row: {@code "m:<longest> <bucket>:<count> ..."}, the buckets that counted
+     * anything, in order; {@code null} when nothing was recorded. At most 289 tokens of at most 25 characters (7 KB)
+     * however many durations it holds. Text joined with a space adds up: {@link #parse} of {@code a + " " + b} is a
+     * histogram of both, which lets a row add a restarted process's half without reading the first.
+     */
+    String text() {
+        if (total == 0) {
+            return null;
+        }
+        StringBuilder text = new StringBuilder("m:").append(longestMicros);
+        for (int bucket = 0; bucket < BUCKETS; bucket++) {
+            if (counts[bucket] > 0) {
+                text.append(' ').append(bucket).append(':').append(counts[bucket]);
+            }
+        }
+        return text.toString();
+    }
+
+    /** Adds the histogram {@code text} describes; a token it cannot read (a later release's) is skipped. */
+    void addText(String text) {
+        if (text == null) {
+            return;
+        }
+        for (String token : text.trim().split("\\s+")) {
+            int colon = token.indexOf(':');
+            if (colon < 1) {
+                continue;
+            }
+            try {
+                long value = Long.parseLong(token.substring(colon + 1));
+                if (value < 0) {
+                    continue;
+                }
+                String name = token.substring(0, colon);
+                if (name.equals("m")) {
+                    longestMicros = Math.max(longestMicros, value);
+                    continue;
+                }
+                int bucket = Integer.parseInt(name);
+                if (bucket >= 0 && bucket < BUCKETS) {
+                    counts[bucket] += value;
+                    total += value;
+                }
+            } catch (NumberFormatException unreadable) {
+                // skipped, as documented
+            }
+        }
     }
 
     static int bucket(long micros) {

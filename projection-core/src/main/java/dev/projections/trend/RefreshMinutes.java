@@ -3,6 +3,7 @@ package dev.projections.trend;
 import dev.projections.MarkKey;
 import dev.projections.RefreshListener;
 import dev.projections.RefreshOutcome;
+import dev.projections.refresh.RefreshLag;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,11 +15,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * This instance's refreshes per projection and minute of the engine's clock: how many completed, how many failed, and
- * a histogram of how long all of them took. The sweep takes the minutes that ended; minutes nobody takes (the sweep
+ * This instance's refreshes per projection and minute of the engine's clock: how many completed, how many failed, a
+ * histogram of how long all of them took, and one of the lag of those that caught up with a live mark (first mark →
+ * refresh commit, as {@code projection.lag} measures it). The sweep takes the minutes that ended; minutes nobody takes (the sweep
  * is off, the database away) are dropped after {@link #KEPT_MINUTES}, so memory stays bounded.
  */
-public final class RefreshMinutes implements RefreshListener {
+public final class RefreshMinutes implements RefreshListener, RefreshLag {
 
     /** Less than the shortest trend retention: a minute kept this long is still written. */
     static final int KEPT_MINUTES = 30;
@@ -30,6 +32,7 @@ public final class RefreshMinutes implements RefreshListener {
         private long completed;
         private long failed;
         private final DurationHistogram durations = new DurationHistogram();
+        private final DurationHistogram lags = new DurationHistogram();
 
         Minute(String projection, Instant start) {
             this.projection = projection;
@@ -56,6 +59,11 @@ public final class RefreshMinutes implements RefreshListener {
         public Long p99Micros() {
             return durations.p99Micros();
         }
+
+        /** The lags of this minute's refreshes of live marks as a trend row's text, {@code null} without one. */
+        public String lagText() {
+            return lags.text();
+        }
     }
 
     private record Key(String projection, Instant start) {
@@ -71,19 +79,39 @@ public final class RefreshMinutes implements RefreshListener {
     @Override
     public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
         synchronized (this) {
-            // the clock is read under the lock: a minute the sweep took is never created again by a late refresh
-            Instant start = clock.instant().truncatedTo(ChronoUnit.MINUTES);
-            Minute minute = minutes.computeIfAbsent(new Key(key.projection(), start), k -> new Minute(k.projection(), start));
+            Minute minute = current(key.projection());
             if (outcome == RefreshOutcome.FAILED) {
                 minute.failed++;
             } else {
                 minute.completed++;
             }
             minute.durations.record(took);
-            if (minutes.size() > 1 && minute.durations.count() == 1) {
+        }
+    }
+
+    /** A live mark's lag, told by the engine at the refresh's commit (before the listeners hear of the refresh). */
+    @Override
+    public void refreshed(MarkKey key, Instant firstMarkedAt, Instant committedAt) {
+        Duration lag = Duration.between(firstMarkedAt, committedAt);
+        synchronized (this) {
+            current(key.projection()).lags.record(lag.isNegative() ? Duration.ZERO : lag);
+        }
+    }
+
+    /** This minute's of {@code projection}; the caller holds the lock. */
+    private Minute current(String projection) {
+        // the clock is read under the lock: a minute the sweep took is never created again by a late refresh
+        Instant start = clock.instant().truncatedTo(ChronoUnit.MINUTES);
+        Key key = new Key(projection, start);
+        Minute minute = minutes.get(key);
+        if (minute == null) {
+            minute = new Minute(projection, start);
+            minutes.put(key, minute);
+            if (minutes.size() > 1) {
                 forgetBefore(start.minus(KEPT_MINUTES, ChronoUnit.MINUTES));
             }
         }
+        return minute;
     }
 
     /** Removes and returns the minutes that ended before {@code now}'s minute, oldest first. */
@@ -113,6 +141,7 @@ public final class RefreshMinutes implements RefreshListener {
                 current.completed += back.completed;
                 current.failed += back.failed;
                 current.durations.add(back.durations);
+                current.lags.add(back.lags);
                 return current;
             });
         }

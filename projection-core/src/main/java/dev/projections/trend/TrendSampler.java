@@ -133,14 +133,14 @@ public final class TrendSampler {
             if (backlog == null) {
                 samples.add(new TrendSample(projection, ended, null, null, null,
                         refreshes == null ? 0 : refreshes.completed(), refreshes == null ? 0 : refreshes.failed(),
-                        refreshes == null ? null : refreshes.p99Micros()));
+                        refreshes == null ? null : refreshes.p99Micros(), refreshes == null ? null : refreshes.lagText()));
                 continue;
             }
             ProjectionCounts count = backlog.get(projection);
             samples.add(new TrendSample(projection, ended, count == null ? 0L : count.pending(),
                     count == null ? 0L : count.dueNow(), count == null ? 0L : count.failing(),
                     refreshes == null ? 0 : refreshes.completed(), refreshes == null ? 0 : refreshes.failed(),
-                    refreshes == null ? null : refreshes.p99Micros()));
+                    refreshes == null ? null : refreshes.p99Micros(), refreshes == null ? null : refreshes.lagText()));
         }
         for (RefreshMinutes.Minute earlier : taken) {
             if (!earlier.start().equals(ended) || !deployed.contains(earlier.projection())) {
@@ -152,6 +152,6 @@ public final class TrendSampler {
 
     private static TrendSample withoutBacklog(RefreshMinutes.Minute minute) {
         return new TrendSample(minute.projection(), minute.start(), null, null, null, minute.completed(),
-                minute.failed(), minute.p99Micros());
+                minute.failed(), minute.p99Micros(), minute.lagText());
     }
 }

@@ -33,7 +33,8 @@ class ChangelogChecksumTest {
             "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197",
             "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967",
             "014-projection-audit-filter-idx", "9:f8c9047fb2d878e8992a7047a050494c",
-            "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5");
+            "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
+            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -52,7 +53,8 @@ class ChangelogChecksumTest {
             "012-projection-rebuild-partitions", "9:b594e8365995328fff1d2361bbae7197",
             "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967",
             "014-projection-audit-filter-idx", "9:f8c9047fb2d878e8992a7047a050494c",
-            "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5");
+            "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
+            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

@@ -357,7 +357,7 @@ class PostgresClaimPlanTest {
      * trend rows by an index, whatever the history holds: here 48 hours of minutes for 10 projections on 3 instances.
      */
     @Test
-    void theCheckForACountedBacklogReadsTheTrendKeyNotTheHistory() throws Exception {
+    void theCheckForACountedBacklogAndTheHoursLagReadTheTrendIndexesNotTheHistory() throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("""
                     INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, refreshes, failures)
@@ -374,6 +374,13 @@ class PostgresClaimPlanTest {
                 });
                 // the key (projection, minute) or the minute's index: either reads one minute's rows only
                 assertThat(plan).as(plan).containsPattern("Index (Only )?Scan using projection_trend_(pk|minute_idx)")
+                        .doesNotContain("Seq Scan on projection_trend");
+                // the console's lag of the last hour, every projection's: the minute index, not the 48 hours
+                String lags = plan(connection, "EXPLAIN " + TrendTable.ALL_LAGS, select -> {
+                    select.setObject(1, NOW.minusSeconds(3600).atOffset(ZoneOffset.UTC));
+                    select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
+                });
+                assertThat(lags).as(lags).containsPattern("(Index Scan using|Bitmap Index Scan on) projection_trend_(pk|minute_idx)")
                         .doesNotContain("Seq Scan on projection_trend");
             } finally {
                 statement.execute("DELETE FROM projection_trend");

@@ -159,6 +159,47 @@ abstract class TrendStoreContract {
         }
     }
 
+    @Test
+    void aMinutesLagTextsAreReadPerProjectionAndForAllAndARestartedProcessJoinsItsHalf() throws Exception {
+        try (Connection connection = connect()) {
+            store.trends().add(connection, "node-a", List.of(
+                    new TrendSample(ORDERS, T0, 1L, 0L, 0L, 2, 0, 900L, "m:40 10:2"),
+                    new TrendSample("customer-stats", T0, 1L, 0L, 0L, 1, 0, 900L, null)));
+            store.trends().add(connection, "node-b", List.of(new TrendSample(ORDERS, T0, null, null, null, 1, 0, 900L,
+                    "m:90 13:1")));
+            // node-a restarted within the minute: its new process's half joins the row; a report without lag keeps it
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 1, 0, 900L,
+                    "m:50 11:1")));
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 0, 0, null,
+                    null)));
+            store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0.plusSeconds(60), null, null,
+                    null, 1, 0, 900L, "m:70 12:1")));
+
+            assertThat(store.trends().lags(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .containsExactlyInAnyOrder("m:40 10:2 m:50 11:1", "m:90 13:1");
+            assertThat(store.trends().lags(connection, "customer-stats", T0, T0.plusSeconds(120))).isEmpty();
+            assertThat(store.trends().lags(connection, T0, T0.plusSeconds(120))).containsOnlyKeys(ORDERS)
+                    .extractingByKey(ORDERS).asList().hasSize(3);
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .as("the other columns add up as before").extracting(TrendPoint::refreshes).containsExactly(4L);
+        }
+    }
+
+    @Test
+    void aRowRewrittenUntilItsLagTextIsLongKeepsWhatItHasRatherThanFailTheWrite() throws Exception {
+        String half = "m:9 " + "1:1 ".repeat(1_999).trim(); // 8,000 characters
+        try (Connection connection = connect()) {
+            for (int restart = 0; restart < 4; restart++) {
+                store.trends().add(connection, "node-a", List.of(new TrendSample(ORDERS, T0, null, null, null, 1, 0,
+                        900L, half)));
+            }
+            assertThat(store.trends().lags(connection, ORDERS, T0, T0.plusSeconds(60))).singleElement()
+                    .asString().hasSize(half.length() * 2 + 1);
+            assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
+                    .extracting(TrendPoint::refreshes).containsExactly(4L);
+        }
+    }
+
     private static String holder(Connection connection) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
                 "SELECT claimed_by FROM projection_pending WHERE entity_id = '1'");

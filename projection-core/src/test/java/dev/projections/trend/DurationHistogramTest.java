@@ -44,4 +44,61 @@ class DurationHistogramTest {
     void nothingRecordedHasNoP99() {
         assertThat(new DurationHistogram().p99Micros()).isNull();
     }
+
+    @Test
+    void theMedianAndThe99thPercentileComeFromOneHistogram() {
+        DurationHistogram histogram = new DurationHistogram();
+        for (int i = 1; i <= 100; i++) {
+            histogram.record(Duration.ofMillis(i));
+        }
+        // rank 50 is 50 ms, rank 99 is 99 ms: each reported as its bucket's bound, at most 9 % above
+        assertThat(histogram.percentileMicros(0.5)).isBetween(50_000L, 54_530L);
+        assertThat(histogram.percentileMicros(0.99)).isBetween(99_000L, 100_000L);
+    }
+
+    @Test
+    void itsTextReadBackIsTheSameHistogramAndTwoTextsJoinedBySpaceAddUp() {
+        DurationHistogram first = new DurationHistogram();
+        for (int i = 0; i < 98; i++) {
+            first.record(Duration.ofMillis(3));
+        }
+        DurationHistogram second = new DurationHistogram();
+        second.record(Duration.ofMillis(700));
+        second.record(Duration.ofMillis(900));
+
+        DurationHistogram read = new DurationHistogram();
+        read.addText(first.text());
+        assertThat(read.count()).isEqualTo(98);
+        assertThat(read.text()).isEqualTo(first.text());
+
+        DurationHistogram joined = new DurationHistogram();
+        joined.addText(first.text() + " " + second.text());
+        first.add(second);
+        assertThat(joined.count()).isEqualTo(100);
+        assertThat(joined.text()).isEqualTo(first.text());
+        assertThat(joined.p99Micros()).as("rank 99 of 100 is the 700 ms one, at its bucket's bound")
+                .isEqualTo(first.p99Micros()).isBetween(700_000L, 763_500L);
+        assertThat(joined.percentileMicros(1.0)).as("never more than the longest of both").isEqualTo(900_000L);
+    }
+
+    @Test
+    void aTextHoldsEveryBucketWithTheLargestCountsInUnder7300Characters() {
+        StringBuilder full = new StringBuilder("m:" + Long.MAX_VALUE);
+        for (int bucket = 0; bucket < 36 * DurationHistogram.STEPS_PER_DOUBLING; bucket++) {
+            full.append(' ').append(bucket).append(':').append(Long.MAX_VALUE / 300);
+        }
+        DurationHistogram histogram = new DurationHistogram();
+        histogram.addText(full.toString());
+        assertThat(histogram.text()).isEqualTo(full.toString()).hasSizeLessThan(7_300);
+    }
+
+    @Test
+    void tokensItCannotReadAreSkippedAndNothingRecordedHasNoText() {
+        DurationHistogram histogram = new DurationHistogram();
+        histogram.addText("  m:5000 12:3 x:1 999:4 -1:2 7:-3 13:abc 12:1  ");
+        assertThat(histogram.count()).as("12:3 and 12:1 only").isEqualTo(4);
+        histogram.addText(null);
+        assertThat(histogram.count()).isEqualTo(4);
+        assertThat(new DurationHistogram().text()).isNull();
+    }
 }

@@ -59,4 +59,37 @@ class RefreshMinutesTest {
         assertThat(minutes.takeEnded(T0.plus(Duration.ofHours(3)))).extracting(RefreshMinutes.Minute::start)
                 .containsExactly(T0.plus(Duration.ofMinutes(RefreshMinutes.KEPT_MINUTES + 1)));
     }
+
+    @Test
+    void theLagOfLiveMarksIsKeptPerMinuteBesideTheRefreshesAndANegativeOneCountsAsNone() {
+        Instant now = T0.plusSeconds(5);
+        minutes.refreshed(ORDER, now.minusMillis(40), now);
+        minutes.refreshed(ORDER, now.plusMillis(500), now); // another instance's clock ahead
+        minutes.refreshed(CUSTOMER, now.minusSeconds(3), now);
+        minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(1));
+
+        List<RefreshMinutes.Minute> ended = minutes.takeEnded(T0.plusSeconds(60));
+        assertThat(ended).extracting(RefreshMinutes.Minute::projection).containsExactly("customer-stats", "order-search");
+        DurationHistogram orders = new DurationHistogram();
+        orders.addText(ended.get(1).lagText());
+        assertThat(orders.count()).isEqualTo(2);
+        assertThat(orders.percentileMicros(0.5)).as("the one ahead counts as 0, at its bucket's bound").isEqualTo(1L);
+        assertThat(orders.p99Micros()).isEqualTo(40_000L);
+        assertThat(ended.get(1).completed()).as("a lag is not a refresh: the listener counts those").isEqualTo(1);
+        DurationHistogram customers = new DurationHistogram();
+        customers.addText(ended.get(0).lagText());
+        assertThat(customers.p99Micros()).isEqualTo(3_000_000L);
+    }
+
+    @Test
+    void aMinuteGivenBackKeepsItsLag() {
+        Instant now = T0.plusSeconds(5);
+        minutes.refreshed(ORDER, now.minusMillis(20), now);
+        List<RefreshMinutes.Minute> taken = minutes.takeEnded(T0.plusSeconds(60));
+        minutes.refreshed(ORDER, now.minusMillis(30), now);
+        minutes.giveBack(taken);
+        DurationHistogram lag = new DurationHistogram();
+        lag.addText(minutes.takeEnded(T0.plusSeconds(120)).get(0).lagText());
+        assertThat(lag.count()).isEqualTo(2);
+    }
 }

@@ -132,6 +132,26 @@ class TrendSamplerTest {
     }
 
     @Test
+    void theLagOfBothInstancesAndOfAProcessRestartedWithinTheMinuteReachTheConsolesHour() throws Exception {
+        Instant now = T0.plusSeconds(10);
+        minutes.refreshed(ORDER, now.minusMillis(20), now);
+        assertThat(sampler.flush()).isEqualTo(1);
+        minutes.refreshed(ORDER, now.minusMillis(30), now); // the restarted process, same minute
+        otherMinutes.refreshed(ORDER, now.minusSeconds(4), now);
+        clock.set(T0.plusSeconds(70));
+        sampler.sample();
+        otherInstance.sample();
+
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            dev.projections.inspect.LagSummary hour = LagHistograms.summarize(
+                    store.trends().lags(connection, "order-search", T0.minusSeconds(3600), T0.plusSeconds(70)));
+            assertThat(hour.refreshes()).isEqualTo(3);
+            assertThat(hour.p50Micros()).as("the 30 ms one").isBetween(30_000L, 32_800L);
+            assertThat(hour.p99Micros()).as("the other instance's 4 s").isEqualTo(4_000_000L);
+        }
+    }
+
+    @Test
     void theFirstInstanceToSampleAMinuteCountsTheSharedBacklogAndTheOthersOnlyAddTheirRefreshes() throws Exception {
         mark("1");
         minutes.refreshed(ORDER, RefreshOutcome.SUCCESS, Duration.ofMillis(5));

@@ -42,7 +42,9 @@ class ConsoleTrendsIT {
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
-        return Deployments.ear(Map.of("projection.auto-refresh", "false"));
+        return Deployments.ear(Map.of("projection.auto-refresh", "false",
+                "projection.order-search.freshness-objective", "2s",
+                "projection.customer-stats.freshness-objective", "1s"));
     }
 
     @BeforeEach
@@ -52,8 +54,8 @@ class ConsoleTrendsIT {
             statement.executeUpdate("DELETE FROM projection_node");
             try (PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO projection_trend (projection, sampled_minute, instance_id, pending, due_now, failing,
-                                                  refreshes, failures, p99_micros)
-                    VALUES ('order-search', ?, ?, ?, ?, ?, ?, ?, ?)""")) {
+                                                  refreshes, failures, p99_micros, lag_histogram)
+                    VALUES ('order-search', ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
                 for (int ago = 60; ago >= 1; ago--) {
                     if (ago == 30) {
                         continue; // a minute nobody reported: a gap, not a zero
@@ -67,10 +69,19 @@ class ConsoleTrendsIT {
                         insert.setLong(6, node.equals("node-a") ? 600 : 150);
                         insert.setLong(7, 1);
                         insert.setLong(8, node.equals("node-a") ? 4_000 : 12_500);
+                        // lags as the engine writes them: bucket 120 ends at 2^15 µs (33 ms), 160 at 2^20 (1.0 s);
+                        // none in the hour's first minutes, which a minute turning during the test leaves out
+                        insert.setString(9, ago >= 59 ? null : node.equals("node-a") ? "m:32768 120:600" : "m:1048576 160:150");
                         insert.addBatch();
                     }
                 }
                 insert.executeBatch();
+            }
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO projection_trend (projection, sampled_minute, instance_id, lag_histogram)
+                    VALUES ('customer-stats', ?, 'node-a', 'm:2097152 168:10')""")) {
+                insert.setObject(1, at(NOW.minus(5, ChronoUnit.MINUTES)));
+                insert.executeUpdate(); // ten refreshes 2.1 s behind their first mark, over its objective of 1 s
             }
             try (PreparedStatement insert = connection.prepareStatement("""
                     INSERT INTO projection_node (instance_id, started_at, last_seen, workers, drainers_busy, claims_held,
@@ -100,7 +111,7 @@ class ConsoleTrendsIT {
     }
 
     @Test
-    void aProjectionsPageDrawsItsMinutesAddedUpAcrossInstancesWithAGapWhereNoneReported() throws Exception {
+    void aProjectionsPageDrawsItsMinutesAddedUpAcrossInstancesWithAGapWhereNoneReportedAndItsLagsObjective() throws Exception {
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             browser.logIn("projection.xhtml?name=order-search", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
@@ -111,6 +122,11 @@ class ConsoleTrendsIT {
             assertThat(title(driver, "rate-chart")).as("both instances' refreshes").contains("latest 750, largest 750");
             assertThat(title(driver, "p99-chart")).as("the slower instance's p99").contains("latest 12.5, largest 12.5 ms");
             assertThat(lines(driver, "rate-chart")).as("minute 30 ago splits the line").isEqualTo(2);
+            assertThat(driver.findElement(By.id("lag")).getText()).as("median of node-a's, p99 of node-b's")
+                    .isEqualTo("33 ms / 1.0 s");
+            assertThat(driver.findElement(By.id("lag")).getAttribute("title")).as("57 minutes with a lag, 750 each")
+                    .contains("42,750 refreshes of live marks");
+            assertThat(driver.findElement(By.id("objective")).getText()).isEqualTo("2s: met, 99 % within 1.0 s");
             assertThat(driver.findElements(By.cssSelector("#settings td code")).stream().map(WebElement::getText))
                     .contains("projection.order-search.batch-size", "projection.order-search.workers",
                             "projection.order-search.lease-time", "projection.workers", "projection.trend-retention");
@@ -123,7 +139,7 @@ class ConsoleTrendsIT {
     }
 
     @Test
-    void theOverviewShowsEachProjectionsLastHourAndLinksToItsPage() throws Exception {
+    void theOverviewShowsEachProjectionsLastHourAndLagAgainstItsObjectiveAndLinksToItsPage() throws Exception {
         try (Browser browser = new Browser()) {
             WebDriver driver = browser.driver();
             browser.logIn("", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
@@ -135,6 +151,14 @@ class ConsoleTrendsIT {
             assertThat(sparks).hasSize(2);
             assertThat(sparks.get(0).findElement(By.tagName("title")).getAttribute("textContent"))
                     .contains("Due marks of order-search").contains("largest 300");
+
+            assertThat(row.findElement(By.cssSelector("[id$=':lag']")).getText()).isEqualTo("33 ms / 1.0 s");
+            WebElement customers = driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
+                    .filter(r -> r.findElement(By.cssSelector("td:nth-child(1)")).getText().equals("customer-stats"))
+                    .findFirst().orElseThrow().findElement(By.cssSelector("[id$=':lag']"));
+            assertThat(customers.getText()).isEqualTo("2.1 s / 2.1 s, over 1s");
+            assertThat(customers.getAttribute("class")).contains("lag-missed");
+            assertThat(customers.getAttribute("title")).contains("1s: missed, 99 % within 2.1 s");
 
             row.findElement(By.cssSelector("a.projection-link")).click();
             assertThat(driver.getCurrentUrl()).contains("projection.xhtml").contains("name=order-search");

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import dev.projections.ee.EngineResources;
 import dev.projections.ee.EngineRuntime;
+import dev.projections.inspect.LagSummary;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.GatedProjection;
 import dev.projections.it.support.IdentityProbe;
 import dev.projections.it.support.RecordingTenantScope;
 import dev.projections.it.support.Rows;
 import dev.projections.store.ClaimedMark;
+import dev.projections.trend.LagHistograms;
 import jakarta.annotation.Resource;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -95,6 +97,7 @@ class TrendSamplingIT {
             resources.store().queue().upsert(connection, keys, 0, resources.clock().instant());
         }
         // a minute of its own, begun just now: the refreshes below all fall into it
+        Instant marked = resources.clock().instant();
         resources.clock().advance(Duration.between(resources.clock().instant(),
                 resources.clock().instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))));
         Instant minute = resources.clock().instant().truncatedTo(ChronoUnit.MINUTES);
@@ -109,7 +112,7 @@ class TrendSamplingIT {
         assertThat(runtime.trends().sample()).as("once per minute").isZero();
 
         Rows rows = new Rows(dataSource);
-        List<Object> row = rows.one("SELECT refreshes, failures, pending, failing, p99_micros, instance_id"
+        List<Object> row = rows.one("SELECT refreshes, failures, pending, failing, p99_micros, instance_id, lag_histogram"
                 + " FROM projection_trend WHERE projection = 'gated' AND sampled_minute = ?",
                 resources.store().dialect().timestamp(minute));
         assertThat(((Number) row.get(0)).longValue()).as("refreshes").isEqualTo(2);
@@ -118,6 +121,9 @@ class TrendSamplingIT {
         assertThat(((Number) row.get(3)).longValue()).as("failing").isEqualTo(1);
         assertThat(((Number) row.get(4)).longValue()).as("p99").isPositive();
         assertThat(row.get(5)).isEqualTo(resources.instanceId());
+        LagSummary lag = LagHistograms.summarize(List.of((String) row.get(6)));
+        assertThat(lag.refreshes()).as("the two refreshed, each lagging from its mark to the next minute").isEqualTo(2);
+        assertThat(lag.p50Micros()).isGreaterThanOrEqualTo(Duration.between(marked, minute).toNanos() / 1_000);
     }
 
     @Test

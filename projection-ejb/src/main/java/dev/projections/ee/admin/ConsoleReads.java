@@ -25,11 +25,13 @@ import dev.projections.inspect.OrphanedMarks;
 import dev.projections.inspect.PageCursor;
 import dev.projections.inspect.PartitionProgress;
 import dev.projections.inspect.TenantCounts;
+import dev.projections.inspect.LagSummary;
 import dev.projections.inspect.TrendMinute;
 import dev.projections.refresh.ClockSkewRule;
 import dev.projections.store.NodeReport;
 import dev.projections.store.RebuildPartition;
 import dev.projections.store.TrendPoint;
+import dev.projections.trend.LagHistograms;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ejb.Stateless;
@@ -192,6 +194,23 @@ public class ConsoleReads {
         java.util.Map<String, List<TrendMinute>> byProjection = new java.util.LinkedHashMap<>();
         sql("read the trends", c -> resources.store().trends().readAll(c, from, to))
                 .forEach((projection, points) -> byProjection.put(projection, minutes(points)));
+        return byProjection;
+    }
+
+    /**
+     * The lag of {@code projection}'s refreshes of live marks in the trend minutes from {@code from} to {@code to},
+     * every instance's added up (docs/contract.md §12).
+     */
+    public LagSummary lag(String projection, java.time.Instant from, java.time.Instant to) {
+        return LagHistograms.summarize(sql("read the lag of " + projection,
+                c -> resources.store().trends().lags(c, projection, from, to)));
+    }
+
+    /** Every projection's lag from {@code from} to {@code to}, in one read; a projection without one is absent. */
+    public java.util.Map<String, LagSummary> lags(java.time.Instant from, java.time.Instant to) {
+        java.util.Map<String, LagSummary> byProjection = new java.util.LinkedHashMap<>();
+        sql("read the lags", c -> resources.store().trends().lags(c, from, to))
+                .forEach((projection, texts) -> byProjection.put(projection, LagHistograms.summarize(texts)));
         return byProjection;
     }
 
