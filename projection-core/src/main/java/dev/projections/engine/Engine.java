@@ -74,7 +74,7 @@ public final class Engine {
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime())
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
-                everyListener(b), everyLag(b), stats, rebuilds);
+                everyListener(b), everyLag(b), b.tracing, stats, rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
@@ -263,6 +263,14 @@ public final class Engine {
         /** Told of each committed refresh's lag (the meter {@code projection.lag}); none by default. */
         public Builder lag(dev.projections.refresh.RefreshLag lag) {
             this.lag = lag;
+            return this;
+        }
+
+        private dev.projections.refresh.RefreshTracing tracing = dev.projections.refresh.RefreshTracing.NONE;
+
+        /** Traces each refresh, linked to the business transactions of its marks; none by default. */
+        public Builder tracing(dev.projections.refresh.RefreshTracing tracing) {
+            this.tracing = tracing;
             return this;
         }
 

@@ -57,11 +57,14 @@ final class BatchRefresher {
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final RefreshLag lag;
+    private final RefreshTracing tracing;
 
     BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
                    Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
-                   RefreshLag lag, EngineStats stats, LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+                   RefreshLag lag, RefreshTracing tracing, EngineStats stats, LeasePolicy leases, InFlight inFlight,
+                   BooleanSupplier stopping) {
         this.lag = lag;
+        this.tracing = tracing;
         this.queue = queue;
         this.claims = claims;
         this.transactions = transactions;
@@ -204,17 +207,22 @@ final class BatchRefresher {
         Projection projection = catalog.byName(first.key().projection());
         List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
         Instant start = clock.instant();
+        TracedRefresh traced = new TracedRefresh(tracing, queue);
         List<AckOutcome> outcomes;
         try {
             outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> transactions.inNewTransaction(
                     leases.refreshTimeout(marks, clock.instant()), connection -> {
+                        traced.begin(connection, marks);
                         projection.refreshAll(ids);
                         // acks lock rows: in key order, like every statement locking several pending rows
                         // (docs/contract.md §3)
                         return queue.ackAll(connection, marks, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
+            traced.end(TracedRefresh.REFRESHED, null);
         } catch (Exception | LinkageError | AssertionError e) {
-            if (isBackPressure(first, e) && !giveBacks.pressedOften(marks)) {
+            boolean pressed = isBackPressure(first, e) && !giveBacks.pressedOften(marks);
+            traced.end(pressed ? TracedRefresh.GIVEN_BACK : TracedRefresh.FAILED, e);
+            if (pressed) {
                 giveBacks.pressed(batch, marks, e);
                 return Ended.GIVEN_BACK;
             }
@@ -302,11 +310,20 @@ final class BatchRefresher {
      * scope is part of it, the scope's close after the commit is not.
      */
     private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark, Instant start) throws Exception {
-        return TenantScoped.run(tenantScope, mark.key().tenantId(), () -> transactions.inNewTransaction(
-                leases.refreshTimeout(List.of(mark), start), connection -> {
-                    projection.refresh(mark.key().entityId());
-                    return queue.ack(connection, mark, clock.instant());
-                }), closing -> callbacks.scopeCloseFailed(mark.key(), closing));
+        TracedRefresh traced = new TracedRefresh(tracing, queue);
+        try {
+            AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> transactions.inNewTransaction(
+                    leases.refreshTimeout(List.of(mark), start), connection -> {
+                        traced.begin(connection, List.of(mark));
+                        projection.refresh(mark.key().entityId());
+                        return queue.ack(connection, mark, clock.instant());
+                    }), closing -> callbacks.scopeCloseFailed(mark.key(), closing));
+            traced.end(TracedRefresh.REFRESHED, null);
+            return outcome;
+        } catch (Exception | LinkageError | AssertionError e) {
+            traced.end(isBackPressure(mark, e) ? TracedRefresh.GIVEN_BACK : TracedRefresh.FAILED, e);
+            throw e;
+        }
     }
 
     /**

@@ -58,14 +58,14 @@ public final class RefreshEngine {
     public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
                          EngineStats stats, RebuildStepper rebuilds) {
-        this(store, transactions, clock, settings, handoff, catalog, tenantScope, listener, RefreshLag.NONE, stats,
-                rebuilds);
+        this(store, transactions, clock, settings, handoff, catalog, tenantScope, listener, RefreshLag.NONE,
+                RefreshTracing.NONE, stats, rebuilds);
     }
 
-    /** The same, with each committed refresh's lag told to {@code lag}. */
+    /** The same, with each committed refresh's lag told to {@code lag} and each refresh traced by {@code tracing}. */
     public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, RefreshLag lag,
-                         EngineStats stats, RebuildStepper rebuilds) {
+                         RefreshTracing tracing, EngineStats stats, RebuildStepper rebuilds) {
         this.queue = store.queue();
         this.control = store.control();
         this.clock = clock;
@@ -77,7 +77,7 @@ public final class RefreshEngine {
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
         this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog, tenantScope, listener,
-                lag, stats, leases, inFlight, () -> stopping);
+                lag, tracing, stats, leases, inFlight, () -> stopping);
     }
 
     /**

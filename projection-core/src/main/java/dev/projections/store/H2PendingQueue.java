@@ -26,11 +26,12 @@ final class H2PendingQueue extends PendingQueue {
                   mark_count = p.mark_count + 1,
                   priority = LEAST(p.priority, ?),
                   available_at = CASE WHEN p.attempts > 0 THEN p.available_at ELSE ? END,
-                  rebuild_run = COALESCE(CAST(? AS VARCHAR), p.rebuild_run)
+                  rebuild_run = COALESCE(CAST(? AS VARCHAR), p.rebuild_run),
+                  traceparent = COALESCE(CAST(? AS VARCHAR), p.traceparent)
              WHEN NOT MATCHED THEN INSERT
                   (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                   rebuild_run)
-                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?)
+                   rebuild_run, traceparent)
+                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?)
             """;
 
     /*
@@ -41,8 +42,8 @@ final class H2PendingQueue extends PendingQueue {
      * before it (out of key order, a deadlock with a concurrent upsert).
      */
     @Override
-    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun, Instant now)
-            throws SQLException {
+    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
+                       String traceparent, Instant now) throws SQLException {
         if (sortedKeys.isEmpty()) {
             return;
         }
@@ -55,10 +56,12 @@ final class H2PendingQueue extends PendingQueue {
                 statement.setInt(5, priority);
                 statement.setObject(6, dialect.timestamp(now));
                 statement.setString(7, rebuildRun);
-                statement.setInt(8, priority);
-                statement.setObject(9, dialect.timestamp(now));
+                statement.setString(8, traceparent);
+                statement.setInt(9, priority);
                 statement.setObject(10, dialect.timestamp(now));
-                statement.setString(11, rebuildRun);
+                statement.setObject(11, dialect.timestamp(now));
+                statement.setString(12, rebuildRun);
+                statement.setString(13, traceparent);
                 for (int attempt = 1; ; attempt++) {
                     try {
                         statement.executeUpdate();

@@ -34,17 +34,18 @@ final class MariaDbPendingQueue extends PendingQueue {
     private static final String UPSERT = """
             INSERT INTO projection_pending
                    (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                    rebuild_run)
+                    rebuild_run, traceparent)
             VALUES %s
             ON DUPLICATE KEY UPDATE
                    generation = VALUES(generation),
                    mark_count = mark_count + 1,
                    priority = LEAST(priority, VALUES(priority)),
                    available_at = CASE WHEN attempts > 0 THEN available_at ELSE VALUES(available_at) END,
-                   rebuild_run = COALESCE(VALUES(rebuild_run), rebuild_run)
+                   rebuild_run = COALESCE(VALUES(rebuild_run), rebuild_run),
+                   traceparent = COALESCE(VALUES(traceparent), traceparent)
             """;
 
-    private static final String UPSERT_ROW = "(?, ?, ?, ?, 1, ?, 0, ?, ?, ?)";
+    private static final String UPSERT_ROW = "(?, ?, ?, ?, 1, ?, 0, ?, ?, ?, ?)";
 
     /**
      * Rows per upsert statement: a rebuild page of 5,000 ids would otherwise be 35,000 parameters, past what a server
@@ -54,8 +55,8 @@ final class MariaDbPendingQueue extends PendingQueue {
     static final int ROWS_PER_UPSERT = 1000;
 
     @Override
-    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun, Instant now)
-            throws SQLException {
+    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
+                       String traceparent, Instant now) throws SQLException {
         for (int from = 0; from < sortedKeys.size(); from += ROWS_PER_UPSERT) {
             List<MarkKey> chunk = sortedKeys.subList(from, Math.min(sortedKeys.size(), from + ROWS_PER_UPSERT));
             String sql = UPSERT.formatted(String.join(", ", Collections.nCopies(chunk.size(), UPSERT_ROW)));
@@ -68,6 +69,7 @@ final class MariaDbPendingQueue extends PendingQueue {
                     statement.setObject(i++, dialect.timestamp(now));
                     statement.setObject(i++, dialect.timestamp(now));
                     statement.setString(i++, rebuildRun);
+                    statement.setString(i++, traceparent);
                 }
                 statement.executeUpdate();
             }

@@ -63,8 +63,18 @@ public abstract class PendingQueue {
      * live mark): a mark it writes or finds is that run's ({@code rebuild_run}), and a live re-mark keeps the run a row
      * had. A run's remaining, failing and cancelled marks are its own (docs/contract.md §7).
      */
+    public final void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
+                             Instant now) throws SQLException {
+        upsert(connection, sortedKeys, priority, rebuildRun, null, now);
+    }
+
+    /**
+     * As {@link #upsert(Connection, List, int, String, Instant)}, by a business transaction whose trace context is
+     * {@code traceparent} ({@code null}: none, or tracing is off): a row it writes holds it, a row without one keeps
+     * the trace context it had (docs/contract.md §9, tracing).
+     */
     public abstract void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
-                                Instant now) throws SQLException;
+                                String traceparent, Instant now) throws SQLException;
 
     /**
      * {@code sql}, a statement that reads (a subquery) before it locks: on MariaDB without the snapshot check, which
@@ -464,6 +474,37 @@ public abstract class PendingQueue {
             }
         }
         return pending;
+    }
+
+    private static final String TRACEPARENTS = """
+            SELECT DISTINCT traceparent FROM projection_pending
+             WHERE projection = ? AND tenant_id = ? AND entity_id IN (%s) AND traceparent IS NOT NULL
+            """;
+
+    /**
+     * The trace contexts of the business transactions that marked {@code marks} (one projection's and tenant's, as a
+     * refresh takes them), distinct, at most {@code limit}: read only when refreshes are traced, by the primary key,
+     * without a lock, in the refresh's own transaction.
+     */
+    public List<String> traceparents(Connection connection, List<ClaimedMark> marks, int limit) throws SQLException {
+        java.util.Set<String> found = new java.util.LinkedHashSet<>();
+        for (int from = 0; from < marks.size() && found.size() < limit; from += KEYS_PER_CHECK) {
+            List<ClaimedMark> chunk = marks.subList(from, Math.min(marks.size(), from + KEYS_PER_CHECK));
+            try (PreparedStatement select = connection.prepareStatement(
+                    TRACEPARENTS.formatted(placeholders(chunk.size())))) {
+                select.setString(1, chunk.get(0).key().projection());
+                select.setString(2, chunk.get(0).key().tenantId());
+                for (int i = 0; i < chunk.size(); i++) {
+                    select.setString(i + 3, chunk.get(i).key().entityId());
+                }
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next() && found.size() < limit) {
+                        found.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        return List.copyOf(found);
     }
 
     /* ordered by the key, so that the planner reads the primary key under the limit whatever its estimates: without,

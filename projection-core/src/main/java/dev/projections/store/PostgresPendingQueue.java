@@ -28,8 +28,8 @@ final class PostgresPendingQueue extends PendingQueue {
     private static final String UPSERT = """
             INSERT INTO projection_pending AS p
                    (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                    rebuild_run)
-            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?
+                    rebuild_run, traceparent)
+            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
                    AS k(projection, tenant_id, entity_id, generation, ord)
              ORDER BY k.ord
@@ -38,12 +38,13 @@ final class PostgresPendingQueue extends PendingQueue {
                    mark_count = p.mark_count + 1,
                    priority = LEAST(p.priority, EXCLUDED.priority),
                    available_at = CASE WHEN p.attempts > 0 THEN p.available_at ELSE EXCLUDED.available_at END,
-                   rebuild_run = COALESCE(EXCLUDED.rebuild_run, p.rebuild_run)
+                   rebuild_run = COALESCE(EXCLUDED.rebuild_run, p.rebuild_run),
+                   traceparent = COALESCE(EXCLUDED.traceparent, p.traceparent)
             """;
 
     @Override
-    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun, Instant now)
-            throws SQLException {
+    public void upsert(Connection connection, List<MarkKey> sortedKeys, int priority, String rebuildRun,
+                       String traceparent, Instant now) throws SQLException {
         if (sortedKeys.isEmpty()) {
             return;
         }
@@ -64,10 +65,11 @@ final class PostgresPendingQueue extends PendingQueue {
             statement.setObject(2, dialect.timestamp(now));
             statement.setObject(3, dialect.timestamp(now));
             statement.setString(4, rebuildRun);
-            statement.setArray(5, connection.createArrayOf("text", projections));
-            statement.setArray(6, connection.createArrayOf("text", tenants));
-            statement.setArray(7, connection.createArrayOf("text", ids));
-            statement.setArray(8, connection.createArrayOf("text", generations));
+            statement.setString(5, traceparent);
+            statement.setArray(6, connection.createArrayOf("text", projections));
+            statement.setArray(7, connection.createArrayOf("text", tenants));
+            statement.setArray(8, connection.createArrayOf("text", ids));
+            statement.setArray(9, connection.createArrayOf("text", generations));
             statement.executeUpdate();
         }
     }

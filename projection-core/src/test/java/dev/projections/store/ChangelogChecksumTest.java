@@ -34,7 +34,8 @@ class ChangelogChecksumTest {
             "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967",
             "014-projection-audit-filter-idx", "9:f8c9047fb2d878e8992a7047a050494c",
             "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
-            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6");
+            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
+            "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -54,7 +55,8 @@ class ChangelogChecksumTest {
             "013-projection-trend", "9:fe826a4ccf4b92d4c9f3f080d0b7c967",
             "014-projection-audit-filter-idx", "9:f8c9047fb2d878e8992a7047a050494c",
             "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
-            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6");
+            "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
+            "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

@@ -1724,6 +1724,34 @@ abstract class PendingStoreContract {
         upsert(now, LIVE, keys);
     }
 
+    @Test
+    void aMarkKeepsTheTraceContextOfTheLatestTracedTransactionAndATracedRefreshReadsThemDistinct() throws Exception {
+        String postA = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        String postB = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        traced(at(0), postA, ORDER_1);
+        traced(at(0), postA, ORDER_2);
+        traced(at(1), null, ORDER_1); // untraced: the row keeps A's
+        traced(at(1), postB, ORDER_2); // traced again: B's now
+        traced(at(1), null, ORDER_3);
+        List<ClaimedMark> claimed = claimKeys(List.of(ORDER_1, ORDER_2, ORDER_3), at(2), tokenA, ORDERS);
+        List<ClaimedMark> inKeyOrder = sortedByKey(claimed);
+
+        List<String> all = inTransaction(c -> store.queue().traceparents(c, inKeyOrder, 10));
+        List<String> capped = inTransaction(c -> store.queue().traceparents(c, inKeyOrder, 1));
+        List<String> none = inTransaction(c -> store.queue().traceparents(c, List.of(inKeyOrder.get(2)), 10));
+        assertThat(all).containsExactlyInAnyOrder(postA, postB);
+        assertThat(capped).hasSize(1);
+        assertThat(none).isEmpty();
+    }
+
+    private void traced(Instant now, String traceparent, MarkKey... keys) throws Exception {
+        List<MarkKey> sorted = Arrays.stream(keys).sorted().toList();
+        inTransaction(false, connection -> {
+            store.queue().upsert(connection, sorted, LIVE, null, traceparent, now);
+            return null;
+        });
+    }
+
     void markRebuild(Instant now, MarkKey... keys) throws Exception {
         upsert(now, REBUILD, keys);
     }

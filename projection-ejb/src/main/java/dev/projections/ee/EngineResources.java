@@ -44,6 +44,12 @@ public class EngineResources implements TestSupportSwitch {
     private String instanceId;
     private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
 
+    /** {@code projection-opentelemetry}'s, where the application deploys it; looked up when first needed. */
+    @jakarta.inject.Inject
+    jakarta.enterprise.inject.Instance<dev.projections.refresh.RefreshTracing> tracers;
+
+    private volatile dev.projections.refresh.RefreshTracing tracing;
+
     /** Looked up when first needed: the registry reads the settings from here. */
     @jakarta.inject.Inject
     jakarta.enterprise.inject.Instance<ProjectionRegistry> registry;
@@ -190,6 +196,19 @@ public class EngineResources implements TestSupportSwitch {
     }
 
     /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
+    /**
+     * How refreshes are traced (docs/contract.md §9, tracing): the bean of {@code projection-opentelemetry} when the
+     * application deploys it, else not at all.
+     */
+    public dev.projections.refresh.RefreshTracing tracing() {
+        dev.projections.refresh.RefreshTracing found = tracing;
+        if (found == null) {
+            found = tracers.isResolvable() ? tracers.get() : dev.projections.refresh.RefreshTracing.NONE;
+            tracing = found;
+        }
+        return found;
+    }
+
     public RefreshMinutes refreshMinutes() {
         return refreshMinutes;
     }

@@ -98,6 +98,7 @@ public class EngineRuntime {
                 .handoff(resources.handoff())
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
+                .tracing(resources.tracing())
                 .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
                 .listener((key, outcome, took) -> {
                     resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws

@@ -88,8 +88,11 @@ public class MarkSinkBean implements MarkSink {
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
         if (resources.settings().enabled()) {
             // the persistence unit's own connection: the product's tables named in their schema, if one is set
+            // the committing thread's trace context, where refreshes are traced: the refresh's span links to it
+            dev.projections.refresh.RefreshTracing tracing = resources.tracing();
+            String traceparent = tracing.enabled() ? tracing.currentTraceparent() : null;
             resources.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
-                    resources.clock().instant());
+                    null, traceparent, resources.clock().instant());
             resources.stats().marksWritten();
         }
     }
