@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Browser;
+import dev.projections.it.support.OtlpReceiver;
 import dev.projections.testsupport.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +35,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * the maven-invoker-plugin against this build's artifacts through the BOM, not the demo — deployed with
  * {@code jboss-cli deploy}. No custom module, no thread-pool setting, nothing from wildfly-config. Beside it,
  * src/it/notes-war: a single WAR with its one starter, on the server's own ExampleDS (H2) — an engine of its own.
+ * With docs/install/microprofile-health.cli and docs/install/opentelemetry.cli the optional modules run too, the
+ * latter exporting to a collector in the test ({@link OtlpReceiver}).
  */
 class StockWildFlyIT {
 
@@ -40,6 +44,7 @@ class StockWildFlyIT {
     private static final Path DOCS = Path.of("..", "docs", "install");
 
     private static StockServer server;
+    private static OtlpReceiver collector;
     private static String databaseUrl;
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -62,6 +67,11 @@ class StockWildFlyIT {
         server.cli(DOCS.resolve("operator.cli"), operator("alice", "alice-Secret-1", "projection-admin"));
         server.cli(DOCS.resolve("operator.cli"), operator("bob", "bob-Secret-1", "projection-viewer"));
         server.cli(DOCS.resolve("microprofile-health.cli"), new Properties());
+        collector = new OtlpReceiver();
+        Properties otel = new Properties();
+        otel.setProperty("otlp.endpoint", collector.endpoint());
+        otel.setProperty("otlp.protocol", "http/protobuf");
+        server.cli(DOCS.resolve("opentelemetry.cli"), otel);
 
         Path ear = Path.of(System.getProperty("library.ear", "target/it/library-app/library-ear/target/library.ear"));
         server.cliCommand("deploy " + ear.toAbsolutePath());
@@ -73,6 +83,9 @@ class StockWildFlyIT {
     static void stop() throws Exception {
         if (server != null) {
             server.close();
+        }
+        if (collector != null) {
+            collector.close();
         }
     }
 
@@ -118,6 +131,42 @@ class StockWildFlyIT {
         java.util.regex.Pattern refreshed = java.util.regex.Pattern.compile(
                 "projection_refresh_seconds_count\\{outcome=\"success\",projection=\"book-titles\"[^}]*} [1-9]");
         Await.until("a refresh in the metrics", () -> refreshed.matcher(get("/projections/metrics").body()).find());
+    }
+
+    @Test
+    void theRefreshOfABookIsASpanLinkedToTheRequestThatChangedIt() throws Exception {
+        java.util.HexFormat hex = java.util.HexFormat.of();
+        java.util.Random random = new java.util.Random();
+        byte[] trace = new byte[16];
+        byte[] caller = new byte[8];
+        random.nextBytes(trace);
+        random.nextBytes(caller);
+        String traceId = hex.formatHex(trace);
+        // the caller's trace: the server's span of the POST is its child, the mark keeps that span's context
+        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(server.url("/library/api/books")))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("traceparent", "00-" + traceId + "-" + hex.formatHex(caller) + "-01")
+                .POST(HttpRequest.BodyPublishers.ofString("title=Persuasion&author=Jane+Austen")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).as(created.body()).isBetween(200, 299);
+
+        Await.until("the refresh's span, linked to the POST's trace, at the collector", Duration.ofSeconds(60),
+                () -> refreshSpanLinkedTo(traceId) != null);
+        OtlpReceiver.Span refresh = refreshSpanLinkedTo(traceId);
+        assertThat(refresh.name()).isEqualTo("refresh book-titles");
+        assertThat(refresh.traceId()).as("a trace of its own, linked, not a child").isNotEqualTo(traceId);
+        assertThat(refresh.attributes()).containsEntry("projection.name", "book-titles")
+                .containsEntry("projection.outcome", "refreshed").containsEntry("projection.linked_transactions", "1")
+                .containsKey("projection.keys").doesNotContainKey("projection.tenant"); // the library has no tenants
+        Await.until("the POST's server span at the collector", Duration.ofSeconds(30), () -> collector.spans().stream()
+                .anyMatch(span -> span.traceId().equals(traceId)));
+        List<String> postSpans = collector.spans().stream().filter(span -> span.traceId().equals(traceId))
+                .map(OtlpReceiver.Span::spanId).toList();
+        assertThat(refresh.linkSpanIds()).as("the link is to the server's span of that POST").containsAnyElementsOf(postSpans);
+    }
+
+    private static OtlpReceiver.Span refreshSpanLinkedTo(String traceId) {
+        return collector.spans().stream().filter(span -> span.linkTraceIds().contains(traceId)).findFirst().orElse(null);
     }
 
     @Test

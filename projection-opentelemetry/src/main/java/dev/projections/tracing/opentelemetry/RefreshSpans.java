@@ -62,7 +62,10 @@ final class RefreshSpans implements RefreshTracing {
     @Override
     public RefreshTracing.Span start(String projection, String tenant, int keys, List<String> traceparents) {
         SpanBuilder builder = tracer.spanBuilder("refresh " + projection).setNoParent().setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(PROJECTION, projection).setAttribute(TENANT, tenant).setAttribute(KEYS, (long) keys);
+                .setAttribute(PROJECTION, projection).setAttribute(KEYS, (long) keys);
+        if (!tenant.isEmpty()) { // absent for the marks without a tenant
+            builder.setAttribute(TENANT, tenant);
+        }
         long links = 0;
         for (String traceparent : traceparents) {
             SpanContext linked = parse(traceparent);

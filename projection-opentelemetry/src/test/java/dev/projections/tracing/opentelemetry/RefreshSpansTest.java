@@ -74,6 +74,7 @@ class RefreshSpansTest {
 
         SpanData data = exported.getFinishedSpanItems().get(0);
         assertThat(data.getLinks()).hasSize(RefreshTracing.MAX_LINKS);
+        assertThat(data.getAttributes().get(RefreshSpans.TENANT)).as("no tenant, no attribute").isNull();
         assertThat(data.getAttributes().get(RefreshSpans.LINKS)).isEqualTo((long) RefreshTracing.MAX_LINKS);
         assertThat(data.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(data.getEvents()).extracting(e -> e.getName()).containsExactly("exception");
