@@ -90,7 +90,8 @@ public class OverviewPage implements Serializable {
                 || engineNow.isBefore(trendsAt)) {
             Instant start = TrendWindow.start(TrendWindow.Span.HOUR, engineNow);
             trends = reads.trends(start, engineNow);
-            lags = reads.lags(start, engineNow);
+            // the hour's ended minutes: a row of the current minute is only a stopped instance's part of it
+            lags = reads.lags(start, engineNow.truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
             trendsAt = engineNow;
         }
         return trends;

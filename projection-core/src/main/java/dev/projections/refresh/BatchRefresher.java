@@ -207,12 +207,12 @@ final class BatchRefresher {
         Projection projection = catalog.byName(first.key().projection());
         List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
         Instant start = clock.instant();
-        TracedRefresh traced = new TracedRefresh(tracing, queue);
+        TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
+        traced.begin(marks);
         List<AckOutcome> outcomes;
         try {
             outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> transactions.inNewTransaction(
                     leases.refreshTimeout(marks, clock.instant()), connection -> {
-                        traced.begin(connection, marks);
                         projection.refreshAll(ids);
                         // acks lock rows: in key order, like every statement locking several pending rows
                         // (docs/contract.md §3)
@@ -231,6 +231,8 @@ final class BatchRefresher {
             LOG.log(Level.FINE, "refreshAll of {0} [{1}] failed, refreshing {2} ids alone: {3}",
                     new Object[] {first.key().projection(), first.key().tenantId(), ids.size(), e});
             return Ended.FAILED;
+        } finally {
+            traced.end(TracedRefresh.FAILED, null); // an Error past the catch: the span ends, its scope leaves the thread
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         // a batch's time shared by its marks, so the timer's sum over count stays a time per refresh
@@ -310,11 +312,11 @@ final class BatchRefresher {
      * scope is part of it, the scope's close after the commit is not.
      */
     private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark, Instant start) throws Exception {
-        TracedRefresh traced = new TracedRefresh(tracing, queue);
+        TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
+        traced.begin(List.of(mark));
         try {
             AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> transactions.inNewTransaction(
                     leases.refreshTimeout(List.of(mark), start), connection -> {
-                        traced.begin(connection, List.of(mark));
                         projection.refresh(mark.key().entityId());
                         return queue.ack(connection, mark, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(mark.key(), closing));
@@ -323,6 +325,8 @@ final class BatchRefresher {
         } catch (Exception | LinkageError | AssertionError e) {
             traced.end(isBackPressure(mark, e) ? TracedRefresh.GIVEN_BACK : TracedRefresh.FAILED, e);
             throw e;
+        } finally {
+            traced.end(TracedRefresh.FAILED, null); // an Error past the catch: the span ends, its scope leaves the thread
         }
     }
 

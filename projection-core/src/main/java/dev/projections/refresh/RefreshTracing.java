@@ -14,6 +14,9 @@ public interface RefreshTracing {
     /** At most this many links on one refresh span (OpenTelemetry's default span link limit). */
     int MAX_LINKS = 128;
 
+    /** A W3C {@code traceparent} of version 00: what {@code projection_pending.traceparent} (55 characters) holds. */
+    java.util.regex.Pattern TRACEPARENT = java.util.regex.Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+
     /** Whether refreshes are traced: only then are the marks' trace contexts written and read. */
     boolean enabled();
 

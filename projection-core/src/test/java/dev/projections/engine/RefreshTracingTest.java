@@ -44,6 +44,8 @@ class RefreshTracingTest {
     private final BlockingQueue<Ended> ended = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> refreshed = new LinkedBlockingQueue<>();
     private final AtomicInteger failNext = new AtomicInteger();
+    private volatile boolean tracerThrows;
+    private JdbcDataSource dataSource;
     private final AdjustableClock clock = new AdjustableClock();
     private Engine engine;
 
@@ -107,8 +109,42 @@ class RefreshTracingTest {
         assertThat(started).isEmpty();
     }
 
+    @Test
+    void aTracerThatThrowsOrATraceReadThatFailsLeavesTheRefreshUntracedNeverFailed() throws Exception {
+        start(true);
+        tracerThrows = true;
+        MarkKey one = Marks.mark(engine, "orders", "1", POST_A);
+        engine.drainers().committed(Set.of(one));
+        assertThat(refreshed.poll(10, TimeUnit.SECONDS)).isEqualTo("1");
+
+        tracerThrows = false;
+        MarkKey two = Marks.mark(engine, "orders", "2", POST_B);
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            // the read of the trace contexts fails from now on
+            statement.execute("ALTER TABLE projection_pending DROP COLUMN traceparent");
+        }
+        engine.drainers().committed(Set.of(two));
+        assertThat(refreshed.poll(10, TimeUnit.SECONDS)).isEqualTo("2");
+        assertThat(started).as("no span: neither could start").isEmpty();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long left;
+        do {
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                 java.sql.ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM projection_pending")) {
+                rows.next();
+                left = rows.getLong(1);
+            }
+        } while (left > 0 && System.nanoTime() < until && sleep());
+        assertThat(left).as("both acked: no failure recorded").isZero();
+    }
+
+    private static boolean sleep() throws InterruptedException {
+        Thread.sleep(20);
+        return true;
+    }
+
     private void start(boolean enabled) throws Exception {
-        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource = new JdbcDataSource();
         dataSource.setURL(LiquibaseSchema.freshH2("refresh_tracing"));
         dataSource.setUser("sa");
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
@@ -127,6 +163,9 @@ class RefreshTracingTest {
 
             @Override
             public Span start(String projection, String tenant, int keys, List<String> traceparents) {
+                if (tracerThrows) {
+                    throw new IllegalStateException("the tracer is broken");
+                }
                 started.add(new Started(projection, tenant, keys, traceparents));
                 return (outcome, failure) -> ended.add(new Ended(outcome, failure));
             }

@@ -195,20 +195,31 @@ public class EngineResources implements TestSupportSwitch {
         return instanceId;
     }
 
-    /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
     /**
      * How refreshes are traced (docs/contract.md §9, tracing): the bean of {@code projection-opentelemetry} when the
-     * application deploys it, else not at all.
+     * application deploys it, else not at all. The bean is created here, at the engine's start (not inside the first
+     * business commit); one that cannot be created leaves refreshes untraced.
      */
     public dev.projections.refresh.RefreshTracing tracing() {
         dev.projections.refresh.RefreshTracing found = tracing;
         if (found == null) {
-            found = tracers.isResolvable() ? tracers.get() : dev.projections.refresh.RefreshTracing.NONE;
+            found = dev.projections.refresh.RefreshTracing.NONE;
+            if (tracers.isResolvable()) {
+                try {
+                    dev.projections.refresh.RefreshTracing bean = tracers.get();
+                    bean.enabled();
+                    found = bean;
+                } catch (RuntimeException | LinkageError e) {
+                    java.util.logging.Logger.getLogger(EngineResources.class.getName()).log(java.util.logging.Level.WARNING,
+                            "the tracing of refreshes could not start; refreshes are not traced", e);
+                }
+            }
             tracing = found;
         }
         return found;
     }
 
+    /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
     public RefreshMinutes refreshMinutes() {
         return refreshMinutes;
     }

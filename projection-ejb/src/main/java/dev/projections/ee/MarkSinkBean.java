@@ -88,12 +88,26 @@ public class MarkSinkBean implements MarkSink {
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
         if (resources.settings().enabled()) {
             // the persistence unit's own connection: the product's tables named in their schema, if one is set
-            // the committing thread's trace context, where refreshes are traced: the refresh's span links to it
+            resources.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
+                    null, traceparent(), resources.clock().instant());
+            resources.stats().marksWritten();
+        }
+    }
+
+    /**
+     * The committing thread's trace context, where refreshes are traced (the refresh's span links to it); {@code null}
+     * otherwise, and whenever the tracer fails or answers something that is not a W3C traceparent: tracing never fails
+     * a business commit.
+     */
+    private String traceparent() {
+        try {
             dev.projections.refresh.RefreshTracing tracing = resources.tracing();
             String traceparent = tracing.enabled() ? tracing.currentTraceparent() : null;
-            resources.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
-                    null, traceparent, resources.clock().instant());
-            resources.stats().marksWritten();
+            return traceparent != null && dev.projections.refresh.RefreshTracing.TRACEPARENT.matcher(traceparent).matches()
+                    ? traceparent : null;
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(Level.FINE, "no trace context for these marks", e);
+            return null;
         }
     }
 

@@ -356,12 +356,12 @@ class ConsoleActionsIT {
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
             button(driver, "customer-stats", "Pause").click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
-                    .until(d -> cellsOf(d, "customer-stats").size() > 7 && cellsOf(d, "customer-stats").get(7).equals("paused"));
+                    .until(d -> cellsOf(d, "customer-stats").size() > 8 && cellsOf(d, "customer-stats").get(8).equals("paused"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused AND paused_by = 'admin'")).isEqualTo(1);
             button(driver, "customer-stats", "Resume").click();
             new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
-                    .until(d -> cellsOf(d, "customer-stats").size() > 7 && cellsOf(d, "customer-stats").get(7).equals("running"));
+                    .until(d -> cellsOf(d, "customer-stats").size() > 8 && cellsOf(d, "customer-stats").get(8).equals("running"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused")).isZero();
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'customer-stats'"
@@ -396,7 +396,7 @@ class ConsoleActionsIT {
     /** The row's cells; none while the page a click asked for is still loading (the waits poll again). */
     private static List<String> cellsOf(WebDriver driver, String projection) {
         return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream().map(ConsoleActionsIT::cells)
-                .filter(cells -> cells.get(0).equals(projection)).findFirst().orElse(List.of());
+                .filter(cells -> !cells.isEmpty() && cells.get(0).equals(projection)).findFirst().orElse(List.of());
     }
 
     private static WebElement button(WebDriver driver, String projection, String label) {

@@ -143,6 +143,9 @@ public final class OtlpReceiver implements AutoCloseable {
                     case 5 -> new Field(field, fixed(message, at, 4), null);
                     case 2 -> {
                         int length = (int) varint(message, at);
+                        if (length < 0 || at[0] + length > message.length) {
+                            throw new IllegalArgumentException("a field of " + length + " bytes runs past the message");
+                        }
                         byte[] bytes = java.util.Arrays.copyOfRange(message, at[0], at[0] + length);
                         at[0] += length;
                         yield new Field(field, 0, bytes);
@@ -164,6 +167,9 @@ public final class OtlpReceiver implements AutoCloseable {
         private static long varint(byte[] message, int[] at) {
             long value = 0;
             for (int shift = 0; shift < 64; shift += 7) {
+                if (at[0] >= message.length) {
+                    throw new IllegalArgumentException("a varint runs past the message");
+                }
                 byte b = message[at[0]++];
                 value |= (long) (b & 0x7f) << shift;
                 if ((b & 0x80) == 0) {
@@ -174,6 +180,9 @@ public final class OtlpReceiver implements AutoCloseable {
         }
 
         private static long fixed(byte[] message, int[] at, int bytes) {
+            if (at[0] + bytes > message.length) {
+                throw new IllegalArgumentException("a fixed field runs past the message");
+            }
             long value = 0;
             for (int i = 0; i < bytes; i++) {
                 value |= (long) (message[at[0]++] & 0xff) << (8 * i);

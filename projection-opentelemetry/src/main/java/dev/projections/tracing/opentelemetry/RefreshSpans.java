@@ -76,7 +76,13 @@ final class RefreshSpans implements RefreshTracing {
         }
         // fully named: RefreshTracing's own Span shadows the import here
         io.opentelemetry.api.trace.Span span = builder.setAttribute(LINKS, links).startSpan();
-        Scope scope = span.makeCurrent();
+        Scope scope;
+        try {
+            scope = span.makeCurrent();
+        } catch (RuntimeException e) {
+            span.end();
+            throw e;
+        }
         return (outcome, failure) -> {
             span.setAttribute(OUTCOME, outcome);
             if (failure != null) {
