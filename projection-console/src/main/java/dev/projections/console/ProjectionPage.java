@@ -81,7 +81,8 @@ public class ProjectionPage {
         ProjectionSettings own = reads.projectionSettings(name);
         row = new ProjectionRow(status, reads.rebuildable(name), false,
                 reads.refreshesPerMinute().getOrDefault(name, 0L), now)
-                .withLag(reads.lag(name, TrendWindow.start(TrendWindow.Span.HOUR, engineNow), engineNow),
+                .withLag(reads.lag(name, TrendWindow.start(TrendWindow.Span.HOUR, engineNow),
+                                engineNow.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)), // ended minutes only
                         own == null ? null : own.freshnessObjective());
         topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
         runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
@@ -157,6 +158,8 @@ public class ProjectionPage {
         settings.add(global(Settings.SWEEP_INTERVAL, Durations.format(s.sweepInterval())));
         settings.add(global(Settings.PROBE_INTERVAL, Durations.format(s.probeInterval())));
         settings.add(global(Settings.TREND_RETENTION, Durations.format(s.trendRetention())));
+        settings.add(global(Settings.AUDIT_RETENTION, Durations.format(s.retention().audit())));
+        settings.add(global(Settings.REBUILD_RETENTION, Durations.format(s.retention().rebuildRuns())));
         if (own == null) {
             return settings;
         }

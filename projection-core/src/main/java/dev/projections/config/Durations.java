@@ -49,6 +49,9 @@ public final class Durations {
             return duration.toMillis() + "ms";
         }
         long seconds = duration.getSeconds();
+        if (seconds != 0 && seconds % 86_400 == 0) {
+            return seconds / 86_400 + "d";
+        }
         if (seconds % 3600 == 0) {
             return seconds / 3600 + "h";
         }

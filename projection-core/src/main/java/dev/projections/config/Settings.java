@@ -39,6 +39,7 @@ public record Settings(
         String changelogLockTable,
         Duration freshnessObjective,
         Awaits awaits,
+        Retention retention,
         boolean testSupport,
         Map<String, ProjectionSettings> projections) {
 
@@ -48,6 +49,14 @@ public record Settings(
      * waiter whose keys were refreshed elsewhere learns it from the database within {@code pollInterval}.
      */
     public record Awaits(int maxWaiters, Duration maxTimeout, Duration pollInterval) {
+    }
+
+    /**
+     * How long the history tables keep what they record (docs/contract.md §12, retention): {@code audit}, the rows of
+     * {@code projection_audit}; {@code rebuildRuns}, the runs that ended (with their partitions), though the latest run
+     * of each projection and tenant is always kept.
+     */
+    public record Retention(Duration audit, Duration rebuildRuns) {
     }
 
     public enum SchemaMode { UPDATE, VALIDATE }
@@ -90,6 +99,10 @@ public record Settings(
     public static final String SUSPEND_FAILURE_PERCENT = "projection.suspend-failure-percent";
     public static final String PROBE_INTERVAL = "projection.probe-interval";
     public static final String TREND_RETENTION = "projection.trend-retention";
+    /** How long operators' actions stay in {@code projection_audit}. */
+    public static final String AUDIT_RETENTION = "projection.audit-retention";
+    /** How long ended rebuild runs stay in {@code projection_rebuild}; the latest of each projection and tenant stays. */
+    public static final String REBUILD_RETENTION = "projection.rebuild-retention";
     /**
      * How fresh a projection's read model should be: the lag (first mark → refresh commit) its refreshes should stay
      * within; a bucket of {@code projection.lag} at exactly this value lets an alert count those that did not. Unset:
@@ -123,6 +136,9 @@ public record Settings(
     private static final java.util.regex.Pattern LOWER_CASE_IDENTIFIER =
             java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+
+    /** The shortest {@value #AUDIT_RETENTION} and {@value #REBUILD_RETENTION}: a day. */
+    public static final Duration MIN_HISTORY_RETENTION = Duration.ofDays(1);
 
     /** The shortest {@value #TREND_RETENTION}: the console draws the last hour. */
     public static final Duration MIN_TREND_RETENTION = Duration.ofHours(1);
@@ -198,6 +214,8 @@ public record Settings(
                 new Awaits(p.whole(AWAIT_MAX_WAITERS, 32, 0, 10_000),
                         p.duration(AWAIT_MAX_TIMEOUT, Duration.ofSeconds(30)),
                         p.duration(AWAIT_POLL_INTERVAL, Duration.ofMillis(500))),
+                new Retention(p.duration(AUDIT_RETENTION, Duration.ofDays(90)),
+                        p.duration(REBUILD_RETENTION, Duration.ofDays(30))),
                 p.bool(TEST_SUPPORT, false),
                 Map.of());
         if (settings.changelogTable.equalsIgnoreCase(settings.changelogLockTable)) {
@@ -227,6 +245,13 @@ public record Settings(
         if (settings.trendRetention != null && settings.trendRetention.compareTo(MIN_TREND_RETENTION) < 0) {
             p.errors.add(TREND_RETENTION + " must be at least " + Durations.format(MIN_TREND_RETENTION)
                     + " (the console draws the last hour of trends), was " + Durations.format(settings.trendRetention));
+        }
+        for (String key : List.of(AUDIT_RETENTION, REBUILD_RETENTION)) {
+            Duration kept = key.equals(AUDIT_RETENTION) ? settings.retention.audit() : settings.retention.rebuildRuns();
+            if (kept != null && kept.compareTo(MIN_HISTORY_RETENTION) < 0) {
+                p.errors.add(key + " must be at least " + Durations.format(MIN_HISTORY_RETENTION) + ", was "
+                        + Durations.format(kept));
+            }
         }
         if (!p.errors.isEmpty()) {
             throw new InvalidSettingsException(p.errors);
@@ -260,7 +285,7 @@ public record Settings(
         return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
-                tableSchema, changelogTable, changelogLockTable, freshnessObjective, awaits, testSupport,
+                tableSchema, changelogTable, changelogLockTable, freshnessObjective, awaits, retention, testSupport,
                 Map.copyOf(resolved));
     }
 }

@@ -59,6 +59,7 @@ public final class Engine {
     private final DrainerLauncher drainers;
     private final InstanceHeartbeat heartbeat;
     private final TrendSampler trends;
+    private final dev.projections.retention.HistoryPruner history;
     private final Sweep sweep;
 
     private Engine(Builder b) {
@@ -78,10 +79,13 @@ public final class Engine {
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
+        history = new dev.projections.retention.HistoryPruner(new dev.projections.inspect.AuditLog(), store.rebuildRuns(),
+                transactions, clock, b.instanceId, settings.retention());
         trends = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(store.dialect()), b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null
-                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, drainers, b.troubles, stats);
+                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
+                        stats);
     }
 
     public static Builder builder() {
@@ -173,6 +177,11 @@ public final class Engine {
 
     public InstanceHeartbeat heartbeat() {
         return heartbeat;
+    }
+
+    /** The retention of the audit log and the rebuild runs, which the sweep runs. */
+    public dev.projections.retention.HistoryPruner history() {
+        return history;
     }
 
     public TrendSampler trends() {

@@ -24,6 +24,43 @@ public final class AuditLog {
              ORDER BY id DESC%s
             """;
 
+    /* the oldest rows before the retention's start, by the time index, a batch at a time */
+    private static final String OLDEST_BEFORE = "SELECT id FROM projection_audit WHERE at < ? ORDER BY at%s";
+
+    private static final String DELETE = "DELETE FROM projection_audit WHERE id IN (%s)";
+
+    /**
+     * Deletes at most {@code limit} entries recorded before {@code before}, oldest first (docs/contract.md §12,
+     * retention); returns how many went.
+     */
+    public int prune(Connection connection, java.time.Instant before, int limit) throws SQLException {
+        Dialect dialect = Dialect.of(connection);
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(pruneSql(dialect, limit))) {
+            select.setObject(1, dialect.timestamp(before));
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement delete = connection.prepareStatement(
+                DELETE.formatted(String.join(", ", java.util.Collections.nCopies(ids.size(), "?"))))) {
+            for (int i = 0; i < ids.size(); i++) {
+                delete.setLong(i + 1, ids.get(i));
+            }
+            return delete.executeUpdate();
+        }
+    }
+
+    /** The prune's selection on {@code dialect}: public for the test that reads its plan. */
+    public String pruneSql(Dialect dialect, int limit) {
+        return OLDEST_BEFORE.formatted(dialect.firstRows(limit));
+    }
+
     public void record(Connection connection, AuditEntry entry) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setObject(1, Dialect.of(connection).timestamp(entry.at()));

@@ -30,6 +30,25 @@ public final class LagTimer implements RefreshLag {
         this.objectiveOf = objectiveOf;
     }
 
+    /**
+     * Registers each of {@code projections}' lag timer at once (its series exist from the start, at zero, for
+     * dashboards and alerts) and {@code projection.freshness.objective{projection}}, in seconds, for each that has
+     * one: a constant, so that one alert rule compares every projection's lag with its own objective
+     * ({@code histogram_quantile(…) > on (projection) max by (projection) (projection_freshness_objective_seconds)}).
+     */
+    public void register(java.util.Collection<String> projections) {
+        for (String projection : projections) {
+            timers.computeIfAbsent(projection, this::timer);
+            Duration objective = objectiveOf.apply(projection);
+            if (objective != null) {
+                double seconds = objective.toNanos() / 1e9;
+                io.micrometer.core.instrument.Gauge.builder("projection.freshness.objective", () -> seconds)
+                        .description("the lag the projection's refreshes should stay within (freshness-objective)")
+                        .tag("projection", projection).baseUnit("seconds").strongReference(true).register(registry);
+            }
+        }
+    }
+
     @Override
     public void refreshed(MarkKey key, Instant firstMarkedAt, Instant committedAt) {
         Duration lag = Duration.between(firstMarkedAt, committedAt);

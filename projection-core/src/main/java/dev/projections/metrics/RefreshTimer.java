@@ -24,13 +24,27 @@ public final class RefreshTimer implements RefreshListener {
         this.registry = registry;
     }
 
+    /**
+     * Registers the {@code success} series of each of {@code projections} at once, so that dashboards and alerts find
+     * it from the start (at zero); the other outcomes appear with their first refresh.
+     */
+    public void register(java.util.Collection<String> projections) {
+        for (String projection : projections) {
+            timer(new Series(projection, RefreshOutcome.SUCCESS));
+        }
+    }
+
     @Override
     public void refreshed(MarkKey key, RefreshOutcome outcome, Duration took) {
-        timers.computeIfAbsent(new Series(key.projection(), outcome), ignored -> Timer.builder("projection.refresh")
+        timer(new Series(key.projection(), outcome)).record(took);
+    }
+
+    private Timer timer(Series series) {
+        return timers.computeIfAbsent(series, ignored -> Timer.builder("projection.refresh")
                 .description("refreshes on this instance, by outcome")
-                .tag("projection", key.projection()).tag("outcome", outcome.tag())
+                .tag("projection", series.projection()).tag("outcome", series.outcome().tag())
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(10))
-                .register(registry)).record(took);
+                .register(registry));
     }
 }

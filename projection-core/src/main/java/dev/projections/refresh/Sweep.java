@@ -57,7 +57,8 @@ public final class Sweep {
 
     /** The engine's sweep over its parts. */
     public static Sweep of(RefreshEngine engine, Handoff handoff, InstanceHeartbeat heartbeat, RebuildStepper rebuilds,
-                           Runnable sampleTrends, Drainers drainers, Troubles troubles, EngineStats stats) {
+                           Runnable sampleTrends, Runnable pruneHistory, Drainers drainers, Troubles troubles,
+                           EngineStats stats) {
         return new Sweep(List.of(
                 new Step("reclaim lost slots", () -> reclaimLostSlots(handoff)),
                 new Step("heartbeat", () -> heartbeat.beat()),
@@ -70,7 +71,8 @@ public final class Sweep {
                 new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.mayHaveWork() && rebuilds.hasWork(),
                         drainers))),
                 List.of(new Step("report the node", () -> heartbeat.report()),
-                        new Step("sample trends", sampleTrends)),
+                        new Step("sample trends", sampleTrends),
+                        new Step("prune history", pruneHistory)),
                 () -> engine.stopping(), troubles, stats);
     }
 

@@ -99,6 +99,19 @@ class SettingsTest {
     }
 
     @Test
+    void theAuditIsKeptNinetyDaysEndedRebuildRunsThirtyAndEachAtLeastADayNamingTheKey() {
+        assertThat(Settings.defaults().retention())
+                .isEqualTo(new Settings.Retention(Duration.ofDays(90), Duration.ofDays(30)));
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.audit-retention", "12h",
+                "projection.rebuild-retention", "0s")::get))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.audit-retention must be at least 1d, was 12h")
+                .hasMessageContaining("projection.rebuild-retention");
+        assertThat(Settings.from(Map.of("projection.audit-retention", "365d")::get).retention().audit())
+                .isEqualTo(Duration.ofDays(365));
+    }
+
+    @Test
     void trendsAreKeptTwoDaysAndAtLeastTheHourTheConsoleDraws() {
         assertThat(Settings.defaults().trendRetention()).isEqualTo(Duration.ofHours(48));
         assertThatThrownBy(() -> Settings.from(Map.of("projection.trend-retention", "30m")::get))
@@ -125,6 +138,8 @@ class SettingsTest {
         assertThat(Durations.parse("PT45S")).isEqualTo(Duration.ofSeconds(45));
         assertThat(Durations.format(Duration.ofSeconds(90))).isEqualTo("90s");
         assertThat(Durations.format(Duration.ofMinutes(5))).isEqualTo("5m");
+        assertThat(Durations.format(Duration.ofDays(90))).isEqualTo("90d");
+        assertThat(Durations.format(Duration.ofHours(36))).isEqualTo("36h");
     }
 
     @Test

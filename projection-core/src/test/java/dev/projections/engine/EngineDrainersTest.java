@@ -187,7 +187,7 @@ class EngineDrainersTest {
     @Test
     void theAssemblysSweepRunsItsStepsInTheDocumentedOrder() {
         assertThat(engine.sweep().stepNames()).containsExactly("reclaim lost slots", "heartbeat", "finish rebuilds",
-                "probe suspended projections", "start a drainer", "report the node", "sample trends");
+                "probe suspended projections", "start a drainer", "report the node", "sample trends", "prune history");
     }
 
     private void runQueued() {

@@ -46,4 +46,17 @@ class LagTimerTest {
 
         assertThat(registry.get("projection.lag").timer().totalTime(TimeUnit.MILLISECONDS)).isZero();
     }
+
+    @Test
+    void eachObjectiveIsAGaugeOfItsProjectionAndEveryLagTimerExistsFromTheStart() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new LagTimer(registry, Map.of("orders", Duration.ofMillis(2500))::get)
+                .register(java.util.List.of("orders", "stats"));
+        assertThat(registry.get("projection.freshness.objective").tag("projection", "orders").gauge().value())
+                .isEqualTo(2.5);
+        assertThat(registry.find("projection.freshness.objective").tag("projection", "stats").gauge())
+                .as("no objective, no gauge").isNull();
+        assertThat(registry.get("projection.lag").tag("projection", "stats").timer().count())
+                .as("every projection's lag series exists from the start").isZero();
+    }
 }

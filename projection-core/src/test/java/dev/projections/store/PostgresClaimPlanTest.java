@@ -322,6 +322,43 @@ class PostgresClaimPlanTest {
     }
 
     /**
+     * The retention's prune (docs/contract.md §12) reads the oldest audit entries by the time index and the oldest
+     * ended runs by the finished index (each checked for a later run by the projection index), a batch at a time,
+     * whatever the history holds: here 1,000,000 audit entries and 200,000 ended runs, all past the retention.
+     */
+    @Test
+    void theRetentionsPruneReadsItsBatchByIndexesNotTheHistory() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("""
+                    INSERT INTO projection_audit (at, user_name, action, projection)
+                    SELECT TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 second', 'u' || (i % 7), 'pause', 'p'
+                      FROM generate_series(1, 1000000) AS i""");
+            statement.execute("""
+                    INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                                    finished_at, partitions, partitions_left)
+                    SELECT 'finished-' || i, 'p' || (i % 3), '', 'FINISHED', 10, TRUE,
+                           TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 minute',
+                           TIMESTAMPTZ '2029-01-01 00:00:30+00' + i * INTERVAL '1 minute', 1, 0
+                      FROM generate_series(1, 200000) AS i""");
+            statement.execute("ANALYZE projection_audit");
+            statement.execute("ANALYZE projection_rebuild");
+            try {
+                java.time.OffsetDateTime before = NOW.atOffset(ZoneOffset.UTC);
+                String audit = plan(connection, "EXPLAIN " + new dev.projections.inspect.AuditLog()
+                        .pruneSql(Dialect.POSTGRESQL, 1000), select -> select.setObject(1, before));
+                assertThat(audit).as(audit).contains("projection_audit_at_idx").doesNotContain("Seq Scan");
+                String runs = plan(connection, "EXPLAIN " + Tables.forProduct("PostgreSQL").rebuildRuns()
+                        .endedBeforeSql(100), select -> select.setObject(1, before));
+                assertThat(runs).as(runs).contains("projection_rebuild_finished_idx")
+                        .contains("projection_rebuild_projection_idx").doesNotContain("Seq Scan");
+            } finally {
+                statement.execute("DELETE FROM projection_audit");
+                statement.execute("DELETE FROM projection_rebuild");
+            }
+        }
+    }
+
+    /**
      * The look that tells drainers whether any rebuild run is active (design D40) reads the unique index of the
      * running projection and tenant, whatever the history holds: here 200,000 finished runs and one running.
      */

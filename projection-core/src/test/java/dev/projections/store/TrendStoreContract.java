@@ -38,6 +38,9 @@ abstract class TrendStoreContract {
             statement.executeUpdate("DELETE FROM projection_node");
             statement.executeUpdate("DELETE FROM projection_instance");
             statement.executeUpdate("DELETE FROM projection_pending");
+            statement.executeUpdate("DELETE FROM projection_audit");
+            statement.executeUpdate("DELETE FROM projection_rebuild_partition");
+            statement.executeUpdate("DELETE FROM projection_rebuild");
         }
     }
 
@@ -198,6 +201,105 @@ abstract class TrendStoreContract {
             assertThat(store.trends().read(connection, ORDERS, T0, T0.plusSeconds(60)))
                     .extracting(TrendPoint::refreshes).containsExactly(4L);
         }
+    }
+
+    @Test
+    void auditEntriesOlderThanTheRetentionGoOldestFirstABatchAtATime() throws Exception {
+        dev.projections.inspect.AuditLog audit = new dev.projections.inspect.AuditLog();
+        try (Connection connection = connect()) {
+            for (int daysAgo : new int[] {3, 10, 9, 0, 8, 7, 1}) {
+                audit.record(connection, dev.projections.inspect.AuditEntry.of(T0.minus(Duration.ofDays(daysAgo)),
+                        "alice", "pause", ORDERS, null, null, daysAgo + " days ago"));
+            }
+            Instant before = T0.minus(Duration.ofDays(2));
+            assertThat(audit.prune(connection, before, 3)).isEqualTo(3);
+            assertThat(details(connection)).as("the oldest three went")
+                    .containsExactlyInAnyOrder("3 days ago", "0 days ago", "7 days ago", "1 days ago");
+            assertThat(audit.prune(connection, before, 3)).isEqualTo(2);
+            assertThat(audit.prune(connection, before, 3)).isZero();
+            assertThat(details(connection)).containsExactlyInAnyOrder("0 days ago", "1 days ago");
+        }
+    }
+
+    @Test
+    void endedRunsOlderThanTheRetentionGoWithTheirPartitionsButNeverARunningOneNorTheLatestOfAProjectionAndTenant()
+            throws Exception {
+        try (Connection connection = connect()) {
+            run(connection, "old-1", ORDERS, "", "FINISHED", 40, 39);
+            run(connection, "old-2", ORDERS, "", "CANCELLED", 35, 34);
+            run(connection, "latest-of-orders", ORDERS, "", "FINISHED", 33, 32);
+            run(connection, "only-of-acme", ORDERS, "acme", "FAILED", 50, 49);
+            run(connection, "old-stats", "customer-stats", "", "FINISHED", 40, 38);
+            run(connection, "running-stats", "customer-stats", "", "RUNNING", 1, null);
+            run(connection, "recent-stats", "customer-stats", "", "FINISHED", 3, 2);
+            partition(connection, "old-1", 0);
+            partition(connection, "old-1", 1);
+            partition(connection, "latest-of-orders", 0);
+            Instant before = T0.minus(Duration.ofDays(30));
+
+            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).as("the two that ended first").isEqualTo(2);
+            assertThat(runIds(connection)).doesNotContain("old-1", "old-stats");
+            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).isEqualTo(1);
+            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).isZero();
+            assertThat(runIds(connection)).containsExactlyInAnyOrder("latest-of-orders", "only-of-acme",
+                    "running-stats", "recent-stats");
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT run_id FROM projection_rebuild_partition")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getString(1)).as("the pruned run's partitions went with it").isEqualTo("latest-of-orders");
+                assertThat(rows.next()).isFalse();
+            }
+        }
+    }
+
+    private void run(Connection connection, String id, String projection, String tenant, String state, int startedDaysAgo,
+                     Integer finishedDaysAgo) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                                finished_at, running_projection, running_tenant)
+                VALUES (?, ?, ?, ?, 0, TRUE, ?, ?, ?, ?)""")) {
+            insert.setString(1, id);
+            insert.setString(2, projection);
+            insert.setString(3, tenant);
+            insert.setString(4, state);
+            insert.setObject(5, store.dialect().timestamp(T0.minus(Duration.ofDays(startedDaysAgo))));
+            insert.setObject(6, finishedDaysAgo == null ? null
+                    : store.dialect().timestamp(T0.minus(Duration.ofDays(finishedDaysAgo))));
+            insert.setString(7, "RUNNING".equals(state) ? projection : null);
+            insert.setString(8, "RUNNING".equals(state) ? tenant : null);
+            insert.executeUpdate();
+        }
+    }
+
+    private static void partition(Connection connection, String runId, int number) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO projection_rebuild_partition (run_id, partition_no) VALUES (?, ?)")) {
+            insert.setString(1, runId);
+            insert.setInt(2, number);
+            insert.executeUpdate();
+        }
+    }
+
+    private static List<String> runIds(Connection connection) throws SQLException {
+        List<String> ids = new java.util.ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT run_id FROM projection_rebuild")) {
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+        }
+        return ids;
+    }
+
+    private static List<String> details(Connection connection) throws SQLException {
+        List<String> details = new java.util.ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT detail FROM projection_audit")) {
+            while (rows.next()) {
+                details.add(rows.getString(1));
+            }
+        }
+        return details;
     }
 
     private static String holder(Connection connection) throws SQLException {

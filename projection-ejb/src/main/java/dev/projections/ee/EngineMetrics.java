@@ -63,7 +63,9 @@ public class EngineMetrics implements MetricsText {
                 .register(registry);
         ListenerFailures.register(registry, resources.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
+        refreshTimer.register(projections.names());
         lagTimer = new LagTimer(registry, name -> projections.settings().of(name).freshnessObjective());
+        lagTimer.register(projections.names());
         AwaitMeters.register(registry, resources.waits());
     }
 

@@ -117,6 +117,44 @@ class MetricsIT {
         assertThat(check.waitFor()).as(output).isZero();
     }
 
+    /**
+     * The alert rules and the dashboard in docs/operations (issue 33): accepted by promtool, their unit tests pass (each
+     * alert fires on the series it is for, and only there), and every meter they name is one this server serves.
+     */
+    @Test
+    @RunAsClient
+    void theAlertRulesAndTheDashboardNameOnlyMetersTheServerServesAndTheirTestsPass() throws Exception {
+        Path operations = Path.of("..", "docs", "operations").toAbsolutePath().normalize();
+        assertThat(promtool(operations, "check", "rules", "prometheus-alerts.yml")).contains("SUCCESS: 7 rules found");
+        assertThat(promtool(operations, "test", "rules", "prometheus-alerts.test.yml")).contains("SUCCESS");
+
+        java.util.Set<String> served = new java.util.TreeSet<>();
+        for (String line : scrape().split("\n")) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                served.add(line.split("[{ ]", 2)[0]);
+            }
+        }
+        Pattern meter = Pattern.compile("projection_[a-z_]+");
+        for (String file : List.of("prometheus-alerts.yml", "grafana-dashboard.json")) {
+            Matcher named = meter.matcher(Files.readString(operations.resolve(file)));
+            java.util.Set<String> used = new java.util.TreeSet<>();
+            while (named.find()) {
+                used.add(named.group());
+            }
+            assertThat(used).as(file).isNotEmpty();
+            assertThat(served).as(file + ": every meter it names is served").containsAll(used);
+        }
+    }
+
+    private static String promtool(Path directory, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("/usr/bin/promtool"));
+        command.addAll(List.of(arguments));
+        Process run = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(run.waitFor()).as(String.join(" ", command) + "\n" + output).isZero();
+        return output;
+    }
+
     private static MarkKey key(String id) {
         return new MarkKey(GatedProjection.NAME, "", id);
     }
