@@ -1,6 +1,5 @@
 package dev.projections.console;
 
-import dev.projections.config.ProjectionSettings;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.LagSummary;
@@ -106,16 +105,12 @@ public class OverviewPage implements Serializable {
                 admin.offersClear(status.projection()), rates.getOrDefault(status.projection(), 0L), now)
                 .withTrends(new TrendCharts(status.projection(), TrendWindow.of(TrendWindow.Span.HOUR, trendsAt,
                         hour.getOrDefault(status.projection(), List.of()))))
-                .withLag(lags.getOrDefault(status.projection(), LagSummary.NONE), objective(status.projection())))
+                .withLag(lags.getOrDefault(status.projection(), LagSummary.NONE),
+                        reads.freshnessObjective(status.projection())))
                 .toList();
         orphans = reads.orphaned();
         runs = runIds.stream().map(id -> new RebuildLine(reads.rebuildProgress(id), now)).toList();
         checkedAt = now;
-    }
-
-    private Duration objective(String projection) {
-        ProjectionSettings own = reads.projectionSettings(projection);
-        return own == null ? null : own.freshnessObjective();
     }
 
     /** The runs the dialog started: the page follows their progress from now on. */

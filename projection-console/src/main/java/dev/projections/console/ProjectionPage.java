@@ -78,12 +78,11 @@ public class ProjectionPage {
         TrendWindow.Span span = TrendWindow.Span.of(window);
         charts = new TrendCharts(name, TrendWindow.of(span, engineNow,
                 reads.trend(name, TrendWindow.start(span, engineNow), engineNow)));
-        ProjectionSettings own = reads.projectionSettings(name);
         row = new ProjectionRow(status, reads.rebuildable(name), false,
                 reads.refreshesPerMinute().getOrDefault(name, 0L), now)
                 .withLag(reads.lag(name, TrendWindow.start(TrendWindow.Span.HOUR, engineNow),
                                 engineNow.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)), // ended minutes only
-                        own == null ? null : own.freshnessObjective());
+                        reads.freshnessObjective(name));
         topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
         runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
     }

@@ -4,6 +4,7 @@ import dev.projections.RefreshListener;
 import dev.projections.RefreshOutcome;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
+import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.DatabaseTroubleLog;
 import dev.projections.refresh.DrainerLauncher;
@@ -14,8 +15,11 @@ import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
+import dev.projections.refresh.RefreshLag;
+import dev.projections.refresh.RefreshTracing;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Transactions;
+import dev.projections.retention.HistoryPruner;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
 import dev.projections.trend.TrendSampler;
@@ -59,7 +63,7 @@ public final class Engine {
     private final DrainerLauncher drainers;
     private final InstanceHeartbeat heartbeat;
     private final TrendSampler trends;
-    private final dev.projections.retention.HistoryPruner history;
+    private final HistoryPruner history;
     private final Sweep sweep;
 
     private Engine(Builder b) {
@@ -79,7 +83,7 @@ public final class Engine {
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
-        history = new dev.projections.retention.HistoryPruner(new dev.projections.inspect.AuditLog(), store.rebuildRuns(),
+        history = new HistoryPruner(new AuditLog(), store.rebuildRuns(),
                 transactions, clock, b.instanceId, settings.retention());
         trends = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(store.dialect()), b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
@@ -93,9 +97,9 @@ public final class Engine {
     }
 
     /** The console's lag per minute first (it does not throw), then the caller's (in the server: the meter). */
-    private static dev.projections.refresh.RefreshLag everyLag(Builder b) {
+    private static RefreshLag everyLag(Builder b) {
         RefreshMinutes minutes = b.refreshMinutes;
-        dev.projections.refresh.RefreshLag caller = b.lag;
+        RefreshLag caller = b.lag;
         return (key, firstMarkedAt, committedAt) -> {
             minutes.refreshed(key, firstMarkedAt, committedAt);
             caller.refreshed(key, firstMarkedAt, committedAt);
@@ -180,7 +184,7 @@ public final class Engine {
     }
 
     /** The retention of the audit log and the rebuild runs, which the sweep runs. */
-    public dev.projections.retention.HistoryPruner history() {
+    public HistoryPruner history() {
         return history;
     }
 
@@ -267,18 +271,18 @@ public final class Engine {
             return this;
         }
 
-        private dev.projections.refresh.RefreshLag lag = dev.projections.refresh.RefreshLag.NONE;
+        private RefreshLag lag = RefreshLag.NONE;
 
         /** Told of each committed refresh's lag (the meter {@code projection.lag}); none by default. */
-        public Builder lag(dev.projections.refresh.RefreshLag lag) {
+        public Builder lag(RefreshLag lag) {
             this.lag = lag;
             return this;
         }
 
-        private dev.projections.refresh.RefreshTracing tracing = dev.projections.refresh.RefreshTracing.NONE;
+        private RefreshTracing tracing = RefreshTracing.NONE;
 
         /** Traces each refresh, linked to the business transactions of its marks; none by default. */
-        public Builder tracing(dev.projections.refresh.RefreshTracing tracing) {
+        public Builder tracing(RefreshTracing tracing) {
             this.tracing = tracing;
             return this;
         }

@@ -321,6 +321,15 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /** A history of 200,000 finished rebuild runs over three projections, one a minute from 2029 on. */
+    private static final String FINISHED_RUNS = """
+            INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
+                                            finished_at, partitions, partitions_left)
+            SELECT 'finished-' || i, 'p' || (i % 3), '', 'FINISHED', 10, TRUE,
+                   TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 minute',
+                   TIMESTAMPTZ '2029-01-01 00:00:30+00' + i * INTERVAL '1 minute', 1, 0
+              FROM generate_series(1, 200000) AS i""";
+
     /**
      * The retention's prune (docs/contract.md §12) reads the oldest audit entries by the time index and the oldest
      * ended runs by the finished index (each checked for a later run by the projection index), a batch at a time,
@@ -333,13 +342,7 @@ class PostgresClaimPlanTest {
                     INSERT INTO projection_audit (at, user_name, action, projection)
                     SELECT TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 second', 'u' || (i % 7), 'pause', 'p'
                       FROM generate_series(1, 1000000) AS i""");
-            statement.execute("""
-                    INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
-                                                    finished_at, partitions, partitions_left)
-                    SELECT 'finished-' || i, 'p' || (i % 3), '', 'FINISHED', 10, TRUE,
-                           TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 minute',
-                           TIMESTAMPTZ '2029-01-01 00:00:30+00' + i * INTERVAL '1 minute', 1, 0
-                      FROM generate_series(1, 200000) AS i""");
+            statement.execute(FINISHED_RUNS);
             statement.execute("ANALYZE projection_audit");
             statement.execute("ANALYZE projection_rebuild");
             try {
@@ -365,13 +368,7 @@ class PostgresClaimPlanTest {
     @Test
     void theLookForActiveRebuildRunsReadsTheRunningIndexNotTheHistory() throws Exception {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
-            statement.execute("""
-                    INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
-                                                    finished_at, partitions, partitions_left)
-                    SELECT 'finished-' || i, 'p' || (i % 3), '', 'FINISHED', 10, TRUE,
-                           TIMESTAMPTZ '2029-01-01 00:00:00+00' + i * INTERVAL '1 minute',
-                           TIMESTAMPTZ '2029-01-01 00:00:30+00' + i * INTERVAL '1 minute', 1, 0
-                      FROM generate_series(1, 200000) AS i""");
+            statement.execute(FINISHED_RUNS);
             statement.execute("""
                     INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
                                                     running_projection, running_tenant, partitions, partitions_left)

@@ -15,6 +15,7 @@ import dev.projections.freshness.IdleWaits;
 import dev.projections.freshness.RefreshWaits;
 import dev.projections.freshness.TestSupportSwitch;
 import dev.projections.refresh.LeaseMargin;
+import dev.projections.refresh.RefreshTracing;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -46,9 +47,9 @@ public class EngineResources implements TestSupportSwitch {
 
     /** {@code projection-opentelemetry}'s, where the application deploys it; looked up when first needed. */
     @jakarta.inject.Inject
-    jakarta.enterprise.inject.Instance<dev.projections.refresh.RefreshTracing> tracers;
+    jakarta.enterprise.inject.Instance<RefreshTracing> tracers;
 
-    private volatile dev.projections.refresh.RefreshTracing tracing;
+    private volatile RefreshTracing tracing;
 
     /** Looked up when first needed: the registry reads the settings from here. */
     @jakarta.inject.Inject
@@ -200,13 +201,13 @@ public class EngineResources implements TestSupportSwitch {
      * application deploys it, else not at all. The bean is created here, at the engine's start (not inside the first
      * business commit); one that cannot be created leaves refreshes untraced.
      */
-    public dev.projections.refresh.RefreshTracing tracing() {
-        dev.projections.refresh.RefreshTracing found = tracing;
+    public RefreshTracing tracing() {
+        RefreshTracing found = tracing;
         if (found == null) {
-            found = dev.projections.refresh.RefreshTracing.NONE;
+            found = RefreshTracing.NONE;
             if (tracers.isResolvable()) {
                 try {
-                    dev.projections.refresh.RefreshTracing bean = tracers.get();
+                    RefreshTracing bean = tracers.get();
                     bean.enabled();
                     found = bean;
                 } catch (RuntimeException | LinkageError e) {

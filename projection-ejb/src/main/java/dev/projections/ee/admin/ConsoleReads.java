@@ -251,6 +251,11 @@ public class ConsoleReads {
         return registry.settings().of(projection);
     }
 
+    /** {@code projection}'s {@code freshness-objective} in force, {@code null} when it has none. */
+    public java.time.Duration freshnessObjective(String projection) {
+        return projectionSettings(projection).freshnessObjective();
+    }
+
     /** Where the global {@code key} was set ({@code system property projection.batch-size}, …), or "default". */
     public String settingOrigin(String key) {
         dev.projections.config.SettingSource.Found found = resources.settingSource().find(key);
