@@ -48,8 +48,17 @@ public final class AuditedActions {
 
     /** Makes every failing mark of {@code projection} due now; returns how many. */
     public int retryFailed(String by, String projection) {
-        int retried = marks.retryFailed(projection);
-        record(by, "retry-failed", projection, null, null, retried + " marks");
+        return retryFailed(by, projection, null, null);
+    }
+
+    /**
+     * Makes the failing marks of {@code projection} due now, of one tenant ({@code null}: every tenant) and with an
+     * error starting with {@code errorPrefix} ({@code null}: any); returns how many.
+     */
+    public int retryFailed(String by, String projection, String tenant, String errorPrefix) {
+        int retried = marks.retryFailed(projection, tenant, errorPrefix);
+        record(by, "retry-failed", projection, tenant, null, retried + " marks"
+                + (errorPrefix == null ? "" : " with error \"" + errorPrefix + "…\""));
         return retried;
     }
 

@@ -58,9 +58,22 @@ public final class MarkOperations {
 
     /** Makes every failing, unparked mark of {@code projection} due now; returns how many. */
     public int retryFailed(String projection) {
+        return retryFailed(projection, null, null);
+    }
+
+    /**
+     * Makes the failing, unparked marks of {@code projection} due now: of one tenant ({@code ""} for none,
+     * {@code null} for every tenant) and with a last error starting with {@code errorPrefix} ({@code null}: any).
+     */
+    public int retryFailed(String projection, String tenant, String errorPrefix) {
         Arguments.projection(projection, catalog);
+        String checkedTenant = tenant == null ? null : Arguments.tenant(tenant);
+        if (errorPrefix != null && (errorPrefix.isEmpty() || errorPrefix.length() > 500)) {
+            throw new IllegalArgumentException("an error prefix must be 1..500 characters (null for any error), was "
+                    + errorPrefix.length());
+        }
         int retried = sql.call("retry failing marks of " + projection,
-                c -> store.actions().retryFailed(c, projection, clock.instant()));
+                c -> store.actions().retryFailed(c, projection, checkedTenant, errorPrefix, clock.instant()));
         if (retried > 0) {
             madeDue.run();
         }

@@ -60,20 +60,11 @@ public final class RebuildOperations {
 
     /** Starts a run of {@code scope} in {@code partitions} for {@code tenant} ({@code ""} for none); its run id. */
     public String start(String projection, String tenant, RebuildScope scope, int partitions, String by) {
-        Projection bean = catalog.byName(Arguments.projection(projection, catalog));
+        Projection bean = rebuildable(projection, scope, partitions);
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
         String checkedTenant = Arguments.tenant(tenant);
-        if (!Rebuildable.implementsIds(bean)) {
-            throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
-                    + "Projection.ids(after, limit) to list its ids in order");
-        }
-        RebuildPlan.check(bean, scope, partitions);
-        if ((!scope.isEverything() || partitions > 1) && !Rebuildable.implementsScopedIds(bean)) {
-            throw new UnsupportedOperationException("projection " + projection + " lists rebuild scopes but does not "
-                    + "implement Projection.ids(after, limit, scope), so it cannot rebuild " + scope);
-        }
         List<String> bounds;
         try (TenantScope.Entered ignored = checkedTenant.isEmpty() ? () -> { } : tenantScope.enter(checkedTenant)) {
             RebuildPlan.probe(bean, scope);
@@ -86,9 +77,30 @@ public final class RebuildOperations {
         return runId;
     }
 
-    /** One run per tenant of the {@code TenantDirectory}, in its order; their run ids. */
+    /**
+     * {@code projection}'s bean, if it can rebuild {@code scope} in {@code partitions}; otherwise refused naming why,
+     * before anything is read or written.
+     */
+    private Projection rebuildable(String projection, RebuildScope scope, int partitions) {
+        Projection bean = catalog.byName(Arguments.projection(projection, catalog));
+        if (!Rebuildable.implementsIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
+                    + "Projection.ids(after, limit) to list its ids in order");
+        }
+        RebuildPlan.check(bean, scope, partitions);
+        if ((!scope.isEverything() || partitions > 1) && !Rebuildable.implementsScopedIds(bean)) {
+            throw new UnsupportedOperationException("projection " + projection + " lists rebuild scopes but does not "
+                    + "implement Projection.ids(after, limit, scope), so it cannot rebuild " + scope);
+        }
+        return bean;
+    }
+
+    /**
+     * One run per tenant of the {@code TenantDirectory}, in its order; their run ids. The projection, scope and
+     * partitions are checked first, so a bad request is refused even when the directory lists no tenant.
+     */
     public List<String> startForEveryTenant(String projection, RebuildScope scope, int partitions, String by) {
-        Arguments.projection(projection, catalog);
+        rebuildable(projection, scope, partitions);
         return tenants().stream().map(tenant -> start(projection, tenant, scope, partitions, by)).toList();
     }
 

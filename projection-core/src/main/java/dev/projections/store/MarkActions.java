@@ -147,9 +147,30 @@ public final class MarkActions {
 
     /** Makes failing marks due at {@code now}, keeping attempts; all of {@code projection}, locked in key order. */
     public int retryFailed(Connection connection, String projection, Instant now) throws SQLException {
+        return retryFailed(connection, projection, null, null, now);
+    }
+
+    /**
+     * The same for the failing marks of one tenant ({@code ""} for none; {@code null}: every tenant) whose last error
+     * starts with {@code errorPrefix} ({@code null}: any error).
+     */
+    public int retryFailed(Connection connection, String projection, String tenant, String errorPrefix, Instant now)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder(FAILING_KEYS);
+        List<Object> parameters = new ArrayList<>(List.of(projection));
+        if (tenant != null) {
+            sql.append(" AND tenant_id = ?");
+            parameters.add(tenant);
+        }
+        if (errorPrefix != null) {
+            sql.append(" AND last_error LIKE ? ESCAPE '!'");
+            parameters.add(LikePattern.startingWith(errorPrefix));
+        }
         List<MarkKey> keys = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(FAILING_KEYS)) {
-            select.setString(1, projection);
+        try (PreparedStatement select = connection.prepareStatement(sql.toString())) {
+            for (int i = 0; i < parameters.size(); i++) {
+                select.setObject(i + 1, parameters.get(i));
+            }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     keys.add(new MarkKey(projection, rows.getString(1), rows.getString(2)));

@@ -45,6 +45,17 @@ class RebuildOperationsTest {
     }
 
     @Test
+    void aRebuildOfEveryTenantIsCheckedEvenWhenTheDirectoryListsNone() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("ops-rebuild-no-tenants");
+        RebuildOperations noTenants = db.rebuilds(List.of(), new HashSet<>());
+        assertThat(noTenants.startForEveryTenant("orders", RebuildScope.everything(), 1, "alice")).isEmpty();
+        assertThatThrownBy(() -> noTenants.startForEveryTenant("orders", RebuildScope.everything(), 65, "alice"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("partitions must be 1..64, was 65");
+        assertThatThrownBy(() -> noTenants.startForEveryTenant("no-such", RebuildScope.everything(), 1, "alice"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown projection \"no-such\"");
+    }
+
+    @Test
     void whatCannotBeRebuiltIsRefusedNamingWhyBeforeAnythingIsWritten() throws Exception {
         OperationsDatabase db = new OperationsDatabase("ops-rebuild-refused");
         RebuildOperations rebuilds = db.rebuilds(null, new HashSet<>());

@@ -890,6 +890,33 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void failingMarksAreRetriedByTenantAndErrorPrefixLeavingTheOthersBackingOff() throws Exception {
+        MarkKey acme1 = new MarkKey(ORDERS, "acme", "1");
+        MarkKey acme2 = new MarkKey(ORDERS, "acme", "2");
+        MarkKey globex1 = new MarkKey(ORDERS, "globex", "1");
+        mark(at(0), acme1, acme2, globex1);
+        fail(claimOne(acme1, at(1), tokenA), "Timeout 50%_done", at(2));
+        fail(claimOne(acme2, at(1), tokenA), "Mapping: bad total", at(2));
+        fail(claimOne(globex1, at(1), tokenA), "Timeout 50%_done", at(2));
+        Instant backingOff = row(acme1).availableAt();
+
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, "acme", "Timeout 50%", at(3))))
+                .isEqualTo(1);
+        assertThat(row(acme1).availableAt()).isEqualTo(at(3));
+        assertThat(row(acme1).attempts()).as("attempts kept").isEqualTo(1);
+        assertThat(row(acme2).availableAt()).as("another error").isEqualTo(backingOff);
+        assertThat(row(globex1).availableAt()).as("another tenant").isEqualTo(backingOff);
+        // LIKE's wildcards in a prefix are text
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, null, "Timeout 5_", at(4))))
+                .isZero();
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, null, "Timeout", at(4))))
+                .as("every tenant").isEqualTo(2);
+        assertThat(row(globex1).availableAt()).isEqualTo(at(4));
+        assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, "", null, at(5))))
+                .as("no mark without a tenant").isZero();
+    }
+
+    @Test
     void parkedMarksAreResumedAndSkippedByMarkTenantErrorPrefixOrAllKeepingAttempts() throws Exception {
         MarkKey acme1 = new MarkKey(ORDERS, "acme", "1");
         MarkKey acme2 = new MarkKey(ORDERS, "acme", "2");

@@ -58,6 +58,14 @@ public class ConsoleAdmin {
         return act(() -> audited().retryFailed(caller(), projection));
     }
 
+    /**
+     * Makes the failing marks of {@code projection} due now, of one tenant ({@code null}: every tenant) and with an
+     * error starting with {@code errorPrefix} ({@code null}: any); returns how many.
+     */
+    public int retryFailed(String projection, String tenant, String errorPrefix) {
+        return act(() -> audited().retryFailed(caller(), projection, tenant, errorPrefix));
+    }
+
     /** Makes the selected parked marks due now, attempts kept; returns how many. */
     public int resumeParked(ParkedSelection selection) {
         return act(() -> audited().resumeParked(caller(), selection));

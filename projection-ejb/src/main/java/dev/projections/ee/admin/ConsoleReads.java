@@ -107,6 +107,11 @@ public class ConsoleReads {
         return tenantDirectory.isResolvable() ? List.copyOf(tenantDirectory.get().tenants()) : List.of();
     }
 
+    /** Whether the application has a {@code TenantDirectory}: "every tenant" then means its tenants, else tenant "". */
+    public boolean hasTenantDirectory() {
+        return tenantDirectory.isResolvable();
+    }
+
     public boolean rebuildable(String projection) {
         return registry.isKnown(projection) && Rebuildable.implementsIds(registry.byName(projection));
     }

@@ -1,0 +1,362 @@
+package dev.projections.it.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.it.support.Await;
+import dev.projections.it.support.ConsoleHttp;
+import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.Deployments;
+import dev.projections.it.support.TestSql;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The JSON management API against the running server (docs/contract.md §12): every endpoint for anonymous callers,
+ * viewers and admins; a runbook driven through the API alone, a rebuild to FINISHED included, with its audit rows;
+ * mark lists in keyset pages and the bulk actions with their count check; bad input answered with problems naming
+ * the value; the console's session cookie refused; wrong passwords slowing only the address that sends them.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class ManagementApiIT {
+
+    private static final String API = "http://127.0.0.1:8080/projections/api/v1/";
+    private static final String DEMO = "http://127.0.0.1:8080/demo/api";
+    private static final String PROJECTION = "order-search";
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        return Deployments.ear(Map.of("projection.sweep-interval", "2s"));
+    }
+
+    private record Endpoint(String method, String path, String body) {
+    }
+
+    private static final List<Endpoint> ENDPOINTS = List.of(
+            new Endpoint("GET", "projections", null),
+            new Endpoint("GET", "projections/" + PROJECTION, null),
+            new Endpoint("GET", "projections/" + PROJECTION + "/marks?state=failing", null),
+            new Endpoint("GET", "projections/" + PROJECTION + "/rebuilds", null),
+            new Endpoint("GET", "rebuilds/no-such-run", null),
+            new Endpoint("POST", "projections/no-such-projection/pause", ""),
+            new Endpoint("POST", "projections/no-such-projection/resume", ""),
+            new Endpoint("POST", "projections/no-such-projection/rebuilds", "{}"),
+            new Endpoint("POST", "projections/no-such-projection/marks/retry", "{}"),
+            new Endpoint("POST", "projections/no-such-projection/marks/resume", "{}"),
+            new Endpoint("POST", "projections/no-such-projection/marks/skip", "{}"),
+            new Endpoint("POST", "rebuilds/no-such-run/cancel", ""));
+
+    @Test
+    void anonymousCallersGet401AViewerReadsButCannotActAndAnAdminDoesBoth() throws Exception {
+        for (Endpoint endpoint : ENDPOINTS) {
+            HttpResponse<String> anonymous = send(endpoint.method(), endpoint.path(), endpoint.body(), null);
+            assertThat(anonymous.statusCode()).as("anonymous " + endpoint).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).as(endpoint.toString())
+                    .hasValueSatisfying(v -> assertThat(v).startsWith("Basic realm=\"Projections\""));
+            assertThat(anonymous.headers().firstValue("Content-Type")).hasValue("application/problem+json;charset=UTF-8");
+
+            HttpResponse<String> viewer = send(endpoint.method(), endpoint.path(), endpoint.body(), viewer());
+            HttpResponse<String> admin = send(endpoint.method(), endpoint.path(), endpoint.body(), admin());
+            if (endpoint.method().equals("GET")) {
+                int expected = endpoint.path().startsWith("rebuilds/") ? 404 : 200;
+                assertThat(viewer.statusCode()).as("viewer " + endpoint + ": " + viewer.body()).isEqualTo(expected);
+                assertThat(admin.statusCode()).as("admin " + endpoint + ": " + admin.body()).isEqualTo(expected);
+            } else {
+                assertThat(viewer.statusCode()).as("viewer " + endpoint + ": " + viewer.body()).isEqualTo(403);
+                assertThat(viewer.body()).contains("acting needs role projection-admin");
+                // past the role check, the admin reaches the action, which names what does not exist
+                assertThat(admin.statusCode()).as("admin " + endpoint + ": " + admin.body()).isEqualTo(404);
+            }
+        }
+        assertThat(send("GET", "projections", null, basic(ConsoleUsers.ADMIN, "wrong")).statusCode()).isEqualTo(401);
+        HttpResponse<String> document = send("GET", "openapi.yaml", null, null);
+        assertThat(document.statusCode()).isEqualTo(200);
+        assertThat(document.body()).startsWith("openapi: 3.1.0").contains("/projections/{name}/rebuilds:");
+    }
+
+    @Test
+    void aRunbookPausesStartsARebuildOfOneTenantResumesAndWaitsForFinishedThroughTheApiAlone() throws Exception {
+        String tenant = "api-runbook";
+        createOrder(tenant, "runbook-1");
+        createOrder(tenant, "runbook-2");
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+
+        HttpResponse<String> paused = send("POST", "projections/" + PROJECTION + "/pause", "", admin());
+        assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+        assertThat(paused.body()).contains("\"state\":\"paused\"");
+        try {
+            HttpResponse<String> started = send("POST", "projections/" + PROJECTION + "/rebuilds",
+                    "{\"tenant\": \"" + tenant + "\"}", admin());
+            assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+            String location = started.headers().firstValue("Location").orElseThrow();
+            assertThat(location).startsWith("/projections/api/v1/rebuilds/");
+            assertThat(started.body()).contains("\"state\":\"RUNNING\"").contains("\"tenant\":\"" + tenant + "\"")
+                    .contains("\"startedBy\":\"admin\"");
+            String run = location.substring(location.lastIndexOf('/') + 1);
+            assertThat(send("GET", "rebuilds/" + run, null, viewer()).body()).as("paused: not stepped")
+                    .contains("\"state\":\"RUNNING\"");
+        } finally {
+            HttpResponse<String> resumed = send("POST", "projections/" + PROJECTION + "/resume", "", admin());
+            assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+            assertThat(resumed.body()).contains("\"state\":\"running\"");
+        }
+        String run = latestRun(tenant);
+        Await.until("run " + run + " finished", Duration.ofSeconds(90), () -> unchecked(() -> send("GET",
+                "rebuilds/" + run, null, viewer()).body()).contains("\"state\":\"FINISHED\""));
+        String finished = send("GET", "rebuilds/" + run, null, viewer()).body();
+        assertThat(finished).contains("\"marked\":2").contains("\"remaining\":0").contains("\"partitionDetails\":[{");
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND projection = ? AND action IN ('pause', 'rebuild', 'resume')", audited, PROJECTION))
+                .as("pause, rebuild and resume audited under the caller's name").isEqualTo(3);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND action = 'rebuild'"
+                + " AND tenant_id = ? AND detail LIKE ?", audited, tenant, "%" + run + "%")).isEqualTo(1);
+    }
+
+    private String latestRun(String tenant) throws Exception {
+        String rebuilds = send("GET", "projections/" + PROJECTION + "/rebuilds", null, viewer()).body();
+        Matcher run = Pattern.compile("\"id\":\"([^\"]+)\",\"projection\":\"" + PROJECTION + "\",\"tenant\":\""
+                + tenant + "\"").matcher(rebuilds);
+        assertThat(run.find()).as(rebuilds).isTrue();
+        return run.group(1);
+    }
+
+    @Test
+    void marksArePagedByKeysetAndRetriedResumedAndSkippedWithTheCountCheckAndTheirAudit() throws Exception {
+        String tenant = "api-marks";
+        for (int i = 1; i <= 3; i++) {
+            insertParked(tenant, "p" + i, "api fault A " + i);
+        }
+        insertParked(tenant, "p4", "api fault B");
+        insertFailing(tenant, "f1");
+        insertFailing(tenant, "f2");
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        String marks = "projections/" + PROJECTION + "/marks";
+
+        HttpResponse<String> first = send("GET", marks + "?state=parked&tenant=" + tenant + "&limit=3", null, viewer());
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(ids(first.body())).hasSize(3);
+        Matcher next = Pattern.compile("\"next\":\"([^\"]+)\"").matcher(first.body());
+        assertThat(next.find()).as(first.body()).isTrue();
+        String nextPath = next.group(1).substring("/projections/api/v1/".length());
+        HttpResponse<String> second = send("GET", nextPath, null, viewer());
+        assertThat(ids(second.body())).hasSize(1).doesNotContainAnyElementsOf(ids(first.body()));
+        assertThat(second.body()).contains("\"next\":null");
+        assertThat(send("GET", marks + "?state=failing&tenant=" + tenant, null, viewer()).body())
+                .contains("\"id\":\"f1\"").contains("\"id\":\"f2\"").doesNotContain("\"id\":\"p1\"");
+
+        HttpResponse<String> stale = send("POST", marks + "/resume", "{\"tenant\":\"" + tenant
+                + "\",\"error\":\"api fault A\",\"expected\":2}", admin());
+        assertThat(stale.statusCode()).as(stale.body()).isEqualTo(409);
+        assertThat(stale.body()).contains("holds 3 marks, not the 2 expected");
+        assertThat(parked(tenant)).as("nothing done on a changed count").isEqualTo(4);
+
+        HttpResponse<String> resumed = send("POST", marks + "/resume", "{\"tenant\":\"" + tenant
+                + "\",\"error\":\"api fault A\",\"expected\":3}", admin());
+        assertThat(resumed.body()).isEqualTo("{\"resumed\":3}");
+        HttpResponse<String> skipped = send("POST", marks + "/skip", "{\"tenant\":\"" + tenant + "\",\"id\":\"p4\"}",
+                admin());
+        assertThat(skipped.body()).isEqualTo("{\"skipped\":1}");
+        assertThat(parked(tenant)).isZero();
+        // the resumed marks keep their attempts, so they count as failing too until refreshed: narrowed by error
+        HttpResponse<String> retried = send("POST", marks + "/retry", "{\"tenant\":\"" + tenant
+                + "\",\"error\":\"api fault C\",\"expected\":2}", admin());
+        assertThat(retried.body()).isEqualTo("{\"retried\":2}");
+        HttpResponse<String> gone = send("POST", marks + "/retry", "{\"tenant\":\"" + tenant + "\",\"id\":\"p4\"}",
+                admin());
+        assertThat(gone.statusCode()).as(gone.body()).isEqualTo(404);
+        assertThat(gone.body()).contains("no failing mark");
+
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'resume-parked' AND detail LIKE '3 marks with error \"api fault A%'", audited)).isEqualTo(1);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'skip-parked' AND entity_id = 'p4' AND detail LIKE '%api fault B'", audited)).isEqualTo(1);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'retry-failed' AND tenant_id = ? AND detail LIKE '2 marks with error \"api fault C%'", audited,
+                tenant)).isEqualTo(1);
+    }
+
+    @Test
+    void badJsonAndBadValuesAreAnsweredWithProblemsNamingThemAndNothingElse() throws Exception {
+        String rebuilds = "projections/" + PROJECTION + "/rebuilds";
+        Map<String, String> bodies = Map.of(
+                "{\"tenant\": ", "the body is not JSON",
+                "[1, 2]", "the body must be a JSON object, was an array",
+                "{\"tennant\": \"acme\"}", "unknown field [tennant]",
+                "{\"partitions\": \"two\"}", "\"partitions\" must be a whole number, was a string \"two\"",
+                "{\"partitions\": 0}", "\"partitions\" must be 1 or more, was 0",
+                "{\"partitions\": 65}", "partitions must be 1..64, was 65",
+                "{\"scope\": {\"changedSince\": \"yesterday\"}}", "\"changedSince\" must be an ISO-8601 instant",
+                "{\"scope\": {\"filter\": \"no-equals\"}}", "a rebuild filter reads name=value, was \"no-equals\"",
+                "{\"scope\": {\"since\": \"2026-01-01T00:00:00Z\"}}", "in \"scope\": unknown field [since]");
+        for (Map.Entry<String, String> bad : bodies.entrySet()) {
+            HttpResponse<String> answer = send("POST", rebuilds, bad.getKey(), admin());
+            assertThat(answer.statusCode()).as(bad.getKey() + " → " + answer.body()).isEqualTo(400);
+            assertProblem(answer, bad.getValue());
+        }
+        assertProblem(send("GET", "projections/no-such", null, viewer()), "unknown projection \"no-such\"; known");
+        assertProblem(send("GET", "rebuilds/no-such-run", null, viewer()), "no rebuild run \"no-such-run\"");
+        assertProblem(send("GET", "projections/" + PROJECTION + "/marks?state=stuck", null, viewer()),
+                "\"state\" must be failing, parked or pending, was \"stuck\"");
+        assertProblem(send("GET", "projections/" + PROJECTION + "/marks?limit=0", null, viewer()),
+                "\"limit\" must be 1..500, was \"0\"");
+        assertProblem(send("GET", "projections/" + PROJECTION + "/marks?after=made-up", null, viewer()),
+                "\"after\" is not a position this API wrote");
+        assertProblem(send("GET", "nothing/here", null, viewer()), "no endpoint /nothing/here");
+        HttpResponse<String> wrongMethod = send("DELETE", "projections/" + PROJECTION, null, admin());
+        assertThat(wrongMethod.statusCode()).isEqualTo(405);
+        assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("GET");
+        HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create(API + rebuilds))
+                .header("Authorization", admin()).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("tenant=acme")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(415);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild WHERE tenant_id = 'acme'"))
+                .as("no bad request started a run").isZero();
+    }
+
+    private static void assertProblem(HttpResponse<String> answer, String detail) {
+        assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json;charset=UTF-8");
+        // the detail as it reads once the JSON string is unescaped
+        assertThat(answer.body().replace("\\\"", "\"")).as(answer.body()).contains("\"status\":" + answer.statusCode())
+                .contains(detail)
+                .doesNotContain("Exception").doesNotContain("dev.projections").doesNotContain("\tat ");
+    }
+
+    @Test
+    void aPostCarryingOnlyTheConsoleSessionCookieIsRefusedAndActsOnNothing() throws Exception {
+        ConsoleHttp console = new ConsoleHttp();
+        console.logIn(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        HttpResponse<String> forged = console.post("api/v1/projections/" + PROJECTION + "/pause", Map.of(),
+                Map.of("Origin", "http://127.0.0.1:8080"));
+        assertThat(forged.statusCode()).as(forged.body()).isEqualTo(401);
+        assertThat(forged.body()).contains("a console session is not accepted");
+        assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
+    }
+
+    @Test
+    void wrongPasswordsFromOneAddressSlowThatAddressOnlyAndTheRightOneWorksFromAnother() throws Exception {
+        // loopback: the burst comes from 127.0.0.2, the admin from 127.0.0.1 (the server listens on 127.0.0.1)
+        for (int i = 0; i < 5; i++) {
+            assertThat(rawGet("127.0.0.2", basic("nobody", "guess-" + i))).startsWith("HTTP/1.1 401");
+        }
+        String slowed = rawGet("127.0.0.2", admin());
+        assertThat(slowed).as("the right password from the bursting address waits too").startsWith("HTTP/1.1 429")
+                .containsIgnoringCase("Retry-After: ").contains("too many failed logins from this address");
+        assertThat(rawGet("127.0.0.1", admin())).as("another address is not slowed").startsWith("HTTP/1.1 200");
+        assertThat(send("GET", "projections", null, viewer()).statusCode()).isEqualTo(200);
+        Await.until("the bursting address's delay passed", Duration.ofSeconds(10),
+                () -> unchecked(() -> rawGet("127.0.0.2", admin())).startsWith("HTTP/1.1 200"));
+    }
+
+    /** A GET of the projection list over a socket from {@code localAddress}: HttpClient cannot choose it on JDK 17. */
+    private static String rawGet(String localAddress, String authorization) throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", 8080), 5_000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /projections/api/v1/projections HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: "
+                    + authorization + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String unchecked(java.util.concurrent.Callable<String> call) {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> ids(String body) {
+        Matcher id = Pattern.compile("\"id\":\"([^\"]+)\"").matcher(body);
+        List<String> ids = new java.util.ArrayList<>();
+        while (id.find()) {
+            ids.add(id.group(1));
+        }
+        return ids;
+    }
+
+    private static long parked(String tenant) {
+        return TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND tenant_id = ?"
+                + " AND parked_at IS NOT NULL", PROJECTION, tenant);
+    }
+
+    /** A mark parked after 3 attempts with {@code error}, as the engine leaves one. */
+    private static void insertParked(String tenant, String id, String error) {
+        TestSql.execute("INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count,"
+                + " priority, attempts, available_at, first_marked_at, last_failed_at, last_error, parked_at,"
+                + " parked_generation) VALUES ('" + PROJECTION + "', '" + tenant + "', '" + id + "', 'g-" + id
+                + "', 1, 0, 3, TIMESTAMP '9999-12-31 00:00:00', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, '" + error
+                + "', CURRENT_TIMESTAMP, 'g-" + id + "')");
+    }
+
+    /** A mark failing twice, due again in a day: the engine leaves it alone during the test. */
+    private static void insertFailing(String tenant, String id) {
+        TestSql.execute("INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count,"
+                + " priority, attempts, available_at, first_marked_at, last_failed_at, last_error) VALUES ('"
+                + PROJECTION + "', '" + tenant + "', '" + id + "', 'g-" + id + "', 1, 0, 2,"
+                + " TIMESTAMP '2999-01-01 00:00:00', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'api fault C')");
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String authorization)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null && !body.isEmpty()) {
+            request.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void createOrder(String tenant, String customer) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(DEMO + "/orders"))
+                .header("Content-Type", "application/json").header("X-Tenant", tenant)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"" + customer
+                        + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":2.5}]}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isBetween(200, 201);
+    }
+
+    private static String admin() {
+        return basic(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+    }
+
+    private static String viewer() {
+        return basic(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+}

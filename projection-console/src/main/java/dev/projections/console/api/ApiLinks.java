@@ -1,0 +1,28 @@
+package dev.projections.console.api;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The API's paths as this request reaches it: {@code /projections/api/v1} in the console WAR (context root
+ * {@code /projections}) and in an application's WAR (the fragment maps it under {@code /projections/}), or wherever
+ * a deployment put it.
+ */
+record ApiLinks(String base) {
+
+    String projection(String name) {
+        return base + "/projections/" + segment(name);
+    }
+
+    String rebuild(String runId) {
+        return base + "/rebuilds/" + segment(runId);
+    }
+
+    static String segment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    static String query(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

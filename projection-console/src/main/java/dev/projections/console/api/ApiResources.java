@@ -1,0 +1,328 @@
+package dev.projections.console.api;
+
+import dev.projections.ParkedSelection;
+import dev.projections.ProjectionStatus;
+import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
+import dev.projections.console.CursorToken;
+import dev.projections.ee.admin.ActionRefused;
+import dev.projections.ee.admin.ConsoleAdmin;
+import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.MarkFilter;
+import dev.projections.inspect.MarkPage;
+import dev.projections.inspect.MarkRow;
+import dev.projections.inspect.MarkState;
+import dev.projections.inspect.PageCursor;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * What each endpoint of the management API does (the OpenAPI document served at /projections/api/v1/openapi.yaml), over the console's own beans: reads
+ * through {@link ConsoleReads}, actions through {@link ConsoleAdmin}, which checks the role again, writes the audit
+ * row under the caller's name and commits both together — the API and the console are two faces of the same
+ * operations. Bulk actions on marks take an optional {@code expected} count and are refused with 409 when the marks
+ * they select are no longer that many, as the console's bulk buttons are.
+ */
+final class ApiResources {
+
+    /** Marks one page lists when the caller does not say. */
+    static final int DEFAULT_PAGE = 100;
+    static final int MAX_PAGE = 500;
+
+    static final Set<String> REBUILD_FIELDS = Set.of("tenant", "scope", "partitions");
+    static final Set<String> SCOPE_FIELDS = Set.of("from", "to", "changedSince", "filter");
+    static final Set<String> MARK_ACTION_FIELDS = Set.of("tenant", "id", "error", "expected");
+
+    private final ConsoleReads reads;
+    private final ConsoleAdmin admin;
+    private final ApiLinks links;
+
+    ApiResources(ConsoleReads reads, ConsoleAdmin admin, ApiLinks links) {
+        this.reads = reads;
+        this.admin = admin;
+        this.links = links;
+    }
+
+    /** What an endpoint answers: a status, a JSON body, and the {@code Location} of what it created. */
+    record Reply(int status, JsonObjectBuilder body, String location) {
+        static Reply ok(JsonObjectBuilder body) {
+            return new Reply(200, body, null);
+        }
+    }
+
+    Reply projections() {
+        JsonArrayBuilder list = Json.createArrayBuilder();
+        reads.overview().forEach(status -> list.add(ApiJson.projection(status, links)));
+        return Reply.ok(Json.createObjectBuilder().add("projections", list));
+    }
+
+    Reply projection(String name) {
+        JsonObjectBuilder json = ApiJson.projection(status(name), links)
+                .add("rebuildable", reads.rebuildable(name))
+                .add("settings", ApiJson.settings(reads.projectionSettings(name)))
+                .add("topErrors", ApiJson.errors(reads.topErrors(MarkFilter.failing(name))));
+        return Reply.ok(json);
+    }
+
+    Reply pause(String name) {
+        known(name);
+        act(() -> {
+            admin.pause(name);
+            return null;
+        });
+        return projections(name);
+    }
+
+    Reply resume(String name) {
+        known(name);
+        act(() -> {
+            admin.resume(name);
+            return null;
+        });
+        return projections(name);
+    }
+
+    private Reply projections(String name) {
+        return Reply.ok(ApiJson.projection(status(name), links));
+    }
+
+    Reply rebuilds(String name) {
+        known(name);
+        JsonArrayBuilder runs = Json.createArrayBuilder();
+        reads.rebuildHistory(name, 20).forEach(run -> runs.add(ApiJson.rebuild(run, links)));
+        return Reply.ok(Json.createObjectBuilder().add("rebuilds", runs));
+    }
+
+    /**
+     * Starts rebuild runs: {@code {}} of every tenant (the {@code TenantDirectory}'s, or the one without a tenant when
+     * the application has none), {@code {"tenant": "acme"}} of one ({@code ""}: no tenant), with an optional
+     * {@code scope} and {@code partitions}. 201 with the {@code Location} of the first run and every run in the body.
+     */
+    Reply startRebuild(String name, JsonBody body) {
+        known(name);
+        String tenant = body.has("tenant") ? body.string("tenant") : null;
+        if (tenant == null && !reads.hasTenantDirectory()) {
+            tenant = "";
+        }
+        RebuildScope scope = scope(body.object("scope", SCOPE_FIELDS));
+        Long partitions = body.number("partitions");
+        if (partitions != null && (partitions < 1 || partitions > Integer.MAX_VALUE)) {
+            throw ApiProblem.badRequest("\"partitions\" must be 1 or more, was " + partitions);
+        }
+        String forTenant = tenant;
+        List<String> started = act(() -> admin.rebuild(name, forTenant, scope,
+                partitions == null ? 1 : partitions.intValue()));
+        JsonArrayBuilder runs = Json.createArrayBuilder();
+        started.forEach(id -> runs.add(ApiJson.rebuild(reads.rebuildProgress(id), links)));
+        JsonObjectBuilder json = Json.createObjectBuilder().add("runs", runs);
+        return started.isEmpty() ? Reply.ok(json) : new Reply(201, json, links.rebuild(started.get(0)));
+    }
+
+    private static RebuildScope scope(JsonBody scope) {
+        if (scope == null) {
+            return RebuildScope.everything();
+        }
+        String since = scope.string("changedSince");
+        Instant changedSince;
+        try {
+            changedSince = since == null ? null : Instant.parse(since);
+        } catch (DateTimeParseException notAnInstant) {
+            throw ApiProblem.badRequest("\"changedSince\" must be an ISO-8601 instant such as 2026-12-01T10:00:00Z, "
+                    + "was \"" + since + "\"");
+        }
+        try {
+            return new RebuildScope(scope.string("from"), scope.string("to"), changedSince, scope.string("filter"));
+        } catch (IllegalArgumentException bad) {
+            throw ApiProblem.badRequest(bad.getMessage());
+        }
+    }
+
+    Reply rebuild(String runId) {
+        RebuildProgress run = run(runId);
+        return Reply.ok(ApiJson.rebuild(run, links)
+                .add("partitionDetails", ApiJson.partitions(reads.rebuildPartitions(runId))));
+    }
+
+    Reply cancel(String runId) {
+        run(runId);
+        act(() -> {
+            admin.cancelRebuild(runId);
+            return null;
+        });
+        return Reply.ok(ApiJson.rebuild(run(runId), links));
+    }
+
+    private RebuildProgress run(String runId) {
+        return reads.findRebuild(runId).orElseThrow(() -> ApiProblem.notFound("no rebuild run \"" + runId + "\""));
+    }
+
+    /** A keyset page of marks: {@code state} failing (not parked), parked or pending (all), the default. */
+    Reply marks(String name, Map<String, String> query) {
+        known(name);
+        MarkFilter filter = filter(name, query.getOrDefault("state", "pending"), query.get("tenant"),
+                query.get("error"));
+        PageCursor cursor = null;
+        String after = query.get("after");
+        if (after != null && !after.isEmpty()) {
+            try {
+                cursor = CursorToken.decode(after);
+            } catch (IllegalArgumentException malformed) {
+                throw ApiProblem.badRequest("\"after\" is not a position this API wrote: " + malformed.getMessage());
+            }
+        }
+        int limit = limit(query.get("limit"));
+        MarkPage page = reads.page(filter, cursor, true, limit);
+        JsonArrayBuilder rows = Json.createArrayBuilder();
+        for (MarkRow row : page.rows()) {
+            rows.add(ApiJson.mark(row));
+        }
+        JsonObjectBuilder json = Json.createObjectBuilder().add("marks", rows);
+        if (page.hasNext()) {
+            json.add("next", nextPage(name, query, CursorToken.encode(page.last())));
+        } else {
+            json.addNull("next");
+        }
+        return Reply.ok(json);
+    }
+
+    private String nextPage(String name, Map<String, String> query, String after) {
+        StringBuilder next = new StringBuilder(links.projection(name)).append("/marks?");
+        for (String parameter : List.of("state", "tenant", "error", "limit")) {
+            if (query.containsKey(parameter)) {
+                next.append(parameter).append('=').append(ApiLinks.query(query.get(parameter))).append('&');
+            }
+        }
+        return next.append("after=").append(after).toString();
+    }
+
+    private static int limit(String text) {
+        if (text == null) {
+            return DEFAULT_PAGE;
+        }
+        try {
+            int limit = Integer.parseInt(text.trim());
+            if (limit >= 1 && limit <= MAX_PAGE) {
+                return limit;
+            }
+        } catch (NumberFormatException notANumber) {
+            // named below
+        }
+        throw ApiProblem.badRequest("\"limit\" must be 1.." + MAX_PAGE + ", was \"" + text + "\"");
+    }
+
+    private static MarkFilter filter(String name, String state, String tenant, String error) {
+        try {
+            return switch (state) {
+                case "failing" -> new MarkFilter(name, tenant, MarkState.NOT_PARKED, true, error);
+                case "parked" -> new MarkFilter(name, tenant, MarkState.PARKED, false, error);
+                case "pending" -> new MarkFilter(name, tenant, MarkState.ANY, false, error);
+                default -> throw ApiProblem.badRequest("\"state\" must be failing, parked or pending, was \""
+                        + state + "\"");
+            };
+        } catch (IllegalArgumentException bad) {
+            throw ApiProblem.badRequest(bad.getMessage());
+        }
+    }
+
+    /**
+     * Retries failing marks: one by {@code id} (with its {@code tenant}, {@code ""} by default), or those of a
+     * {@code tenant} and {@code error} prefix, every failing one without.
+     */
+    Reply retry(String name, JsonBody body) {
+        known(name);
+        String tenant = body.string("tenant");
+        String id = body.string("id");
+        if (id != null) {
+            try {
+                act(() -> {
+                    admin.retry(name, tenant == null ? "" : tenant, id);
+                    return null;
+                });
+            } catch (ApiProblem refused) {
+                throw refused.getMessage().startsWith("no failing mark") ? ApiProblem.notFound(refused.getMessage())
+                        : refused;
+            }
+            return Reply.ok(Json.createObjectBuilder().add("retried", 1));
+        }
+        String error = errorPrefix(body);
+        expect(body, filter(name, "failing", tenant, error));
+        int retried = act(() -> admin.retryFailed(name, tenant, error));
+        return Reply.ok(Json.createObjectBuilder().add("retried", retried));
+    }
+
+    /** Resumes parked marks (due now, attempts kept): one by {@code id}, or by {@code tenant} and {@code error}. */
+    Reply resumeParked(String name, JsonBody body) {
+        ParkedSelection selection = parked(name, body);
+        int resumed = act(() -> admin.resumeParked(selection));
+        return Reply.ok(Json.createObjectBuilder().add("resumed", resumed));
+    }
+
+    /** Skips (deletes) parked marks, each audited with its last error: one by {@code id}, or by the same filters. */
+    Reply skipParked(String name, JsonBody body) {
+        ParkedSelection selection = parked(name, body);
+        int skipped = act(() -> admin.skipParked(selection));
+        return Reply.ok(Json.createObjectBuilder().add("skipped", skipped));
+    }
+
+    private ParkedSelection parked(String name, JsonBody body) {
+        known(name);
+        String tenant = body.string("tenant");
+        String id = body.string("id");
+        String error = errorPrefix(body);
+        try {
+            if (id != null) {
+                return ParkedSelection.mark(name, tenant == null ? "" : tenant, id);
+            }
+            expect(body, filter(name, "parked", tenant, error));
+            return new ParkedSelection(name, tenant, null, error);
+        } catch (IllegalArgumentException bad) {
+            throw ApiProblem.badRequest(bad.getMessage());
+        }
+    }
+
+    private static String errorPrefix(JsonBody body) {
+        String error = body.string("error");
+        return error == null || error.isEmpty() ? null : error;
+    }
+
+    /** Refuses a bulk action whose caller counted a different number of marks than its selection now holds. */
+    private void expect(JsonBody body, MarkFilter selected) {
+        Long expected = body.number("expected");
+        if (expected == null) {
+            return;
+        }
+        long now = reads.count(selected).value();
+        if (now != expected) {
+            throw ApiProblem.conflict("the selection holds " + (now > ConsoleReads.COUNT_CAP ? "more than "
+                    + ConsoleReads.COUNT_CAP : now) + " marks, not the " + expected + " expected; nothing was done");
+        }
+    }
+
+    private ProjectionStatus status(String name) {
+        known(name);
+        return reads.overview().stream().filter(s -> s.projection().equals(name)).findFirst()
+                .orElseThrow(() -> ApiProblem.notFound("unknown projection \"" + name + "\""));
+    }
+
+    private void known(String name) {
+        if (!reads.projectionNames().contains(name)) {
+            throw ApiProblem.notFound("unknown projection \"" + name + "\"; known projections: "
+                    + new java.util.TreeSet<>(reads.projectionNames()));
+        }
+    }
+
+    private static <T> T act(Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (ActionRefused refused) {
+            throw ApiProblem.refused(refused);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.projections.console.api;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Failed logins counted per client address, not per account: after {@code allowed} failures from one address, its
+ * next attempt is refused unchecked until a delay has passed since its last failure — 1 s after the {@code allowed}th,
+ * doubling with each failure after it, at most {@code longest}. A refused attempt is not a failure, so it does not
+ * extend the delay, and an address that has not been failing is never delayed: someone guessing passwords slows
+ * down only themselves and cannot keep an operator at another address out. An address's failures are forgotten
+ * {@code longest} after its last one, or on a successful login; at most {@code capacity} addresses are remembered,
+ * the longest quiet forgotten first, so memory stays bounded whatever an attacker sends (rotating addresses then
+ * buys tries, which an address-based throttle cannot prevent; the delay still slows each address).
+ * <p>
+ * Example, 5 allowed: the 5th wrong password waits 1 s, the 6th 2 s, the 7th 4 s, … the 15th and later 15 minutes.
+ */
+public final class LoginThrottle {
+
+    private record Failures(int count, Instant last) {
+    }
+
+    private final int allowed;
+    private final Duration longest;
+    private final int capacity;
+    private final Clock clock;
+    private final Map<String, Failures> byAddress;
+
+    public LoginThrottle(int allowed, Duration longest, int capacity, Clock clock) {
+        if (allowed < 1) {
+            throw new IllegalArgumentException("allowed failures must be >= 1, was " + allowed);
+        }
+        this.allowed = allowed;
+        this.longest = longest;
+        this.capacity = capacity;
+        this.clock = clock;
+        this.byAddress = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
+                return size() > LoginThrottle.this.capacity;
+            }
+        };
+    }
+
+    /** How long {@code address} must still wait before its next attempt is checked; zero when it may try now. */
+    public synchronized Duration wait(String address) {
+        Failures failures = byAddress.get(address);
+        if (failures == null || failures.count() < allowed) {
+            return Duration.ZERO;
+        }
+        Duration left = Duration.between(clock.instant(), failures.last().plus(delay(failures.count())));
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /** Refuses an attempt from {@code address} while it must wait, saying for how long. */
+    public void check(String address) {
+        Duration wait = wait(address);
+        if (!wait.isZero()) {
+            throw new Throttled(wait);
+        }
+    }
+
+    public synchronized void failed(String address) {
+        Instant now = clock.instant();
+        Failures before = byAddress.get(address);
+        int count = before == null || before.last().plus(longest).isBefore(now) ? 1 : before.count() + 1;
+        byAddress.put(address, new Failures(count, now));
+    }
+
+    public synchronized void succeeded(String address) {
+        byAddress.remove(address);
+    }
+
+    /** 1 s for the {@code allowed}th failure, doubling with each after it, at most {@code longest}. */
+    Duration delay(int failures) {
+        int doublings = Math.min(failures - allowed, 30);
+        Duration delay = Duration.ofSeconds(1L << doublings);
+        return delay.compareTo(longest) > 0 ? longest : delay;
+    }
+
+    /** An attempt refused unchecked: its address failed too often and must wait {@link #retryAfter()}. */
+    public static final class Throttled extends RuntimeException {
+
+        private final Duration retryAfter;
+
+        Throttled(Duration retryAfter) {
+            super("too many failed logins from this address: try again in " + seconds(retryAfter) + " s", null,
+                    false, false);
+            this.retryAfter = retryAfter;
+        }
+
+        public Duration retryAfter() {
+            return retryAfter;
+        }
+
+        /** Whole seconds, rounded up, as a Retry-After header gives them. */
+        public long retryAfterSeconds() {
+            return seconds(retryAfter);
+        }
+
+        private static long seconds(Duration duration) {
+            return (duration.toMillis() + 999) / 1000;
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Internal: the JSON management API under {@code /projections/api/v1/} (the OpenAPI document served at /projections/api/v1/openapi.yaml), a second face
+ * of the console's operations for scripts: HTTP Basic over the console's realm, the console's roles, its audit.
+ */
+package dev.projections.console.api;
