@@ -127,6 +127,8 @@ class ManagementApiIT {
                 "rebuilds/" + run, null, viewer()).body()).contains("\"state\":\"FINISHED\""));
         String finished = send("GET", "rebuilds/" + run, null, viewer()).body();
         assertThat(finished).contains("\"marked\":2").contains("\"remaining\":0").contains("\"partitionDetails\":[{");
+        assertThat(send("GET", "projections", null, viewer()).body()).as("the latest run of any tenant")
+                .contains("\"latestRebuild\":{\"id\":\"" + run + "\"");
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
                 + " AND projection = ? AND action IN ('pause', 'rebuild', 'resume')", audited, PROJECTION))
                 .as("pause, rebuild and resume audited under the caller's name").isEqualTo(3);

@@ -63,6 +63,7 @@ class AdminBoundaryIT {
         return List.of(
                 () -> admin.retry(PROJECTION, "", "1"),
                 () -> admin.retryFailed(PROJECTION),
+                () -> admin.retryFailed(PROJECTION, "", "Timeout"),
                 () -> admin.rebuild(PROJECTION, ""),
                 () -> admin.rebuildAllTenants(PROJECTION),
                 () -> admin.rebuild(PROJECTION, "", dev.projections.RebuildScope.idRange("1", "2"), 2),

@@ -24,8 +24,8 @@ final class ApiJson {
     private ApiJson() {
     }
 
-    /** A projection as the list shows it: its state, counts, oldest due age and latest rebuild. */
-    static JsonObjectBuilder projection(ProjectionStatus status, ApiLinks links) {
+    /** A projection as the list shows it: its state, counts, oldest due age and latest rebuild of any tenant. */
+    static JsonObjectBuilder projection(ProjectionStatus status, RebuildProgress latestRebuild, ApiLinks links) {
         JsonObjectBuilder json = Json.createObjectBuilder()
                 .add("name", status.projection())
                 .add("state", status.suspendedReason() != null ? "suspended" : status.paused() ? "paused" : "running");
@@ -36,10 +36,10 @@ final class ApiJson {
                 .add("parked", status.parked());
         put(json, "oldestDueAgeMillis", millis(status.oldestDueAge()));
         put(json, "lastError", status.lastError());
-        if (status.latestRebuild() == null) {
+        if (latestRebuild == null) {
             json.addNull("latestRebuild");
         } else {
-            json.add("latestRebuild", rebuild(status.latestRebuild(), links));
+            json.add("latestRebuild", rebuild(latestRebuild, links));
         }
         return json.add("links", Json.createObjectBuilder()
                 .add("self", links.projection(status.projection()))

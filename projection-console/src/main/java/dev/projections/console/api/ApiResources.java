@@ -59,12 +59,12 @@ final class ApiResources {
 
     Reply projections() {
         JsonArrayBuilder list = Json.createArrayBuilder();
-        reads.overview().forEach(status -> list.add(ApiJson.projection(status, links)));
+        reads.overview().forEach(status -> list.add(ApiJson.projection(status, latestRun(status.projection()), links)));
         return Reply.ok(Json.createObjectBuilder().add("projections", list));
     }
 
     Reply projection(String name) {
-        JsonObjectBuilder json = ApiJson.projection(status(name), links)
+        JsonObjectBuilder json = ApiJson.projection(status(name), latestRun(name), links)
                 .add("rebuildable", reads.rebuildable(name))
                 .add("settings", ApiJson.settings(reads.projectionSettings(name)))
                 .add("topErrors", ApiJson.errors(reads.topErrors(MarkFilter.failing(name))));
@@ -90,7 +90,12 @@ final class ApiResources {
     }
 
     private Reply projections(String name) {
-        return Reply.ok(ApiJson.projection(status(name), links));
+        return Reply.ok(ApiJson.projection(status(name), latestRun(name), links));
+    }
+
+    /** The projection's newest run, of whichever tenant (the overview's is the no-tenant one's). */
+    private RebuildProgress latestRun(String name) {
+        return reads.rebuildHistory(name, 1).stream().findFirst().orElse(null);
     }
 
     Reply rebuilds(String name) {
