@@ -1,5 +1,8 @@
 package dev.projections.engine;
 
+import dev.projections.lifecycle.LifecycleListener;
+import dev.projections.refresh.LifecycleAnnouncer;
+
 import dev.projections.RefreshListener;
 import dev.projections.RefreshOutcome;
 import dev.projections.TenantScope;
@@ -65,6 +68,7 @@ public final class Engine {
     private final TrendSampler trends;
     private final HistoryPruner history;
     private final Sweep sweep;
+    private final LifecycleAnnouncer lifecycle;
 
     private Engine(Builder b) {
         settings = b.settings;
@@ -74,12 +78,13 @@ public final class Engine {
         stats = b.stats;
         handoff = b.handoff;
         ProjectionCatalog catalog = b.projections;
+        lifecycle = new LifecycleAnnouncer(b.lifecycle, stats, clock);
         rebuilds = b.rebuildSteps
                 ? new RebuildStepper(store, transactions, clock, catalog, b.tenantScope,
-                        projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime())
+                        projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle)
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, b.tenantScope,
-                everyListener(b), everyLag(b), b.tracing, stats, rebuilds);
+                everyListener(b), everyLag(b), b.tracing, stats, rebuilds, lifecycle);
         drainers = new DrainerLauncher(handoff, refresh, stats, b.threads, b.runAs, b.troubles, b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
@@ -170,6 +175,11 @@ public final class Engine {
     }
 
     /** The drainers' rebuild steps; {@code null} when built {@link Builder#withoutRebuildSteps without}. */
+    /** Where operations tell their lifecycle events, as the engine tells its own: counted and logged when they throw. */
+    public LifecycleAnnouncer lifecycle() {
+        return lifecycle;
+    }
+
     public RebuildStepper rebuilds() {
         return rebuilds;
     }
@@ -280,6 +290,13 @@ public final class Engine {
         }
 
         private RefreshTracing tracing = RefreshTracing.NONE;
+        private LifecycleListener lifecycle = LifecycleListener.NONE;
+
+        /** Told of each lifecycle event after the commit that made it true (in the server: the CDI events). */
+        public Builder lifecycle(LifecycleListener lifecycle) {
+            this.lifecycle = lifecycle;
+            return this;
+        }
 
         /** Traces each refresh, linked to the business transactions of its marks; none by default. */
         public Builder tracing(RefreshTracing tracing) {

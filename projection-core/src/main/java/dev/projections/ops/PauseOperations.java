@@ -1,5 +1,8 @@
 package dev.projections.ops;
 
+import dev.projections.lifecycle.LifecycleListener;
+import dev.projections.lifecycle.ProjectionResumed;
+import dev.projections.lifecycle.ProjectionSuspended;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.Tables;
 import java.time.Clock;
@@ -7,7 +10,9 @@ import java.time.Clock;
 /**
  * Pausing, suspending and resuming a projection on every instance, through {@code projection_control}
  * (docs/contract.md §2), each recorded with the caller's name. {@code pausesChanged} is told after each change (the
- * EE layer forgets its cached copy of the pauses), {@code madeDue} after a resume.
+ * EE layer forgets its cached copy of the pauses), {@code madeDue} after a resume, and {@code events} of a suspension
+ * and of a resume that ended a pause or suspension — the EE layer tells the application once the caller's
+ * transaction committed.
  */
 public final class PauseOperations {
 
@@ -17,9 +22,16 @@ public final class PauseOperations {
     private final ProjectionCatalog catalog;
     private final Runnable pausesChanged;
     private final Runnable madeDue;
+    private final LifecycleListener events;
 
     public PauseOperations(Sql sql, Tables store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
                            Runnable madeDue) {
+        this(sql, store, clock, catalog, pausesChanged, madeDue, LifecycleListener.NONE);
+    }
+
+    public PauseOperations(Sql sql, Tables store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
+                           Runnable madeDue, LifecycleListener events) {
+        this.events = events;
         this.sql = sql;
         this.store = store;
         this.clock = clock;
@@ -33,8 +45,11 @@ public final class PauseOperations {
     }
 
     public void resume(String projection, String by) {
-        setPaused(projection, false, by);
+        boolean wasPaused = setPaused(projection, false, by);
         madeDue.run();
+        if (wasPaused) {
+            events.on(new ProjectionResumed(projection, by, clock.instant()));
+        }
     }
 
     /** Pauses {@code projection} with a reason: probed, and lifted when a probe succeeds or on a resume. */
@@ -49,6 +64,7 @@ public final class PauseOperations {
             return null;
         });
         pausesChanged.run();
+        events.on(new ProjectionSuspended(projection, reason, by, clock.instant()));
     }
 
     public boolean isPaused(String projection) {
@@ -56,12 +72,15 @@ public final class PauseOperations {
         return sql.call("read the pause of " + projection, c -> store.control().paused(c).contains(projection));
     }
 
-    private void setPaused(String projection, boolean paused, String by) {
+    /** Whether it was paused (or suspended) before. */
+    private boolean setPaused(String projection, boolean paused, String by) {
         Arguments.projection(projection, catalog);
-        sql.call((paused ? "pause " : "resume ") + projection, c -> {
+        boolean was = sql.call((paused ? "pause " : "resume ") + projection, c -> {
+            boolean before = store.control().paused(c).contains(projection);
             store.control().setPaused(c, projection, paused, by, clock.instant());
-            return null;
+            return before;
         });
         pausesChanged.run();
+        return was;
     }
 }

@@ -62,7 +62,7 @@ final class BatchRefresher {
     BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
                    Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
                    RefreshLag lag, RefreshTracing tracing, EngineStats stats, LeasePolicy leases, InFlight inFlight,
-                   BooleanSupplier stopping) {
+                   BooleanSupplier stopping, LifecycleAnnouncer lifecycle) {
         this.lag = lag;
         this.tracing = tracing;
         this.queue = queue;
@@ -75,8 +75,8 @@ final class BatchRefresher {
         this.tenantScope = tenantScope;
         this.callbacks = new ApplicationCallbacks(listener, stats, clock);
         this.leases = leases;
-        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings);
-        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings);
+        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings, lifecycle);
+        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, lifecycle);
         this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, settings, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;

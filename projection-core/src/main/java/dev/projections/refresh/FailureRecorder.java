@@ -2,6 +2,7 @@ package dev.projections.refresh;
 
 import dev.projections.config.ProjectionSettings;
 import dev.projections.config.Settings;
+import dev.projections.lifecycle.MarkParked;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.HeldClaims;
 import java.time.Clock;
@@ -22,8 +23,11 @@ final class FailureRecorder {
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final Settings settings;
+    private final LifecycleAnnouncer lifecycle;
 
-    FailureRecorder(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings) {
+    FailureRecorder(HeldClaims claims, ShortTransactions shortTransactions, Clock clock, Settings settings,
+                    LifecycleAnnouncer lifecycle) {
+        this.lifecycle = lifecycle;
         this.claims = claims;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
@@ -45,6 +49,9 @@ final class FailureRecorder {
         });
         if (!recorded) {
             LOG.log(Level.FINE, "failure of {0} not recorded: the claim was no longer mine; marked again", mark.key());
+        } else if (park) {
+            lifecycle.announce(new MarkParked(mark.key().projection(), mark.key().tenantId(), mark.key().entityId(), attempts,
+                    error, clock.instant()));
         }
     }
 }

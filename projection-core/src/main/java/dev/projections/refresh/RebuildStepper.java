@@ -1,5 +1,9 @@
 package dev.projections.refresh;
 
+import dev.projections.RebuildProgress;
+
+import dev.projections.lifecycle.RebuildEnded;
+
 import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.Projections;
@@ -38,6 +42,8 @@ public final class RebuildStepper {
     private final PendingQueue pending;
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
+    private final LifecycleAnnouncer lifecycle;
+    private final dev.projections.store.RebuildHistory history;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
@@ -61,6 +67,15 @@ public final class RebuildStepper {
     public RebuildStepper(Tables store, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, ToIntFunction<String> pageSizes,
                           Duration lease) {
+        this(store, transactions, clock, catalog, tenantScope, pageSizes, lease, LifecycleAnnouncer.NONE);
+    }
+
+    /** The same, telling {@code lifecycle} of each run that ended here (finished, failed or cancelled). */
+    public RebuildStepper(Tables store, Transactions transactions, Clock clock,
+                          ProjectionCatalog catalog, TenantScope tenantScope, ToIntFunction<String> pageSizes,
+                          Duration lease, LifecycleAnnouncer lifecycle) {
+        this.lifecycle = lifecycle;
+        this.history = store.rebuildHistory();
         this.rebuilds = store.rebuildRuns();
         this.partitions = store.rebuildPartitions();
         this.rebuildMarks = store.rebuildMarks();
@@ -156,10 +171,30 @@ public final class RebuildStepper {
         String error = FailureText.of(failure);
         LOG.log(Level.WARNING, "rebuild run {0} of {1} [{2}] failed: {3}",
                 new Object[] {run.runId(), run.projection(), run.tenant(), error});
-        shortTransactions.run("rebuild step", connection -> {
-            rebuilds.fail(connection, run, error, clock.instant());
-            return null;
-        });
+        if (shortTransactions.run("rebuild step", connection -> rebuilds.fail(connection, run, error, clock.instant()))) {
+            announceEnd(run.runId());
+        }
+    }
+
+    /**
+     * Tells the application a run ended, once its end committed, with the run as it ended: read in a short
+     * transaction of its own (the caller's, a cancelling operator's, is suspended meanwhile). A failed read is logged
+     * and the event is not told; the run's end stands.
+     */
+    private void announceEnd(String runId) {
+        if (lifecycle == LifecycleAnnouncer.NONE) {
+            return;
+        }
+        java.util.Optional<RebuildProgress> ended;
+        try {
+            ended = shortTransactions.runOfItsOwn("read an ended rebuild run",
+                    connection -> history.progress(connection, runId, clock.instant()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "rebuild run {0} ended, but could not be read to tell its observers: {1}",
+                    new Object[] {runId, FailureText.of(e)});
+            return;
+        }
+        ended.ifPresent(run -> lifecycle.announce(new RebuildEnded(run)));
     }
 
     /** The next page; anything wrong with it is the projection's and fails the run. */
@@ -208,7 +243,8 @@ public final class RebuildStepper {
      * rebuild marks of cancelled runs.
      */
     public void finishExhausted() {
-        shortTransactions.run("rebuild step", connection -> rebuilds.finishExhausted(connection, clock.instant()));
+        shortTransactions.run("rebuild step", connection -> rebuilds.finishExhausted(connection, clock.instant()))
+                .forEach(this::announceEnd);
         purgeCancelled();
     }
 
@@ -224,6 +260,7 @@ public final class RebuildStepper {
                 connection -> rebuilds.cancel(connection, runId, by, clock.instant()));
         if (cancelled) {
             requestPurge();
+            announceEnd(runId);
         }
         return cancelled;
     }

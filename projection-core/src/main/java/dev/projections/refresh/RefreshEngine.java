@@ -50,6 +50,7 @@ public final class RefreshEngine {
     /** Each projection's: whether its next claim looks for due marks too. */
     private final Map<String, DueLook> dueLooks = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    private final LifecycleAnnouncer lifecycle;
 
     /**
      * {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). {@code stats}
@@ -59,13 +60,15 @@ public final class RefreshEngine {
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
                          EngineStats stats, RebuildStepper rebuilds) {
         this(store, transactions, clock, settings, handoff, catalog, tenantScope, listener, RefreshLag.NONE,
-                RefreshTracing.NONE, stats, rebuilds);
+                RefreshTracing.NONE, stats, rebuilds, LifecycleAnnouncer.NONE);
     }
 
     /** The same, with each committed refresh's lag told to {@code lag} and each refresh traced by {@code tracing}. */
     public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
                          ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, RefreshLag lag,
-                         RefreshTracing tracing, EngineStats stats, RebuildStepper rebuilds) {
+                         RefreshTracing tracing, EngineStats stats, RebuildStepper rebuilds,
+                         LifecycleAnnouncer lifecycle) {
+        this.lifecycle = lifecycle;
         this.queue = store.queue();
         this.control = store.control();
         this.clock = clock;
@@ -77,7 +80,7 @@ public final class RefreshEngine {
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
         this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog, tenantScope, listener,
-                lag, tracing, stats, leases, inFlight, () -> stopping);
+                lag, tracing, stats, leases, inFlight, () -> stopping, lifecycle);
     }
 
     /**
@@ -323,6 +326,8 @@ public final class RefreshEngine {
                 LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
                         + " succeeded");
                 lifted.add(projection);
+                lifecycle.announce(new dev.projections.lifecycle.ProjectionResumed(projection,
+                        dev.projections.lifecycle.ProjectionResumed.PROBE, clock.instant()));
             }
         }
         return lifted;

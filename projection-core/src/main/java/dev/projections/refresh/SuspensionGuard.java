@@ -2,6 +2,7 @@ package dev.projections.refresh;
 
 import dev.projections.MarkKey;
 import dev.projections.config.Settings;
+import dev.projections.lifecycle.ProjectionSuspended;
 import dev.projections.store.ControlTable;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,8 +24,11 @@ final class SuspensionGuard {
     private final ShortTransactions shortTransactions;
     private final Clock clock;
     private final FailureWindow window;
+    private final LifecycleAnnouncer lifecycle;
 
-    SuspensionGuard(ControlTable control, ShortTransactions shortTransactions, Clock clock, Settings settings) {
+    SuspensionGuard(ControlTable control, ShortTransactions shortTransactions, Clock clock, Settings settings,
+                    LifecycleAnnouncer lifecycle) {
+        this.lifecycle = lifecycle;
         this.control = control;
         this.shortTransactions = shortTransactions;
         this.clock = clock;
@@ -57,6 +61,7 @@ final class SuspensionGuard {
             if (suspended) {
                 LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason
                         + "; a probe refresh will lift it once one succeeds");
+                lifecycle.announce(new ProjectionSuspended(key.projection(), reason, SYSTEM, now));
             }
         } catch (Exception e) {
             LOG.log(Level.WARNING, "could not suspend projection " + key.projection() + " (" + reason + ")", e);

@@ -275,8 +275,8 @@ public final class RebuildRuns {
         return true;
     }
 
-    /** Fails the run of a leased partition, when its ids cannot be listed. */
-    public void fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
+    /** Fails the run of a leased partition, when its ids cannot be listed; false when the lease was no longer its. */
+    public boolean fail(Connection connection, RebuildRun run, String error, Instant now) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(dialect.lockingRead(connection, FAIL))) {
             update.setString(1, Statements.truncate(error));
             update.setObject(2, dialect.timestamp(now));
@@ -284,7 +284,7 @@ public final class RebuildRuns {
             update.setString(4, run.runId());
             update.setInt(5, run.partition());
             update.setString(6, run.token());
-            update.executeUpdate();
+            return update.executeUpdate() == 1;
         }
     }
 
@@ -302,12 +302,12 @@ public final class RebuildRuns {
     }
 
     /**
-     * Ends the exhausted runs that have nothing left to wait for; returns how many. Each run is locked, then its marks
+     * Ends the exhausted runs that have nothing left to wait for; returns their ids. Each run is locked, then its marks
      * are read by statements of their own: a statement that read them while it waited for the run's row could, on
      * MariaDB, still see the marks from before the step that exhausted the run committed them, and end it FINISHED
      * with its last page pending.
      */
-    public int finishExhausted(Connection connection, Instant now) throws SQLException {
+    public List<String> finishExhausted(Connection connection, Instant now) throws SQLException {
         List<String> exhausted = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(EXHAUSTED_RUNS);
              ResultSet rows = select.executeQuery()) {
@@ -315,7 +315,7 @@ public final class RebuildRuns {
                 exhausted.add(rows.getString(1));
             }
         }
-        int finished = 0;
+        List<String> finished = new ArrayList<>();
         for (String runId : exhausted) {
             RebuildMarks.RunMarks runMarks;
             try (PreparedStatement lock = connection.prepareStatement(LOCK_EXHAUSTED)) {
@@ -337,7 +337,9 @@ public final class RebuildRuns {
                 update.setString(1, end);
                 update.setObject(2, dialect.timestamp(now));
                 update.setString(3, runId);
-                finished += update.executeUpdate();
+                if (update.executeUpdate() == 1) {
+                    finished.add(runId);
+                }
             }
         }
         return finished;

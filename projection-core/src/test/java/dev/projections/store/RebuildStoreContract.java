@@ -89,7 +89,7 @@ abstract class RebuildStoreContract {
         try (Connection connection = connect()) {
             String runId = exhaustedRun(connection, "a");
 
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(5))).isEqualTo(1);
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(5))).hasSize(1);
 
             RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(5)).orElseThrow();
             assertThat(progress.state()).isEqualTo(RebuildProgress.FINISHED);
@@ -108,7 +108,7 @@ abstract class RebuildStoreContract {
                     Duration.ofMinutes(2), "token").get(0);
             pending.claims().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(5));
 
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).hasSize(1);
 
             RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
             assertThat(progress.state()).as("not FINISHED with remaining > 0").isEqualTo(RebuildProgress.FINISHED_FAILING);
@@ -125,7 +125,7 @@ abstract class RebuildStoreContract {
             String runId = exhaustedRun(connection, "a");
             pending.queue().upsert(connection, List.of(new MarkKey(ORDERS, "a", "8")), PendingQueue.REBUILD, T0);
 
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isZero();
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEmpty();
 
             RebuildProgress progress = history.progress(connection, runId, T0.plusSeconds(1)).orElseThrow();
             assertThat(progress.state()).isEqualTo(RebuildProgress.RUNNING);
@@ -144,7 +144,7 @@ abstract class RebuildStoreContract {
                     Duration.ofMinutes(2), "token")) {
                 pending.claims().recordFailure(connection, claimed, "boom", T0, T0.plusSeconds(60));
             }
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).isEqualTo(1);
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).hasSize(1);
 
             String second = runs.start(connection, ORDERS, "a", T0.plusSeconds(2));
             List<MarkKey> page = java.util.stream.IntStream.range(0, 100)
@@ -216,14 +216,14 @@ abstract class RebuildStoreContract {
             RebuildRun second = partitions.lease(connection, List.of(ORDERS), T0, Duration.ofMinutes(1), "s2").orElseThrow();
 
             assertThat(runs.advance(connection, second, "9", 4, true)).isTrue();
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).as("partition 0 still lists ids").isZero();
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(1))).as("partition 0 still lists ids").isEmpty();
             assertThat(runs.hasWork(connection, List.of(ORDERS), T0.plusSeconds(61))).as("partition 0 once its lease lapsed").isTrue();
 
             assertThat(runs.advance(connection, first, "5", 5, true)).isTrue();
             RebuildProgress beforeFinish = history.progress(connection, runId, T0.plusSeconds(2)).orElseThrow();
             assertThat(beforeFinish.marked()).as("the sum of its partitions").isEqualTo(9);
             assertThat(beforeFinish.partitionsDone()).isEqualTo(2);
-            assertThat(runs.finishExhausted(connection, T0.plusSeconds(2))).isEqualTo(1);
+            assertThat(runs.finishExhausted(connection, T0.plusSeconds(2))).hasSize(1);
             assertThat(history.progress(connection, runId, T0.plusSeconds(2)).orElseThrow().state())
                     .isEqualTo(RebuildProgress.FINISHED);
         }
@@ -435,7 +435,7 @@ abstract class RebuildStoreContract {
             step.commit();
 
             assertThat(runs.finishExhausted(finisher, T0.plusSeconds(1))).as("neither: one is held, one has its page")
-                    .isZero();
+                    .isEmpty();
             finisher.commit();
             other.rollback();
             assertThat(history.progress(finisher, last, T0.plusSeconds(1)).orElseThrow().state())
@@ -495,7 +495,7 @@ abstract class RebuildStoreContract {
             assertThat(partitions.lease(connection, List.of(ORDERS), now, Duration.ofMinutes(2), "other"))
                     .as("the held one is still the previous release's").isEmpty();
             assertThat(runs.advance(connection, run, "9", 2, true)).isTrue();
-            assertThat(runs.finishExhausted(connection, now)).isEqualTo(1);
+            assertThat(runs.finishExhausted(connection, now)).hasSize(1);
             RebuildProgress done = history.progress(connection, "lapsed", now).orElseThrow();
             assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
             assertThat(done.marked()).as("7 by the previous release, 2 since").isEqualTo(9);

@@ -44,6 +44,9 @@ public class EngineRuntime {
     @Inject
     EngineMetrics metrics;
 
+    @Inject
+    LifecycleEvents lifecycleEvents;
+
     @EJB
     DrainerPool pool;
 
@@ -99,6 +102,7 @@ public class EngineRuntime {
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
                 .tracing(resources.tracing())
+                .lifecycle(lifecycleEvents::fire)
                 .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
                 .listener((key, outcome, took) -> {
                     resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws

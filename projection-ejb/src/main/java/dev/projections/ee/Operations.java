@@ -40,6 +40,9 @@ public class Operations {
     EngineRuntime runtime;
 
     @Inject
+    LifecycleEvents lifecycleEvents;
+
+    @Inject
     Instance<TenantDirectory> tenantDirectory;
 
     @Inject
@@ -61,7 +64,7 @@ public class Operations {
         marks = new MarkOperations(resources.sql(), resources.store(), resources.counts(), resources.clock(), registry,
                 drainer::start);
         pauses = new PauseOperations(resources.sql(), resources.store(), resources.clock(), registry,
-                pauseState::invalidate, drainer::start);
+                pauseState::invalidate, drainer::start, lifecycleEvents::afterCommit);
         rebuilds = new RebuildOperations(resources.sql(), resources.store(), runtime.rebuilds(), resources.clock(),
                 registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                 tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,
