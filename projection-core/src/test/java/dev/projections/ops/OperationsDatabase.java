@@ -107,7 +107,12 @@ final class OperationsDatabase {
     }
 
     PauseOperations pauses() {
-        return new PauseOperations(sql, store, clock, catalog(), pausesChanged::incrementAndGet, madeDue::incrementAndGet);
+        return pauses(dev.projections.lifecycle.LifecycleListener.NONE);
+    }
+
+    PauseOperations pauses(dev.projections.lifecycle.LifecycleListener events) {
+        return new PauseOperations(sql, store, clock, catalog(), pausesChanged::incrementAndGet, madeDue::incrementAndGet,
+                events);
     }
 
     /** Rebuilds with {@code tenants} as the TenantDirectory ({@code null}: none), {@code started} as the transaction's. */

@@ -3,7 +3,12 @@ package dev.projections.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.projections.lifecycle.LifecycleEvent;
+import dev.projections.lifecycle.ProjectionResumed;
+import dev.projections.lifecycle.ProjectionSuspended;
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Pause, suspend and resume as every caller reaches them (docs/contract.md §2), on H2 without a server. */
@@ -47,6 +52,26 @@ class PauseOperationsTest {
             assertThat(db.store.control().suspensions(connection).get("orders").by()).isEqualTo("alice");
         }
         assertThatThrownBy(() -> pauses.pause("nope", "alice")).hasMessageContaining("unknown projection \"nope\"");
+    }
+
+    @Test
+    void aSuspensionAndAResumeThatEndsAPauseAreToldAResumeOfARunningProjectionIsNot() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("ops-pause-events");
+        List<LifecycleEvent> told = new ArrayList<>();
+        PauseOperations pauses = db.pauses(told::add);
+
+        pauses.resume("orders", "alice");
+        assertThat(told).as("it was running").isEmpty();
+        pauses.suspend("orders", "search cluster down", "alice");
+        pauses.resume("orders", "bob");
+        pauses.pause("orders", "carol");
+        pauses.resume("orders", "dave");
+        assertThat(told).extracting(e -> e.getClass().getSimpleName()).containsExactly("ProjectionSuspended",
+                "ProjectionResumed", "ProjectionResumed");
+        assertThat(told.get(0)).isEqualTo(new ProjectionSuspended("orders", "search cluster down", "alice",
+                db.clock.instant()));
+        assertThat(((ProjectionResumed) told.get(1)).by()).isEqualTo("bob");
+        assertThat(((ProjectionResumed) told.get(2)).by()).isEqualTo("dave");
     }
 
     private static String pausedBy(OperationsDatabase db, String projection) throws Exception {
