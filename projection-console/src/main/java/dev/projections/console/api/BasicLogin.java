@@ -1,5 +1,6 @@
 package dev.projections.console.api;
 
+import dev.projections.console.LoginThrottle;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;

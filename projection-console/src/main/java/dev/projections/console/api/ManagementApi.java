@@ -1,5 +1,6 @@
 package dev.projections.console.api;
 
+import dev.projections.console.LoginThrottle;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.ee.admin.ConsoleRoles;
@@ -12,8 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,17 +31,13 @@ public class ManagementApi extends HttpServlet {
 
     private static final Logger LOG = Logger.getLogger(ManagementApi.class.getName());
 
-    /** Wrong passwords per client address before its attempts are delayed. */
-    static final int ALLOWED_FAILURES = 5;
-
     @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
     ConsoleReads reads;
 
     @Inject
     ConsoleAdmin admin;
 
-    private final LoginThrottle throttle = new LoginThrottle(ALLOWED_FAILURES, Duration.ofMinutes(15), 10_000,
-            Clock.systemUTC());
+    private final LoginThrottle throttle = LoginThrottle.shared();
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {

@@ -1,4 +1,4 @@
-package dev.projections.console.api;
+package dev.projections.console;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,6 +19,20 @@ import java.util.Map;
  * Example, 5 allowed: the 5th wrong password waits 1 s, the 6th 2 s, the 7th 4 s, … the 15th and later 15 minutes.
  */
 public final class LoginThrottle {
+
+    /** Wrong passwords per client address before its attempts are delayed. */
+    public static final int ALLOWED_FAILURES = 5;
+
+    /**
+     * The one throttle of this web application (its class loader): the console's form login and the management API's
+     * Basic logins count the same failures, so an address cannot guess on one after it was slowed on the other.
+     */
+    private static final LoginThrottle SHARED = new LoginThrottle(ALLOWED_FAILURES, Duration.ofMinutes(15), 10_000,
+            Clock.systemUTC());
+
+    public static LoginThrottle shared() {
+        return SHARED;
+    }
 
     private record Failures(int count, Instant last) {
     }

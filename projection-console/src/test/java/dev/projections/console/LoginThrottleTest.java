@@ -1,4 +1,4 @@
-package dev.projections.console.api;
+package dev.projections.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
