@@ -11,9 +11,10 @@ import java.util.Map;
  * next attempt is refused unchecked until a delay has passed since its last failure — 1 s after the {@code allowed}th,
  * doubling with each failure after it, at most {@code longest}. A refused attempt is not a failure, so it does not
  * extend the delay, and an address that has not been failing is never delayed: someone guessing passwords slows
- * down only themselves and cannot keep an operator at another address out. An address's failures are forgotten
- * {@code longest} after its last one, or on a successful login; at most {@code capacity} addresses are remembered,
- * the longest quiet forgotten first, so memory stays bounded whatever an attacker sends (rotating addresses then
+ * down only themselves and cannot keep an operator at another address out. An attempt counts as a failure from its
+ * start until it succeeds, so parallel attempts get no more tries than sequential ones. An address's failures are
+ * forgotten {@code longest} after its last one (a success does not wipe them); IPv6 addresses count by /64; at most
+ * {@code capacity} addresses are remembered, the longest quiet forgotten first, so memory stays bounded whatever an attacker sends (rotating addresses then
  * buys tries, which an address-based throttle cannot prevent; the delay still slows each address).
  * <p>
  * Example, 5 allowed: the 5th wrong password waits 1 s, the 6th 2 s, the 7th 4 s, … the 15th and later 15 minutes.
@@ -77,6 +78,16 @@ public final class LoginThrottle {
         }
     }
 
+    /**
+     * Starts a login attempt from {@code address}: refused while it must wait; otherwise counted as a failure at once,
+     * in the same step, so that attempts sent side by side cannot all pass one check before any of them failed. A
+     * success takes its count back ({@link #succeeded}).
+     */
+    public synchronized void attempt(String address) {
+        check(address);
+        failed(address);
+    }
+
     public synchronized void failed(String address) {
         Instant now = clock.instant();
         Failures before = byAddress.get(address);
@@ -84,8 +95,43 @@ public final class LoginThrottle {
         byAddress.put(address, new Failures(count, now));
     }
 
+    /**
+     * An {@link #attempt} that succeeded: its failure is taken back. The address's earlier failures stay — a login of
+     * one's own account must not wipe out the guesses at another's — and age out {@code longest} after the last one.
+     */
     public synchronized void succeeded(String address) {
-        byAddress.remove(address);
+        Failures counted = byAddress.get(address);
+        if (counted == null) {
+            return;
+        }
+        if (counted.count() <= 1) {
+            byAddress.remove(address);
+        } else {
+            byAddress.put(address, new Failures(counted.count() - 1, counted.last()));
+        }
+    }
+
+    /**
+     * What failures are counted by: the address itself, or for IPv6 its /64 network, which one host usually has
+     * whole and could otherwise rotate through.
+     */
+    public static String key(String remoteAddress) {
+        if (remoteAddress == null || remoteAddress.indexOf(':') < 0) {
+            return remoteAddress == null ? "unknown" : remoteAddress;
+        }
+        try {
+            byte[] bytes = java.net.InetAddress.getByName(remoteAddress).getAddress(); // a literal: no lookup
+            if (bytes.length != 16) {
+                return remoteAddress;
+            }
+            StringBuilder network = new StringBuilder();
+            for (int i = 0; i < 8; i += 2) {
+                network.append(Integer.toHexString(((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff))).append(':');
+            }
+            return network.append(":/64").toString();
+        } catch (java.net.UnknownHostException notALiteral) {
+            return remoteAddress;
+        }
     }
 
     /** 1 s for the {@code allowed}th failure, doubling with each after it, at most {@code longest}. */

@@ -11,13 +11,14 @@ import jakarta.servlet.ServletContext;
 import java.net.InetSocketAddress;
 
 /**
- * The console's form login throttled per client address ({@link LoginThrottle}), on WildFly: a POST to the console's
- * {@code j_security_check} is checked by the server's form mechanism before any filter or servlet of the application
- * runs, so this is an Undertow handler placed ahead of the server's security. While the address must wait, the POST is
- * answered {@code 429} with {@code Retry-After} and never reaches the realm; otherwise the outcome is counted once the
- * exchange completes — authenticated or not. Only the console's own login path is touched (its {@code PATH} context
- * parameter: the console WAR's root, or {@code /projections/} of an application's WAR); an application's other form
- * logins are left alone. Found by Undertow through {@code META-INF/services}; Payara, which has no Undertow, ignores it.
+ * The form login throttled per client address ({@link LoginThrottle}), on WildFly: a POST to {@code j_security_check}
+ * is checked by the server's form mechanism before any filter or servlet of the application runs, so this is an
+ * Undertow handler placed ahead of the server's security. While the address must wait, the POST is answered
+ * {@code 429} with {@code Retry-After} and never reaches the realm; otherwise it counts as a failure until the
+ * exchange completes authenticated. Every form login of the web application the console is in is throttled (any POST
+ * whose path names {@code j_security_check}), and nothing else. Found by Undertow through {@code META-INF/services},
+ * and only active where the console's {@code PATH} context parameter is set; Payara, which has no Undertow, ignores
+ * it.
  */
 public class LoginThrottling implements ServletExtension {
 
@@ -32,35 +33,40 @@ public class LoginThrottling implements ServletExtension {
         if (consolePath == null) {
             return;
         }
-        String loginPath = consolePath + "j_security_check";
-        deployment.addInitialHandlerChainWrapper(next -> new Throttled(next, loginPath, LoginThrottle.shared()));
+        deployment.addInitialHandlerChainWrapper(next -> new Throttled(next, LoginThrottle.shared()));
+    }
+
+    /**
+     * Whether a POST to {@code path} may be a form login: any path naming {@code j_security_check} — wider than the
+     * mechanism's own match (its last segment), so that no spelling of the path walks around the throttle.
+     */
+    static boolean isLogin(String path) {
+        return path != null && path.contains("j_security_check");
     }
 
     /** The handler ahead of the server's security. */
     static final class Throttled implements HttpHandler {
 
         private final HttpHandler next;
-        private final String loginPath;
         private final LoginThrottle throttle;
 
-        Throttled(HttpHandler next, String loginPath, LoginThrottle throttle) {
+        Throttled(HttpHandler next, LoginThrottle throttle) {
             this.next = next;
-            this.loginPath = loginPath;
             this.throttle = throttle;
         }
 
         @Override
         public void handleRequest(HttpServerExchange exchange) throws Exception {
-            if (!exchange.getRequestMethod().equals(Methods.POST) || !exchange.getRelativePath().equals(loginPath)) {
+            if (!exchange.getRequestMethod().equals(Methods.POST) || !isLogin(exchange.getRelativePath())) {
                 next.handleRequest(exchange);
                 return;
             }
             InetSocketAddress source = exchange.getSourceAddress();
-            String address = source == null || source.getAddress() == null ? "unknown"
-                    : source.getAddress().getHostAddress();
+            String address = LoginThrottle.key(source == null || source.getAddress() == null ? null
+                    : source.getAddress().getHostAddress());
             LoginThrottle.Throttled wait;
             try {
-                throttle.check(address);
+                throttle.attempt(address); // counted as failed until it succeeds
                 wait = null;
             } catch (LoginThrottle.Throttled refused) {
                 wait = refused;
@@ -77,8 +83,6 @@ public class LoginThrottling implements ServletExtension {
                 SecurityContext security = completed.getSecurityContext();
                 if (security != null && security.isAuthenticated()) {
                     throttle.succeeded(address);
-                } else {
-                    throttle.failed(address);
                 }
                 nextListener.proceed();
             });

@@ -59,17 +59,35 @@ class LoginThrottleTest {
     }
 
     @Test
-    void aSuccessOrAQuietLongestForgetsTheFailures() {
-        for (int i = 0; i < 5; i++) {
-            throttle.failed("10.0.0.1");
-            throttle.failed("10.0.0.2");
+    void aSuccessTakesBackOnlyItsOwnAttemptAndAQuietLongestForgetsTheFailures() {
+        for (int i = 0; i < 4; i++) {
+            throttle.attempt("10.0.0.1"); // four wrong passwords: counted as they start
         }
-        throttle.succeeded("10.0.0.1");
-        throttle.failed("10.0.0.1");
-        assertThat(throttle.wait("10.0.0.1")).as("counting from 1 again").isZero();
+        throttle.attempt("10.0.0.1");
+        throttle.succeeded("10.0.0.1"); // a login to one's own account
+        assertThat(throttle.wait("10.0.0.1")).as("its own attempt taken back").isZero();
+        throttle.attempt("10.0.0.1");
+        assertThat(throttle.wait("10.0.0.1")).as("the four guesses before it still count").isEqualTo(Duration.ofSeconds(1));
         clock.move(Duration.ofMinutes(16));
-        throttle.failed("10.0.0.2");
-        assertThat(throttle.wait("10.0.0.2")).as("the old failures aged out").isZero();
+        throttle.attempt("10.0.0.1");
+        assertThat(throttle.wait("10.0.0.1")).as("the old failures aged out").isZero();
+    }
+
+    @Test
+    void attemptsSentSideBySideCountBeforeAnyOfThemFailed() {
+        for (int i = 0; i < 5; i++) {
+            throttle.attempt("10.0.0.1"); // none has an outcome yet
+        }
+        assertThatThrownBy(() -> throttle.attempt("10.0.0.1")).isInstanceOf(LoginThrottle.Throttled.class);
+    }
+
+    @Test
+    void ipv6AddressesCountByTheirSlash64AndIpv4ByTheAddress() {
+        assertThat(LoginThrottle.key("2001:db8:1:2:aaaa::1")).isEqualTo(LoginThrottle.key("2001:db8:1:2:bbbb::9"))
+                .isEqualTo("2001:db8:1:2::/64");
+        assertThat(LoginThrottle.key("2001:db8:1:3::1")).isNotEqualTo(LoginThrottle.key("2001:db8:1:2::1"));
+        assertThat(LoginThrottle.key("192.0.2.7")).isEqualTo("192.0.2.7");
+        assertThat(LoginThrottle.key(null)).isEqualTo("unknown");
     }
 
     @Test

@@ -41,11 +41,19 @@ public final class PauseOperations {
     }
 
     public void pause(String projection, String by) {
-        setPaused(projection, true, by);
+        Arguments.projection(projection, catalog);
+        sql.call("pause " + projection, c -> {
+            store.control().setPaused(c, projection, true, by, clock.instant());
+            return null;
+        });
+        pausesChanged.run();
     }
 
     public void resume(String projection, String by) {
-        boolean wasPaused = setPaused(projection, false, by);
+        Arguments.projection(projection, catalog);
+        boolean wasPaused = sql.call("resume " + projection,
+                c -> store.control().resumeIfPaused(c, projection, by, clock.instant()));
+        pausesChanged.run();
         madeDue.run();
         if (wasPaused) {
             events.on(new ProjectionResumed(projection, by, clock.instant()));
@@ -70,17 +78,5 @@ public final class PauseOperations {
     public boolean isPaused(String projection) {
         Arguments.projection(projection, catalog);
         return sql.call("read the pause of " + projection, c -> store.control().paused(c).contains(projection));
-    }
-
-    /** Whether it was paused (or suspended) before. */
-    private boolean setPaused(String projection, boolean paused, String by) {
-        Arguments.projection(projection, catalog);
-        boolean was = sql.call((paused ? "pause " : "resume ") + projection, c -> {
-            boolean before = store.control().paused(c).contains(projection);
-            store.control().setPaused(c, projection, paused, by, clock.instant());
-            return before;
-        });
-        pausesChanged.run();
-        return was;
     }
 }

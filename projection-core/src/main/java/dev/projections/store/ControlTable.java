@@ -41,6 +41,13 @@ public final class ControlTable {
              WHERE projection = ? AND paused AND suspended_reason IS NOT NULL
             """;
 
+    /* one conditional statement: of two resumes at once (or a resume and a probe's lift) one ends the pause */
+    private static final String RESUME_IF_PAUSED = """
+            UPDATE projection_control SET paused = FALSE, paused_by = ?, paused_at = ?, suspended_reason = NULL,
+                   probed_at = NULL
+             WHERE projection = ? AND paused
+            """;
+
     private static final String POSTGRES_SET_PAUSED = """
             INSERT INTO projection_control (projection, paused, paused_by, paused_at, suspended_reason, probed_at)
             VALUES (?, ?, ?, ?, ?, NULL)
@@ -193,6 +200,20 @@ public final class ControlTable {
             update.setObject(1, dialect.timestamp(now));
             update.setString(2, projection);
             update.setObject(3, dialect.timestamp(now.minus(interval)));
+            return update.executeUpdate() == 1;
+        }
+    }
+
+    /**
+     * Resumes {@code projection} if it is paused or suspended, recording {@code user}; false when it was running (then
+     * nothing is written).
+     */
+    public boolean resumeIfPaused(Connection connection, String projection, String user, Instant now)
+            throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(RESUME_IF_PAUSED)) {
+            update.setString(1, user);
+            update.setObject(2, dialect.timestamp(now));
+            update.setString(3, projection);
             return update.executeUpdate() == 1;
         }
     }

@@ -754,6 +754,28 @@ abstract class PendingStoreContract {
     }
 
     @Test
+    void aResumeEndsAPauseOrASuspensionOnceAndWritesNothingForARunningProjection() throws Exception {
+        assertThat(this.<Boolean>inTransaction(c -> store.control().resumeIfPaused(c, ORDERS, "alice", at(1))))
+                .as("running, no control row").isFalse();
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).isEmpty();
+        this.<Void>inTransaction(c -> {
+            store.control().setPaused(c, ORDERS, true, "alice", at(2));
+            return null;
+        });
+        assertThat(this.<Boolean>inTransaction(c -> store.control().resumeIfPaused(c, ORDERS, "bob", at(3)))).isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().resumeIfPaused(c, ORDERS, "carol", at(4))))
+                .as("the second resume finds it running").isFalse();
+        assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().suspendIfRunning(c, ORDERS, "failing", "system", at(5))))
+                .isTrue();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().resumeIfPaused(c, ORDERS, "dave", at(6))))
+                .as("a suspension ends too").isTrue();
+        assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c))).isEmpty();
+        assertThat(this.<Boolean>inTransaction(c -> store.control().liftSuspension(c, ORDERS)))
+                .as("a probe finds nothing left to lift").isFalse();
+    }
+
+    @Test
     void theEnginesSuspensionLeavesAnOperatorsPauseAloneAndAFailedProbeIsDeferredWithoutAnAttempt() throws Exception {
         this.<Void>inTransaction(c -> {
             store.control().setPaused(c, ORDERS, true, "alice", at(1));

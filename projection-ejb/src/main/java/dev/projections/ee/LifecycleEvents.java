@@ -13,9 +13,9 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 /**
  * The engine's lifecycle events as CDI events of the application (docs/contract.md §6, §7): a synchronous
  * {@code fire} of the event's record, so {@code @Observes MarkParked} in any bean of the deployment sees it. The
- * engine's own transitions are fired on the thread that committed them, after the commit (a drainer's, the sweep's);
- * an operator's (a suspension, a resume) once the operator's transaction committed, on a thread of the default managed
- * executor — never from the transaction's completion itself, where an observer could not call a {@code REQUIRED} EJB
+ * engine's own transitions are fired on the thread that committed them, after the commit (a drainer's, the sweep's; a
+ * cancel, which commits on its own inside its caller's transaction, on the executor below); an operator's (a
+ * suspension, a resume) once the operator's transaction committed, on a thread of the default managed executor — never from the transaction's completion itself, where an observer could not call a {@code REQUIRED} EJB
  * (docs/pitfalls.md #5). What an observer throws is caught by the engine's announcer: logged, counted, the change
  * stands.
  */
@@ -34,16 +34,32 @@ public class LifecycleEvents {
     @Resource
     ManagedExecutorService executor;
 
-    /** Fires {@code event} now, on this thread; what an observer throws reaches the caller (the announcer). */
+    /**
+     * The engine's listener: fires {@code event} now on a thread outside any transaction (a drainer's, the sweep's),
+     * what an observer throws reaching the caller (the announcer). On a thread inside one — a cancel, committed on its
+     * own, called from an operator's or the application's transaction — the event goes to the executor instead, so
+     * that an observer's failure cannot mark the caller's transaction for rollback.
+     */
     public void fire(LifecycleEvent event) {
-        beanManager.getEvent().fire(event);
+        if (transactions.getTransactionStatus() == Status.STATUS_NO_TRANSACTION) {
+            beanManager.getEvent().fire(event);
+        } else {
+            executor.execute(() -> announce(event));
+        }
     }
 
-    /** Announces {@code event} once the caller's transaction committed (nothing on a rollback); at once without one. */
+    /**
+     * Announces {@code event} once the caller's transaction committed (nothing on a rollback, nor when it is already
+     * marked for one); at once without a transaction.
+     */
     public void afterCommit(LifecycleEvent event) {
-        if (transactions.getTransactionStatus() != Status.STATUS_ACTIVE) {
+        int status = transactions.getTransactionStatus();
+        if (status == Status.STATUS_NO_TRANSACTION) {
             announce(event);
             return;
+        }
+        if (status != Status.STATUS_ACTIVE) {
+            return; // marked for rollback: what it did will not be true
         }
         transactions.registerInterposedSynchronization(new Synchronization() {
             @Override

@@ -250,12 +250,39 @@ class ManagementApiIT {
         ConsoleHttp console = new ConsoleHttp();
         console.logIn(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
         long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
-        HttpResponse<String> forged = console.post("api/v1/projections/" + PROJECTION + "/pause", Map.of(),
-                Map.of("Origin", "http://127.0.0.1:8080"));
+        HttpResponse<String> forged = console.postJson("api/v1/projections/" + PROJECTION + "/pause", "{}");
         assertThat(forged.statusCode()).as(forged.body()).isEqualTo(401);
         assertThat(forged.body()).contains("a console session is not accepted");
         assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
+    }
+
+    @Test
+    void aBrowsersCrossSiteOrFormPostIsRefusedEvenWithTheAdminsBasicCredentials() throws Exception {
+        // a browser once given the credentials sends them by itself: what it marks cross-site, or any form, cannot act
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        String pause = API + "projections/" + PROJECTION + "/pause";
+        HttpResponse<String> otherOrigin = http.send(HttpRequest.newBuilder(URI.create(pause))
+                .header("Authorization", admin()).header("Origin", "https://attacker.example")
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(otherOrigin.statusCode()).as(otherOrigin.body()).isEqualTo(403);
+        assertProblem(otherOrigin, "a request from another origin cannot act");
+        HttpResponse<String> crossSite = http.send(HttpRequest.newBuilder(URI.create(pause))
+                .header("Authorization", admin()).header("Sec-Fetch-Site", "cross-site")
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(crossSite.statusCode()).as(crossSite.body()).isEqualTo(403);
+        HttpResponse<String> emptyForm = http.send(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
+                        + "/marks/skip")).header("Authorization", admin()).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(emptyForm.statusCode()).as("an empty text/plain form, which would skip every parked mark")
+                .isEqualTo(415);
+        assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
+        HttpResponse<String> sameOrigin = http.send(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
+                        + "/marks/retry")).header("Authorization", admin()).header("Origin", "http://127.0.0.1:8080")
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"tenant\": \"none-here\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(sameOrigin.body()).as("its own origin acts").isEqualTo("{\"retried\":0}");
     }
 
     @Test

@@ -148,12 +148,13 @@ class ConsoleRebuildsIT {
         return row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
     }
 
-    /** A projection's button on the overview; {@code null} when it is not shown. */
+    /** A projection's button on the overview; {@code null} when it is not shown (or the page is being drawn again). */
     private static WebElement button(WebDriver driver, String projection, String label) {
         return driver.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
                 .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals(projection))
-                .findFirst().orElseThrow().findElements(By.cssSelector("input[value='" + label + "']"))
-                .stream().findFirst().orElse(null);
+                .findFirst()
+                .flatMap(row -> row.findElements(By.cssSelector("input[value='" + label + "']")).stream().findFirst())
+                .orElse(null);
     }
 
     private String createOrder(String tenant, String customer) throws Exception {

@@ -34,6 +34,13 @@ public final class ConsoleHttp {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A JSON POST with this client's cookies (its console session, once logged in) and nothing else. */
+    public HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(Browser.CONSOLE + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** Logs in through the form login, as a browser would: the protected page first, then the form. */
     public void logIn(String user, String password) throws IOException, InterruptedException {
         get("");

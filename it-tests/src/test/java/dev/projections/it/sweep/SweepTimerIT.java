@@ -45,14 +45,17 @@ class SweepTimerIT {
 
     @Test
     void aMarkLeftWithoutAHandoffIsRefreshedByTheSweep() throws Exception {
-        long sweepDrainers = engine.stats().drainersStarted(DrainerOrigin.SWEEP);
+        long handoffDrainers = engine.stats().drainersStarted(DrainerOrigin.HANDOFF);
         try (Connection connection = dataSource.getConnection()) {
             PendingRows.insertDue(connection, "order-search", "987654321");
         }
         Rows rows = new Rows(dataSource);
         Await.until("the sweep to refresh the orphaned mark", () ->
                 !rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = '987654321'"));
-        assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).isGreaterThan(sweepDrainers);
+        // no hand-off announced it: a drainer the sweep started refreshed it — a new one, or one a sweep started
+        // before the insert and still draining (the mark is then found by its next claim, as seen once in CI)
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF)).isEqualTo(handoffDrainers);
+        assertThat(engine.stats().drainersStarted(DrainerOrigin.SWEEP)).isPositive();
     }
 
     @Test

@@ -50,7 +50,11 @@ final class ApiProblem extends RuntimeException {
     static ApiProblem refused(ActionRefused refused) {
         Throwable cause = refused.getCause();
         if (cause instanceof IllegalStateException && cause.getCause() instanceof SQLException) {
-            return new ApiProblem(HttpServletResponse.SC_SERVICE_UNAVAILABLE, refused.getMessage());
+            // the database's own text may quote SQL and driver internals: it goes to the log, not the caller
+            java.util.logging.Logger.getLogger(ApiProblem.class.getName()).log(java.util.logging.Level.WARNING,
+                    "management API action failed in the database", cause);
+            return new ApiProblem(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the database could not complete the "
+                    + "action; nothing was done, and the server's log has the cause");
         }
         if (cause instanceof IllegalArgumentException) {
             return badRequest(refused.getMessage());

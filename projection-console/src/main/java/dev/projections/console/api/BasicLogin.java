@@ -48,13 +48,12 @@ final class BasicLogin implements AutoCloseable {
         if (colon < 1) {
             throw unauthorized("the Basic credentials are not base64 of user:password");
         }
-        String address = request.getRemoteAddr();
-        throttle.check(address);
+        String address = LoginThrottle.key(request.getRemoteAddr());
+        throttle.attempt(address); // counted as failed until it succeeds
         boolean hadSession = request.getSession(false) != null;
         try {
             request.login(userAndPassword.substring(0, colon), userAndPassword.substring(colon + 1));
         } catch (ServletException wrong) {
-            throttle.failed(address);
             throw unauthorized("wrong user name or password");
         }
         throttle.succeeded(address);
@@ -70,14 +69,17 @@ final class BasicLogin implements AutoCloseable {
         if (request == null) {
             return;
         }
+        boolean loggedOut;
         try {
             request.logout();
-        } catch (ServletException ignored) {
-            // the request ends here anyway; nothing of the login outlives it but a session, dropped below
+            loggedOut = true;
+        } catch (ServletException | RuntimeException failed) {
+            loggedOut = false;
         }
-        HttpSession made = hadSession ? null : request.getSession(false);
-        if (made != null) {
-            made.invalidate();
+        // a session the login opened goes; one the caller had goes too if the login could not be undone in it
+        HttpSession session = request.getSession(false);
+        if (session != null && (!hadSession || !loggedOut)) {
+            session.invalidate();
         }
     }
 }

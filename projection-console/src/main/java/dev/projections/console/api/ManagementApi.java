@@ -49,6 +49,9 @@ public class ManagementApi extends HttpServlet {
         }
         try {
             Route route = Route.of(request.getMethod(), path);
+            if (route.acts()) {
+                refuseBrowserForms(request);
+            }
             try (BasicLogin ignored = BasicLogin.of(request, throttle)) {
                 allow(request, route.acts());
                 reply(response, route.run(new ApiResources(reads, admin, new ApiLinks(request.getContextPath()
@@ -67,6 +70,39 @@ public class ManagementApi extends HttpServlet {
             LOG.log(Level.SEVERE, "management API request " + request.getMethod() + " " + path + " failed", failed);
             new ApiProblem(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "the server could not answer; its log has "
                     + "the cause").write(response, request.getRequestURI());
+        }
+    }
+
+    /**
+     * A browser that was once given Basic credentials for this server sends them again on its own, also with a form
+     * another site makes it post: so an action is refused when the browser says the request is cross-site
+     * ({@code Origin} of another host, {@code Sec-Fetch-Site}), and when it carries a content type other than JSON —
+     * a form always does, and a cross-site request with a JSON type needs a preflight this API never grants. A script
+     * sends neither header, or JSON.
+     */
+    static void refuseBrowserForms(HttpServletRequest request) {
+        String fetchSite = request.getHeader("Sec-Fetch-Site");
+        if (fetchSite != null && !fetchSite.equals("same-origin") && !fetchSite.equals("none")) {
+            throw new ApiProblem(HttpServletResponse.SC_FORBIDDEN, "a cross-site request cannot act (Sec-Fetch-Site: "
+                    + fetchSite + ")");
+        }
+        String origin = request.getHeader("Origin");
+        if (origin != null && !sameHost(origin, request.getHeader("Host"))) {
+            throw new ApiProblem(HttpServletResponse.SC_FORBIDDEN, "a request from another origin cannot act");
+        }
+        String type = request.getContentType();
+        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw new ApiProblem(415, "an action takes application/json or no body, was \"" + type + "\"");
+        }
+    }
+
+    private static boolean sameHost(String origin, String host) {
+        try {
+            java.net.URI uri = java.net.URI.create(origin);
+            String authority = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
+            return host != null && (host.equalsIgnoreCase(authority) || host.equalsIgnoreCase(uri.getHost()));
+        } catch (IllegalArgumentException notAUri) {
+            return false;
         }
     }
 
