@@ -5,7 +5,6 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
@@ -35,19 +34,10 @@ public class AfterCommitDrainer {
             return;
         }
         if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
-            transactions.registerInterposedSynchronization(new Synchronization() {
-                @Override
-                public void beforeCompletion() {
-                }
-
-                @Override
-                public void afterCompletion(int status) {
-                    if (status == Status.STATUS_COMMITTED) {
-                        first.run();
-                        runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
-                    }
-                }
-            });
+            transactions.registerInterposedSynchronization(new OnCommit(() -> {
+                first.run();
+                runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
+            }));
         } else {
             first.run();
             runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);

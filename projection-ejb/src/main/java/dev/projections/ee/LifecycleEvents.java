@@ -7,7 +7,6 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
@@ -61,18 +60,7 @@ public class LifecycleEvents {
         if (status != Status.STATUS_ACTIVE) {
             return; // marked for rollback: what it did will not be true
         }
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    executor.execute(() -> announce(event));
-                }
-            }
-        });
+        transactions.registerInterposedSynchronization(new OnCommit(() -> executor.execute(() -> announce(event))));
     }
 
     private void announce(LifecycleEvent event) {

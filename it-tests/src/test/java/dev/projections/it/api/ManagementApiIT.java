@@ -6,12 +6,8 @@ import dev.projections.it.support.Await;
 import dev.projections.it.support.ConsoleHttp;
 import dev.projections.it.support.ConsoleUsers;
 import dev.projections.it.support.Deployments;
+import dev.projections.it.support.LoopbackClient;
 import dev.projections.it.support.TestSql;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -297,22 +293,13 @@ class ManagementApiIT {
         assertThat(rawGet("127.0.0.1", admin())).as("another address is not slowed").startsWith("HTTP/1.1 200");
         assertThat(send("GET", "projections", null, viewer()).statusCode()).isEqualTo(200);
         Await.until("the bursting address's delay passed", Duration.ofSeconds(10),
-                () -> unchecked(() -> rawGet("127.0.0.2", admin())).startsWith("HTTP/1.1 200"));
+                () -> rawGet("127.0.0.2", admin()).startsWith("HTTP/1.1 200"));
     }
 
-    /** A GET of the projection list over a socket from {@code localAddress}: HttpClient cannot choose it on JDK 17. */
-    private static String rawGet(String localAddress, String authorization) throws Exception {
-        try (Socket socket = new Socket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));
-            socket.connect(new InetSocketAddress("127.0.0.1", 8080), 5_000);
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /projections/api/v1/projections HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: "
-                    + authorization + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+    /** A GET of the projection list from {@code localAddress}. */
+    private static String rawGet(String localAddress, String authorization) {
+        return LoopbackClient.send(localAddress, "GET /projections/api/v1/projections HTTP/1.1\r\nAuthorization: "
+                + authorization + "\r\n", "");
     }
 
     private static String unchecked(java.util.concurrent.Callable<String> call) {

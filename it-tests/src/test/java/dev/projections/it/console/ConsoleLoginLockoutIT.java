@@ -6,11 +6,7 @@ import dev.projections.it.support.Await;
 import dev.projections.it.support.ConsoleHttp;
 import dev.projections.it.support.ConsoleUsers;
 import dev.projections.it.support.Deployments;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import dev.projections.it.support.LoopbackClient;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -70,7 +66,7 @@ class ConsoleLoginLockoutIT {
         String slowed = formLogin("127.0.0.3", ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
         assertThat(slowed).startsWith("HTTP/1.1 429").containsIgnoringCase("Retry-After: 1")
                 .contains("too many failed logins from this address");
-        Await.until("the address's 1 s passed", Duration.ofSeconds(10), () -> formLoginUnchecked("127.0.0.3",
+        Await.until("the address's 1 s passed", Duration.ofSeconds(10), () -> formLogin("127.0.0.3",
                 ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD).startsWith("HTTP/1.1 302"));
     }
 
@@ -83,29 +79,11 @@ class ConsoleLoginLockoutIT {
         }
     }
 
-    private static String formLoginUnchecked(String from, String user, String password) {
-        try {
-            return formLogin(from, user, password);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A form login's POST over a socket from {@code from}: HttpClient cannot choose its address on JDK 17. */
-    private static String formLogin(String from, String user, String password) throws Exception {
+    /** A form login's POST from {@code from}. */
+    private static String formLogin(String from, String user, String password) {
         String body = "j_username=" + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&j_password="
                 + URLEncoder.encode(password, StandardCharsets.UTF_8);
-        try (Socket socket = new Socket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
-            socket.connect(new InetSocketAddress("127.0.0.1", 8080), 5_000);
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /projections/j_security_check HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
-                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length()
-                    + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return LoopbackClient.send(from, "POST /projections/j_security_check HTTP/1.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length() + "\r\n", body);
     }
 }

@@ -1,0 +1,37 @@
+package dev.projections.it.support;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * HTTP/1.1 to the test server from a chosen loopback address (127.0.0.2, …: the server, listening on 127.0.0.1, sees
+ * that address), for tests of per-client throttling. Over a socket of its own: HttpClient cannot choose its local
+ * address on JDK 17. Answers the whole raw response, status line first.
+ */
+public final class LoopbackClient {
+
+    private LoopbackClient() {
+    }
+
+    /** {@code head} is the request line and headers (CRLF each, {@code Host} and {@code Connection} added). */
+    public static String send(String from, String head, String body) {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", 8080), 5_000);
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "Host: 127.0.0.1:8080\r\nConnection: close\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
