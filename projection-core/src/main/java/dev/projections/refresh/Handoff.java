@@ -46,7 +46,12 @@ public final class Handoff {
     /** How long an idle drainer stays for the next commit: far less than an undeploy may wait for it. */
     public static final Duration KEEP_ALIVE = Duration.ofMillis(50);
 
-    private enum State { RESERVED, WORKING, COLLECTING }
+    /**
+     * RESERVED: its drainer is not running yet; STARTING: running, its first turn not yet asked for; both are "about
+     * to run": the drainer will take what waits. WORKING: busy with a turn (it may be for long); COLLECTING: waiting
+     * in {@link Slot#nextTurn} for keys.
+     */
+    private enum State { RESERVED, STARTING, WORKING, COLLECTING }
 
     /**
      * One drainer's place among the {@code workers}. A slot is reserved before its drainer is started, runs once,
@@ -70,7 +75,9 @@ public final class Handoff {
                 if (ended) {
                     return false;
                 }
-                state = State.WORKING;
+                // not working yet: until it asks for its first turn, keys offered now are its to take, and a commit
+                // that found it here must not start one more drainer for them
+                state = State.STARTING;
                 return true;
             });
         }
@@ -90,6 +97,7 @@ public final class Handoff {
                     return null;
                 }
                 if (!collect) {
+                    state = State.WORKING;
                     return takeTurnLocked(this, false, claimable);
                 }
                 state = State.COLLECTING;
@@ -144,7 +152,7 @@ public final class Handoff {
                     return null;
                 }
                 // keys that arrived while a drainer collects are its to take: no successor for them
-                if (!moreWork && (!anyLaneWaiting(null) || has(State.COLLECTING) || has(State.RESERVED))) {
+                if (!moreWork && (!anyLaneWaiting(null) || has(State.COLLECTING) || anyAboutToRun(null))) {
                     return null;
                 }
                 return reserve();
@@ -376,7 +384,7 @@ public final class Handoff {
                 changed.signalAll();
                 return null;
             }
-            return has(State.RESERVED) ? null : tryReserveLocked();
+            return anyAboutToRun(null) ? null : tryReserveLocked();
         });
     }
 
@@ -402,7 +410,7 @@ public final class Handoff {
                 anyOpen |= lane.open();
             }
             changed.signalAll();
-            return !anyOpen || has(State.COLLECTING) || has(State.RESERVED);
+            return !anyOpen || has(State.COLLECTING) || anyAboutToRun(null);
         });
     }
 
@@ -500,7 +508,7 @@ public final class Handoff {
         chosen.lastServed = ++turnsTaken;
         Slot helper = null;
         // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper
-        if (taker != null && anyLaneWaiting(claimable) && !hasOther(taker, State.COLLECTING) && !hasOther(taker, State.RESERVED)) {
+        if (taker != null && anyLaneWaiting(claimable) && !hasOther(taker, State.COLLECTING) && !anyAboutToRun(taker)) {
             helper = tryReserveLocked();
         }
         return new Turn(chosen.projection, List.copyOf(taken), look, helper);
@@ -530,6 +538,11 @@ public final class Handoff {
 
     private Slot tryReserveLocked() {
         return slots.size() >= workers || pressed() ? null : reserve();
+    }
+
+    /** Whether a drainer other than {@code except}'s is reserved or started and has not asked for a turn yet. */
+    private boolean anyAboutToRun(Slot except) {
+        return hasOther(except, State.RESERVED) || hasOther(except, State.STARTING);
     }
 
     private boolean has(State state) {

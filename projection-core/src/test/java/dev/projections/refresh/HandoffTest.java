@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class HandoffTest {
@@ -19,9 +20,11 @@ class HandoffTest {
         assertThat(first).isNotNull();
         assertThat(handoff.offer(List.of(key(2)))).as("the first, about to run, will take it").isNull();
         first.run();
-        assertThat(handoff.offer(List.of(key(3)))).as("the first works: one more").isNotNull();
+        assertThat(handoff.offer(List.of(key(3)))).as("started, not yet at its first turn: it will take it").isNull();
+        assertThat(first.nextTurn(false, Set.of("p")).keys()).containsExactly(key(1), key(2), key(3));
+        assertThat(handoff.offer(List.of(key(4)))).as("the first works: one more").isNotNull();
         assertThat(handoff.inFlight()).isEqualTo(2);
-        assertThat(handoff.waiting()).isEqualTo(3);
+        assertThat(handoff.waiting()).isEqualTo(1);
     }
 
     @Test
@@ -93,7 +96,8 @@ class HandoffTest {
         for (int i = 0; i < 10_000; i++) {
             Handoff.Slot slot = handoff.offer(List.of(key(i)));
             if (slot != null) {
-                slot.run(); // each drainer starts at once and is busy working
+                slot.run(); // each drainer starts at once and is busy with its first turn
+                slot.nextTurn(false, Set.of("p"));
                 started++;
             }
         }
