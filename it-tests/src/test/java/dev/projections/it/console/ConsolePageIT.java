@@ -73,8 +73,12 @@ class ConsolePageIT {
             for (String projection : List.of("customer-stats", "order-search")) {
                 assertThat(cellOf(driver, projection, 2)).as("pending").isEqualTo(
                         number(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = ?", projection)));
+                // other classes' tests on this database may have left parked marks: the cell then names them too
+                long parked = TestSql.count(
+                        "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND parked_at IS NOT NULL", projection);
                 assertThat(cellOf(driver, projection, 4)).as("failing").isEqualTo(number(TestSql.count(
-                        "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND attempts > 0", projection)));
+                        "SELECT COUNT(*) FROM projection_pending WHERE projection = ? AND attempts > 0", projection))
+                        + (parked > 0 ? "(" + number(parked) + " parked)" : ""));
             }
             assertThat(cellOf(driver, "customer-stats", 11)).as("last error").contains("<script>document.title='pwned'</script>");
             assertThat(driver.getTitle()).as("the error ran nothing").isEqualTo("Projections");
