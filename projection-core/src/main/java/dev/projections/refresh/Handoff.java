@@ -83,6 +83,18 @@ public final class Handoff {
         }
 
         /**
+         * Its drainer does work of its own before its first turn (a purge of a cancelled run's marks): it no longer
+         * counts as about to run, so a commit meanwhile starts another drainer rather than wait for it.
+         */
+        public void busy() {
+            lockedDo(() -> {
+                if (state == State.STARTING) {
+                    state = State.WORKING;
+                }
+            });
+        }
+
+        /**
          * This drainer's next turn, or {@code null} when there is none. With {@code collect} false, a lane it can
          * serve now (keys waiting or a look owed), lingering or not; with it true (the drainer has nothing else to
          * do), waits as the class comment says: for a burst's companions up to {@code linger}, and with nothing to

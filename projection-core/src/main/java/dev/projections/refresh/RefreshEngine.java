@@ -147,7 +147,12 @@ public final class RefreshEngine {
                 return true;
             }
             if (rebuilds != null && rebuilds.purgeRequested()) {
-                // a run was cancelled here: its rebuild marks go before the drainers spend refreshes on them
+                // a run was cancelled here: its rebuild marks go before the drainers spend refreshes on them. The
+                // purge may take seconds: a drainer not yet at its first turn is busy from here, so commits meanwhile
+                // start another rather than wait for it
+                if (slot != null) {
+                    slot.busy();
+                }
                 rebuilds.purgeCancelled();
             }
             Set<String> claimable = catalog.claimable();

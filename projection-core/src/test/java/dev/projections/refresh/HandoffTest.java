@@ -28,6 +28,18 @@ class HandoffTest {
     }
 
     @Test
+    void aStartedDrainerBusyBeforeItsFirstTurnLetsACommitStartAnother() {
+        Handoff handoff = new Handoff(100, 3);
+        Handoff.Slot first = handoff.tryReserve();
+        first.run();
+        assertThat(handoff.offer(List.of(key(1)))).as("started: it will take it").isNull();
+
+        first.busy(); // a purge of a cancelled run's marks, say
+
+        assertThat(handoff.offer(List.of(key(2)))).as("busy: one more").isNotNull();
+    }
+
+    @Test
     void aKeyOfferedTwiceWaitsOnce() {
         Handoff handoff = new Handoff(100, 1);
         handoff.offer(List.of(key(1), key(2)));
