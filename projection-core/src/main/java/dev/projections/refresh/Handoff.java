@@ -164,7 +164,7 @@ public final class Handoff {
                     return null;
                 }
                 // keys that arrived while a drainer collects are its to take: no successor for them
-                if (!moreWork && (!anyLaneWaiting(null) || has(State.COLLECTING) || anyAboutToRun(null))) {
+                if (!moreWork && (!anyLaneWaiting(null) || anyWillTake(null))) {
                     return null;
                 }
                 return reserve();
@@ -396,7 +396,7 @@ public final class Handoff {
                 changed.signalAll();
                 return null;
             }
-            return anyAboutToRun(null) ? null : tryReserveLocked();
+            return anyWillTake(null) ? null : tryReserveLocked();
         });
     }
 
@@ -422,7 +422,7 @@ public final class Handoff {
                 anyOpen |= lane.open();
             }
             changed.signalAll();
-            return !anyOpen || has(State.COLLECTING) || anyAboutToRun(null);
+            return !anyOpen || anyWillTake(null);
         });
     }
 
@@ -520,7 +520,7 @@ public final class Handoff {
         chosen.lastServed = ++turnsTaken;
         Slot helper = null;
         // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper
-        if (taker != null && anyLaneWaiting(claimable) && !hasOther(taker, State.COLLECTING) && !anyAboutToRun(taker)) {
+        if (taker != null && anyLaneWaiting(claimable) && !anyWillTake(taker)) {
             helper = tryReserveLocked();
         }
         return new Turn(chosen.projection, List.copyOf(taken), look, helper);
@@ -552,9 +552,12 @@ public final class Handoff {
         return slots.size() >= workers || pressed() ? null : reserve();
     }
 
-    /** Whether a drainer other than {@code except}'s is reserved or started and has not asked for a turn yet. */
-    private boolean anyAboutToRun(Slot except) {
-        return hasOther(except, State.RESERVED) || hasOther(except, State.STARTING);
+    /**
+     * Whether a drainer other than {@code except}'s will take what waits: it is collecting, or about to run (reserved,
+     * or started and not yet at its first turn).
+     */
+    private boolean anyWillTake(Slot except) {
+        return hasOther(except, State.COLLECTING) || hasOther(except, State.RESERVED) || hasOther(except, State.STARTING);
     }
 
     private boolean has(State state) {
