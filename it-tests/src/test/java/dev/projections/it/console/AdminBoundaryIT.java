@@ -83,12 +83,19 @@ class AdminBoundaryIT {
         request.login(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
         assertThat(request.isUserInRole("projection-viewer")).isTrue();
         long audited = newestAuditId();
+        // what an earlier class's failures may have left suspended on this database is not the viewer's doing
+        java.util.Set<String> pausedBefore = pausedProjections();
 
         for (ThrowingCallable action : everyAction()) {
             assertThatThrownBy(action).isInstanceOf(EJBAccessException.class);
         }
         assertThat(newestAuditId()).as("nothing audited").isEqualTo(audited);
-        assertThat(reads.overview()).noneMatch(status -> status.paused());
+        assertThat(pausedBefore).containsAll(pausedProjections());
+    }
+
+    private java.util.Set<String> pausedProjections() {
+        return reads.overview().stream().filter(status -> status.paused())
+                .map(status -> status.projection()).collect(java.util.stream.Collectors.toSet());
     }
 
     @Test
