@@ -114,12 +114,32 @@ final class Claimer {
     }
 
     /**
+     * A claim whose lock wait ran out (docs/pitfalls.md #92: PostgreSQL's SKIP LOCKED can still wait, so a claim's
+     * transaction waits for a lock only briefly) rolled back whole, having taken nothing: it is tried again at once,
+     * a few times, before it counts as the database's trouble.
+     */
+    private static final int TRIES_WHEN_A_LOCK_WAIT_RUNS_OUT = 3;
+
+    private List<ClaimedMark> claimWith(String token, Transactions.Work<List<ClaimedMark>> claim) {
+        for (int tried = 1; ; tried++) {
+            try {
+                return claimOnce(token, claim);
+            } catch (DatabaseTroubleException failed) {
+                if (tried == TRIES_WHEN_A_LOCK_WAIT_RUNS_OUT || !Transient.isLockWaitRunOut(failed)) {
+                    throw failed;
+                }
+                LOG.log(Level.FINE, "a claim's lock wait ran out; claiming again", failed);
+            }
+        }
+    }
+
+    /**
      * A claim whose transaction failed may still have committed (a connection lost during the commit): its marks
      * would then wait a whole lease with nobody working on them. The claim's statements ran, so the keys it took
      * are known; they are released by key and token at once in a new transaction. If the claim did not commit
      * that changes nothing, and if the database is still unreachable the lease remains the fallback.
      */
-    private List<ClaimedMark> claimWith(String token, Transactions.Work<List<ClaimedMark>> claim) {
+    private List<ClaimedMark> claimOnce(String token, Transactions.Work<List<ClaimedMark>> claim) {
         AtomicReference<List<ClaimedMark>> taken = new AtomicReference<>(List.of());
         try {
             return shortTransactions.run("claim", connection -> {

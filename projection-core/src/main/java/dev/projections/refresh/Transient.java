@@ -35,11 +35,26 @@ final class Transient {
             if (t.getMessage() != null && t.getMessage().contains("IJ031070")) {
                 return true; // IronJacamar: the transaction was rolled back (its timeout ran out) under the statement
             }
-            if (t instanceof java.sql.SQLException sql && ("55P03".equals(sql.getSQLState())
-                    || sql.getErrorCode() == 1205 && "HY000".equals(sql.getSQLState()))) {
-                return true; // a lock wait that ran out: PostgreSQL's lock_timeout, MariaDB's innodb_lock_wait_timeout
+            if (lockWaitRanOut(t)) {
+                return true;
             }
         }
         return false;
+    }
+
+    /** Whether {@code failure} was caused by a lock wait that ran out. */
+    static boolean isLockWaitRunOut(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (lockWaitRanOut(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /* PostgreSQL's lock_timeout, MariaDB's innodb_lock_wait_timeout */
+    private static boolean lockWaitRanOut(Throwable t) {
+        return t instanceof java.sql.SQLException sql && ("55P03".equals(sql.getSQLState())
+                || sql.getErrorCode() == 1205 && "HY000".equals(sql.getSQLState()));
     }
 }

@@ -280,6 +280,15 @@ final class PostgresPendingQueue extends PendingQueue {
      * not claimed and stays due (docs/pitfalls.md #80); a due look in the same transaction claims it (its own lock
      * does not make it skip the row), else the look a drainer makes before it ends. Nothing is lost; the key is late
      * by up to a due look.
+     *
+     * SKIP LOCKED does not make a claim wait-free: when a candidate's updater commits between PostgreSQL's look at the
+     * row and its try for the lock, the lock follows the row's newer versions and waits for whoever holds them, however
+     * the statement was asked to skip (docs/pitfalls.md #92). The claim locks in due order while holding the candidates
+     * it locked before, and business transactions lock in key order, so that wait can close a cycle, and PostgreSQL's
+     * deadlock check may then roll back the business transaction. The claim's transaction therefore waits for a lock at
+     * most CLAIM_LOCK_TIMEOUT (set_config beside synchronous_commit, before any candidate is locked): the claim gives
+     * up long before the other side's deadlock check (deadlock_timeout, 1 s by default) runs, and is tried again
+     * (Claimer).
      */
     private static final String CLAIM_IN_ONE_STATEMENT = """
             WITH claim AS MATERIALIZED (
@@ -293,13 +302,17 @@ final class PostgresPendingQueue extends PendingQueue {
                AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
                AND q.ctid = split_part(candidate.address, ' ', 2)::tid
                AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
+               AND (SELECT set_config('lock_timeout', '%s', true)) IS NOT NULL
             RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
                       q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
             """;
 
+    /** How long a claim waits for a row lock at most (see CLAIM_IN_ONE_STATEMENT); well under deadlock_timeout. */
+    static final String CLAIM_LOCK_TIMEOUT = "50ms";
+
     @Override
     String claimStatement(String candidates) {
-        return CLAIM_IN_ONE_STATEMENT.formatted(candidates);
+        return CLAIM_IN_ONE_STATEMENT.formatted(candidates, CLAIM_LOCK_TIMEOUT);
     }
 
     @Override

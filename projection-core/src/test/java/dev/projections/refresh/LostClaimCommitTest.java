@@ -39,6 +39,8 @@ class LostClaimCommitTest {
     private final AtomicBoolean loseNextCommit = new AtomicBoolean();
     private final AtomicBoolean databaseDown = new AtomicBoolean();
     private final AtomicBoolean downAfterLostCommit = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicInteger lockWaitsToRunOut = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger transactionsRun = new java.util.concurrent.atomic.AtomicInteger();
 
     private final JdbcTransactions jdbc = new JdbcTransactions(h2(URL));
 
@@ -49,7 +51,12 @@ class LostClaimCommitTest {
             if (databaseDown.get()) {
                 throw new java.sql.SQLException("connection refused");
             }
-            T result = jdbc.inNewTransaction(timeout, work);
+            transactionsRun.incrementAndGet();
+            T result = jdbc.inNewTransaction(timeout, lockWaitsToRunOut.getAndUpdate(n -> Math.max(0, n - 1)) == 0 ? work
+                    : connection -> {
+                        // the claim's statement waited for a row lock until lock_timeout cancelled it
+                        throw new java.sql.SQLException("canceling statement due to lock timeout", "55P03");
+                    });
             if (loseNextCommit.getAndSet(false)) {
                 databaseDown.set(downAfterLostCommit.get());
                 throw new java.sql.SQLException("I/O error: the commit's answer was lost");
@@ -100,6 +107,29 @@ class LostClaimCommitTest {
         databaseDown.set(false);
         assertThat(claimed()).as("held until their lease lapses").isEqualTo(2);
         assertThat(engine.steps().claimDue()).isEmpty();
+    }
+
+    /*
+     * A claim on PostgreSQL waits for a row lock at most briefly (docs/pitfalls.md #92); the claim whose wait ran out
+     * rolled back whole, and is claimed again at once rather than ending the drainer on "database trouble".
+     */
+    @Test
+    void aClaimWhoseLockWaitRanOutRollsBackAndIsClaimedAgainAtOnce() throws Exception {
+        lockWaitsToRunOut.set(2);
+        transactionsRun.set(0);
+        assertThat(engine.steps().claimDue()).as("claimed on the third try").hasSize(2);
+        assertThat(transactionsRun).hasValue(3);
+        assertThat(claimed()).isEqualTo(2);
+    }
+
+    @Test
+    void aClaimWhoseLockWaitKeepsRunningOutIsTheDatabasesTroubleAfterAFewTries() throws Exception {
+        lockWaitsToRunOut.set(100);
+        transactionsRun.set(0);
+        assertThatThrownBy(() -> engine.steps().claimDue()).isInstanceOf(DatabaseTroubleException.class)
+                .hasMessageContaining("lock timeout");
+        assertThat(transactionsRun).hasValue(3);
+        assertThat(claimed()).as("nothing claimed by the rolled-back tries").isZero();
     }
 
     private long claimed() throws Exception {

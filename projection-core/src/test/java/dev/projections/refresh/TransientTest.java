@@ -16,6 +16,14 @@ class TransientTest {
     }
 
     @Test
+    void onlyALockWaitThatRanOutIsOneWhateverItsWrapping() {
+        assertThat(Transient.isLockWaitRunOut(new DatabaseTroubleException("claim failed",
+                new SQLException("canceling statement due to lock timeout", "55P03")))).isTrue();
+        assertThat(Transient.isLockWaitRunOut(new SQLException("deadlock detected", "40P01"))).isFalse();
+        assertThat(Transient.isLockWaitRunOut(new SQLException("I/O error", "08006"))).isFalse();
+    }
+
+    @Test
     void aStatementRefusedBecauseTheServersReaperRolledTheTransactionBackIsTransient() {
         assertThat(Transient.is(new SQLException("IJ031070: Transaction cannot proceed: STATUS_ROLLEDBACK"))).isTrue();
     }

@@ -1538,19 +1538,22 @@ abstract class PendingStoreContract {
     @Test
     void businessMarksAtTheDefaultIsolationAndWorkersClaimingAndAckingAtOnceNeverDeadlock() throws Exception {
         // business transactions write marks at the database's default level (REPEATABLE READ on MariaDB), the
-        // workers at the engine's; every statement locks in key order, so no interleaving may deadlock: a deadlock
-        // would roll back a business transaction, or a refresh with its read model
-        List<MarkKey> keys = IntStream.rangeClosed(1, 8).mapToObj(i -> key(ORDERS, "hot-" + i)).toList();
+        // workers at the engine's; every statement that may wait locks in key order, so no interleaving may deadlock:
+        // a deadlock would roll back a business transaction, or a refresh with its read model. The claim locks in due
+        // order and must not wait; where the database makes it wait all the same (PostgreSQL, pitfalls #92), briefly.
+        // The race behind that wait is rare: -Dprojection.test.deadlock-rounds=1500 meets it in a few seconds
+        int rounds = Integer.getInteger("projection.test.deadlock-rounds", 60);
+        List<MarkKey> keys = IntStream.rangeClosed(1, 6).mapToObj(i -> key(ORDERS, "hot-" + i)).toList();
         CountDownLatch start = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicBoolean businessDone = new java.util.concurrent.atomic.AtomicBoolean();
         List<Future<Void>> business = new ArrayList<>();
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < 6; t++) {
             Random random = new Random(7 + t);
             business.add(threads.submit(() -> {
                 try (Connection connection = connect()) {
                     connection.setAutoCommit(false);
                     start.await();
-                    for (int i = 0; i < 60; i++) {
+                    for (int i = 0; i < rounds; i++) {
                         List<MarkKey> some = new ArrayList<>(keys);
                         Collections.shuffle(some, random);
                         some = new ArrayList<>(some.subList(0, 1 + random.nextInt(4)));
@@ -1563,7 +1566,7 @@ abstract class PendingStoreContract {
             }));
         }
         List<Future<Long>> workers = new ArrayList<>();
-        for (int w = 0; w < 2; w++) {
+        for (int w = 0; w < 3; w++) {
             String token = UUID.randomUUID().toString();
             workers.add(threads.submit(() -> {
                 long acked = 0;
@@ -1576,7 +1579,17 @@ abstract class PendingStoreContract {
                         // held (SKIP LOCKED) and found nothing, and those rows are due once it commits
                         boolean noMoreMarks = businessDone.get();
                         store.beginEngineTransaction(connection);
-                        List<ClaimedMark> claimed = store.queue().claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
+                        List<ClaimedMark> claimed;
+                        try {
+                            claimed = store.queue().claimDue(connection, List.of(ORDERS), at(200), LEASE, token, 3);
+                        } catch (SQLException lockWaitRanOut) {
+                            if (!"55P03".equals(lockWaitRanOut.getSQLState())) {
+                                throw lockWaitRanOut;
+                            }
+                            // a claim waits for a lock only briefly on PostgreSQL (pitfalls #92); the engine claims again
+                            connection.rollback();
+                            continue;
+                        }
                         connection.commit();
                         if (claimed.isEmpty()) {
                             if (noMoreMarks) {

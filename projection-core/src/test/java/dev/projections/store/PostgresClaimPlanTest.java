@@ -78,6 +78,31 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * A claim's transaction waits for a lock only briefly (docs/pitfalls.md #92): the statement sets lock_timeout in a
+     * one-time filter over its join, which runs before the join reads the candidates, whose rows are locked (LockRows)
+     * when the join first reads them.
+     */
+    @Test
+    void theClaimSetsItsLockTimeoutBeforeItLocksAnyCandidate() throws Exception {
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+                claimParameters(select);
+                select.setArray(4, connection.createArrayOf("text", new Object[] {"p1"}));
+                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(7, 100);
+                select.setInt(8, 100);
+            });
+
+            int filter = plan.indexOf("One-Time Filter");
+            int candidates = plan.indexOf("CTE Scan on candidate");
+            assertThat(filter).as(plan).isPositive();
+            assertThat(candidates).as("the candidates are read under the filter:%n%s", plan).isGreaterThan(filter);
+            assertThat(plan.substring(plan.indexOf("CTE candidate"), filter)).as(plan).contains("LockRows");
+        }
+    }
+
     /** A drainer's claim of its handed keys finds each by an index on the key, and claims them by address. */
     /**
      * A drainer's turn claims one projection's due marks (docs/design.md D45): the same statement over one name reads

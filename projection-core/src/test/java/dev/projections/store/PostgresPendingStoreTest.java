@@ -71,15 +71,19 @@ class PostgresPendingStoreTest extends PendingStoreContract {
     }
 
     @org.junit.jupiter.api.Test
-    void aClaimTransactionCommitsWithoutWaitingForTheDiskAndOnlyItDoes() throws Exception {
+    void aClaimTransactionCommitsWithoutWaitingForTheDiskAndWaitsForALockBrieflyAndOnlyItDoes() throws Exception {
         mark(at(0), ORDER_1);
         try (Connection connection = connectTo()) {
             connection.setAutoCommit(false);
             org.assertj.core.api.Assertions.assertThat(store().queue().claimKeys(connection, java.util.List.of(ORDER_1),
                     java.util.List.of(ORDERS), at(1), LEASE, java.util.UUID.randomUUID().toString())).hasSize(1);
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("after the claim").isEqualTo("off");
+            org.assertj.core.api.Assertions.assertThat(setting(connection, "lock_timeout"))
+                    .as("a claim waits for a lock briefly (pitfalls #92)").isEqualTo(PostgresPendingQueue.CLAIM_LOCK_TIMEOUT);
             connection.commit();
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("the next transaction").isEqualTo("on");
+            org.assertj.core.api.Assertions.assertThat(setting(connection, "lock_timeout")).as("the next transaction")
+                    .isEqualTo("0");
             org.assertj.core.api.Assertions.assertThat(store().queue().claimKeys(connection, java.util.List.of(ORDER_2),
                     java.util.List.of(ORDERS), at(1), LEASE, java.util.UUID.randomUUID().toString())).isEmpty();
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("after a claim that found nothing")
@@ -125,8 +129,12 @@ class PostgresPendingStoreTest extends PendingStoreContract {
     }
 
     private static String setting(Connection connection) throws SQLException {
+        return setting(connection, "synchronous_commit");
+    }
+
+    private static String setting(Connection connection, String name) throws SQLException {
         try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SHOW synchronous_commit")) {
+             ResultSet rows = statement.executeQuery("SHOW " + name)) {
             rows.next();
             return rows.getString(1);
         }
