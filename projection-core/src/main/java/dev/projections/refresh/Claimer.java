@@ -115,8 +115,9 @@ final class Claimer {
 
     /**
      * A claim whose lock wait ran out (docs/pitfalls.md #92: PostgreSQL's SKIP LOCKED can still wait, so a claim's
-     * transaction waits for a lock only briefly) rolled back whole, having taken nothing: it is tried again at once,
-     * a few times, before it counts as the database's trouble.
+     * transaction waits for a lock only briefly) rolled back whole, having taken nothing: it is tried again after a
+     * pause of 10 ms, then 20 ms (the business transaction it waited for ends meanwhile; a table lock a DBA's statement
+     * holds may take longer), before it counts as the database's trouble.
      */
     private static final int TRIES_WHEN_A_LOCK_WAIT_RUNS_OUT = 3;
 
@@ -125,10 +126,16 @@ final class Claimer {
             try {
                 return claimOnce(token, claim);
             } catch (DatabaseTroubleException failed) {
-                if (tried == TRIES_WHEN_A_LOCK_WAIT_RUNS_OUT || !Transient.isLockWaitRunOut(failed)) {
+                if (tried == TRIES_WHEN_A_LOCK_WAIT_RUNS_OUT || !Transient.isLockTimeout(failed)) {
                     throw failed;
                 }
                 LOG.log(Level.FINE, "a claim's lock wait ran out; claiming again", failed);
+                try {
+                    Thread.sleep(10L * tried);
+                } catch (InterruptedException stopping) {
+                    Thread.currentThread().interrupt();
+                    throw failed;
+                }
             }
         }
     }

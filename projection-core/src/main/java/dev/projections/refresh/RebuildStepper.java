@@ -290,8 +290,16 @@ public final class RebuildStepper {
         long ends = System.nanoTime() + PURGE_TURN.toNanos();
         purgeRequested.set(false);
         while (System.nanoTime() < ends) {
-            int deleted = shortTransactions.run("rebuild cancel",
-                    connection -> rebuildMarks.purgeCancelled(connection, null, clock.instant(), PURGE_CHUNK));
+            int deleted;
+            try {
+                deleted = shortTransactions.run("rebuild cancel",
+                        connection -> rebuildMarks.purgeCancelled(connection, null, clock.instant(), PURGE_CHUNK));
+            } catch (DatabaseTroubleException e) {
+                if (!Transient.isLockTimeout(e)) {
+                    throw e;
+                }
+                break; // its lock wait ran out (docs/pitfalls.md #92), and it rolled back: the next pass purges
+            }
             if (deleted < 0) {
                 return;
             }

@@ -42,10 +42,14 @@ final class Transient {
         return false;
     }
 
-    /** Whether {@code failure} was caused by a lock wait that ran out. */
-    static boolean isLockWaitRunOut(Throwable failure) {
+    /**
+     * Whether {@code failure} was caused by PostgreSQL's {@code lock_timeout}, which the engine sets, short, on the
+     * statements that lock with SKIP LOCKED while holding other rows (docs/pitfalls.md #92). MariaDB's lock wait
+     * timeout is not one: the engine does not shorten it, and a statement that waited it out waited for long.
+     */
+    static boolean isLockTimeout(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (lockWaitRanOut(t)) {
+            if (t instanceof java.sql.SQLException sql && "55P03".equals(sql.getSQLState())) {
                 return true;
             }
         }

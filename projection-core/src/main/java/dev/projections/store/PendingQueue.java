@@ -87,8 +87,9 @@ public abstract class PendingQueue {
     /*
      * Why SKIP LOCKED: the claim is a queue pop run by every worker of every instance at once. With a plain
      * FOR UPDATE, workers line up behind the first one's locks and then find the rows taken; with NOWAIT they
-     * fail. SKIP LOCKED lets each take the next free rows, and since it never waits it cannot deadlock with
-     * business upserts, whatever order they lock in. Valid leases are excluded by the WHERE clause, so an
+     * fail. SKIP LOCKED lets each take the next free rows without waiting for them, so the claim need not lock in the
+     * business upserts' key order; where PostgreSQL makes it wait all the same (docs/pitfalls.md #92), the claim's
+     * transaction waits briefly and gives up (PostgresPendingQueue). Valid leases are excluded by the WHERE clause, so an
      * upsert that commits meanwhile (it never touches claim columns) cannot make a held mark claimable.
      */
     private static final String CLAIM_CANDIDATES = """

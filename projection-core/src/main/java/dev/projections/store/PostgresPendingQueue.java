@@ -286,9 +286,10 @@ final class PostgresPendingQueue extends PendingQueue {
      * the statement was asked to skip (docs/pitfalls.md #92). The claim locks in due order while holding the candidates
      * it locked before, and business transactions lock in key order, so that wait can close a cycle, and PostgreSQL's
      * deadlock check may then roll back the business transaction. The claim's transaction therefore waits for a lock at
-     * most CLAIM_LOCK_TIMEOUT (set_config beside synchronous_commit, before any candidate is locked): the claim gives
-     * up long before the other side's deadlock check (deadlock_timeout, 1 s by default) runs, and is tried again
-     * (Claimer).
+     * most LOCK_WAIT_BOUND (BOUNDED_LOCK_WAITS beside synchronous_commit, set before any candidate is locked) and is
+     * tried again (Claimer). A business transaction caught in such a cycle waits from the moment the claim locked the
+     * row it wants; a claim transaction is one or two statements, so the claim reaches its wait and gives up well
+     * within the business side's deadlock_timeout (1 s by default), and its deadlock check never has to pick a victim.
      */
     private static final String CLAIM_IN_ONE_STATEMENT = """
             WITH claim AS MATERIALIZED (
@@ -302,17 +303,23 @@ final class PostgresPendingQueue extends PendingQueue {
                AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
                AND q.ctid = split_part(candidate.address, ' ', 2)::tid
                AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
-               AND (SELECT set_config('lock_timeout', '%s', true)) IS NOT NULL
+               AND %s
             RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
                       q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
             """;
 
-    /** How long a claim waits for a row lock at most (see CLAIM_IN_ONE_STATEMENT); well under deadlock_timeout. */
-    static final String CLAIM_LOCK_TIMEOUT = "50ms";
+    /**
+     * How long a statement that locks with SKIP LOCKED while it holds other rows (a claim, a cancelled run's purge)
+     * waits for a lock at most: well under deadlock_timeout (see CLAIM_IN_ONE_STATEMENT).
+     */
+    static final String LOCK_WAIT_BOUND = "50ms";
+
+    /** A one-time condition that sets LOCK_WAIT_BOUND for the rest of the transaction before its statement reads a row. */
+    static final String BOUNDED_LOCK_WAITS = "(SELECT set_config('lock_timeout', '" + LOCK_WAIT_BOUND + "', true)) IS NOT NULL";
 
     @Override
     String claimStatement(String candidates) {
-        return CLAIM_IN_ONE_STATEMENT.formatted(candidates, CLAIM_LOCK_TIMEOUT);
+        return CLAIM_IN_ONE_STATEMENT.formatted(candidates, BOUNDED_LOCK_WAITS);
     }
 
     @Override

@@ -98,8 +98,9 @@ public final class RebuildMarks {
      * marks ({@code rebuild_run}; a mark a release before change set 015 wrote is the run's when first marked since
      * the run started, {@code since}), not failing, not parked, not claimed; returns how many. A mark a live change made again is at LIVE priority and stays; a failing or
      * parked mark of an earlier run stays for the operator; a claimed one ends by its ack or its failure. Candidates are
-     * locked in key order without waiting (those a business commit or a claim holds are left for the next chunk), so
-     * the purge cannot deadlock with a commit's upsert, then deleted by key.
+     * locked with SKIP LOCKED (those a business commit or a claim holds are left for the next chunk), in the database's
+     * order of ids, not the commits' key order; where PostgreSQL makes that lock wait all the same (docs/pitfalls.md
+     * #92) the transaction waits briefly and gives up, and the next pass purges. Then they are deleted by key.
      */
     int deleteCancelledRunMarks(Connection connection, String projection, String tenant, String runId,
                                        Instant since, Instant now, int limit) throws SQLException {
@@ -108,8 +109,9 @@ public final class RebuildMarks {
                 SELECT entity_id FROM projection_pending
                  WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
                    AND (rebuild_run = ? OR rebuild_run IS NULL AND first_marked_at >= ?)
-                   AND (claimed_until IS NULL OR claimed_until <= ?)
-                 ORDER BY entity_id""" + dialect.firstRows(limit) + (dialect.locksOnlyReturnedRows() ? " FOR UPDATE SKIP LOCKED" : ""))) {
+                   AND (claimed_until IS NULL OR claimed_until <= ?)"""
+                + dialect.pick(" AND " + PostgresPendingQueue.BOUNDED_LOCK_WAITS, "", "")
+                + " ORDER BY entity_id" + dialect.firstRows(limit) + (dialect.locksOnlyReturnedRows() ? " FOR UPDATE SKIP LOCKED" : ""))) {
             select.setString(1, projection);
             select.setString(2, tenant);
             select.setString(3, runId);

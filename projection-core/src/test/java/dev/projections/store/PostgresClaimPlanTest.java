@@ -95,12 +95,29 @@ class PostgresClaimPlanTest {
                 select.setInt(8, 100);
             });
 
-            int filter = plan.indexOf("One-Time Filter");
-            int candidates = plan.indexOf("CTE Scan on candidate");
-            assertThat(filter).as(plan).isPositive();
-            assertThat(candidates).as("the candidates are read under the filter:%n%s", plan).isGreaterThan(filter);
-            assertThat(plan.substring(plan.indexOf("CTE candidate"), filter)).as(plan).contains("LockRows");
+            assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
+            String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(QUEUE.claimKeysSql(2, 1)), select -> {
+                claimParameters(select);
+                select.setString(4, "p1");
+                select.setString(5, "p1");
+                select.setString(6, "");
+                select.setString(7, "00000001");
+                select.setString(8, "p1");
+                select.setString(9, "");
+                select.setString(10, "00000002");
+                select.setObject(11, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(12, NOW.atOffset(ZoneOffset.UTC));
+            });
+            assertLockTimeoutSetBeforeAnyCandidateIsLocked(keys);
         }
+    }
+
+    private static void assertLockTimeoutSetBeforeAnyCandidateIsLocked(String plan) {
+        int filter = plan.indexOf("One-Time Filter");
+        int candidates = plan.indexOf("CTE Scan on candidate");
+        assertThat(filter).as(plan).isPositive();
+        assertThat(candidates).as("the candidates are read under the filter:%n%s", plan).isGreaterThan(filter);
+        assertThat(plan.substring(plan.indexOf("CTE candidate"), filter)).as(plan).contains("LockRows");
     }
 
     /** A drainer's claim of its handed keys finds each by an index on the key, and claims them by address. */
