@@ -60,14 +60,7 @@ class PostgresClaimPlanTest {
     @Test
     void aClaimOverSeveralProjectionsReadsEachInIndexOrderUnderALimitAndSortsOnlyItsCandidates() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
-                claimParameters(select);
-                select.setArray(4, connection.createArrayOf("text", PROJECTIONS.toArray()));
-                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(7, 100);
-                select.setInt(8, 100);
-            });
+            String plan = claimDuePlan(connection, PROJECTIONS.toArray());
 
             assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
                     .contains("Tid Scan on projection_pending q")
@@ -86,14 +79,7 @@ class PostgresClaimPlanTest {
     @Test
     void theClaimSetsItsLockTimeoutBeforeItLocksAnyCandidate() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
-                claimParameters(select);
-                select.setArray(4, connection.createArrayOf("text", new Object[] {"p1"}));
-                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(7, 100);
-                select.setInt(8, 100);
-            });
+            String plan = claimDuePlan(connection, new Object[] {"p1"});
 
             assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
             String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(QUEUE.claimKeysSql(2, 1)), select -> {
@@ -128,14 +114,7 @@ class PostgresClaimPlanTest {
     @Test
     void aTurnsClaimOfOneProjectionReadsOnlyItsPartOfTheClaimIndexUnderALimit() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
-                claimParameters(select);
-                select.setArray(4, connection.createArrayOf("text", new Object[] {"p1"}));
-                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(7, 100);
-                select.setInt(8, 100);
-            });
+            String plan = claimDuePlan(connection, new Object[] {"p1"});
 
             assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
                     .contains("Tid Scan on projection_pending q")
@@ -337,6 +316,18 @@ class PostgresClaimPlanTest {
                 return rows.getLong(1);
             }
         }
+    }
+
+    /** The plan of the due claim of {@code projections}, 100 at most. */
+    private static String claimDuePlan(Connection connection, Object[] projections) throws SQLException {
+        return plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+            claimParameters(select);
+            select.setArray(4, connection.createArrayOf("text", projections));
+            select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+            select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+            select.setInt(7, 100);
+            select.setInt(8, 100);
+        });
     }
 
     /** The claim statement's own parameters: token, lease end, holder. */
