@@ -12,13 +12,15 @@ import org.jboss.arquillian.core.api.annotation.Observes;
  * Chooses the test database before the managed server starts and hands it to the server as system
  * properties: a test JVM cannot set the environment of the server Arquillian launches (docs/pitfalls.md #3).
  * It observes the setup with a high precedence, so it runs before the container reads its configuration.
- * The database's public schema is emptied first, so every run starts from the same state.
+ * The database is emptied before the server starts and again before each test class deploys: every class starts
+ * from a database only its own deployment has written to, whatever ran before it and in whatever order
+ * (docs/pitfalls.md #28; CONTRIBUTING "No test depends on another's leftovers").
  */
 public class TestDatabaseConfigurer {
 
     public void configure(@Observes(precedence = 100) SetupContainer event) throws SQLException {
         TestDatabase database = TestDatabase.get();
-        resetSchema(database);
+        empty(database);
         ContainerDef container = event.getContainer().getContainerConfiguration();
         String jvmArguments = container.getContainerProperties().getOrDefault("javaVmArguments", "");
         StringBuilder arguments = new StringBuilder(jvmArguments)
@@ -29,7 +31,29 @@ public class TestDatabaseConfigurer {
             arguments.append(" -Dprojection.db.password=").append(database.password());
         }
         arguments.append(ConsoleUsers.serverArguments());
+        // each pass logs to a folder of its own, which CI's end report names beside a failing class
+        String logDir = System.getProperty("projection.it.server-log-dir", "");
+        if (!logDir.isBlank()) {
+            arguments.append(" -Djboss.server.log.dir=").append(logDir);
+        }
+        // a second build on the same machine (CI's JDK 25 pass runs beside the main one) moves its server's ports
+        int portOffset = Integer.parseInt(System.getProperty("projection.it.port-offset", "0").strip());
+        if (portOffset != 0) {
+            arguments.append(" -Djboss.socket.binding.port-offset=").append(portOffset);
+            container.overrideProperty("managementPort", String.valueOf(9990 + portOffset));
+        }
         container.overrideProperty("javaVmArguments", arguments.toString());
+    }
+
+    /**
+     * Before each test class deploys (Arquillian deploys a class's managed deployments on {@code BeforeClass}, at
+     * the default precedence): the database emptied, so that the class's deployment creates the schema afresh and
+     * finds no marks, runs, read-model rows or settings that an earlier class left. The previous class's deployment
+     * is gone by now (undeployed on its {@code AfterClass}), so nothing of the engine writes meanwhile.
+     */
+    public void emptyBeforeEachClass(@Observes(precedence = 100) org.jboss.arquillian.test.spi.event.suite.BeforeClass event)
+            throws SQLException {
+        empty(TestDatabase.get());
     }
 
     /**
@@ -64,17 +88,35 @@ public class TestDatabaseConfigurer {
         }
     }
 
-    private static void resetSchema(TestDatabase database) throws SQLException {
+    /**
+     * PostgreSQL: the public schema dropped and created. MariaDB has no schemas inside a database, and dropping the
+     * database itself would leave the server's pooled connections without a current database: every table, view
+     * and sequence of the URL's database is dropped instead.
+     */
+    private static void empty(TestDatabase database) throws SQLException {
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
-            if (database.jdbcUrl().startsWith("jdbc:mariadb:")) {
-                // MariaDB has no schemas inside a database: the URL's database is emptied by dropping it
-                String name = connection.getCatalog();
-                statement.execute("DROP DATABASE IF EXISTS `" + name + "`");
-                statement.execute("CREATE DATABASE `" + name + "`");
+            if (!database.jdbcUrl().startsWith("jdbc:mariadb:")) {
+                statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
+                statement.execute("CREATE SCHEMA public");
                 return;
             }
-            statement.execute("DROP SCHEMA IF EXISTS public CASCADE");
-            statement.execute("CREATE SCHEMA public");
+            java.util.List<String> drops = new java.util.ArrayList<>();
+            try (java.sql.ResultSet tables = statement.executeQuery(
+                    "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = DATABASE()")) {
+                while (tables.next()) {
+                    String kind = switch (tables.getString(2)) {
+                        case "VIEW" -> "VIEW";
+                        case "SEQUENCE" -> "SEQUENCE";
+                        default -> "TABLE";
+                    };
+                    drops.add("DROP " + kind + " IF EXISTS `" + tables.getString(1) + "`");
+                }
+            }
+            statement.execute("SET FOREIGN_KEY_CHECKS = 0");
+            for (String drop : drops) {
+                statement.execute(drop);
+            }
+            statement.execute("SET FOREIGN_KEY_CHECKS = 1");
         }
     }
 }
