@@ -118,8 +118,10 @@ class DefaultDatasourceIT {
                 // the first sweep beats a second after the start: the refresh may well come before it
                 Await.until("the engine's heartbeat in OrdersDS's database",
                         () -> count(ordersUrl, "SELECT COUNT(*) FROM projection_instance") > 0);
+                // -1: not even the table, since the class starts from an emptied database and only OrdersDS's
+                // deployment ran
                 assertThat(count(main.jdbcUrl(), "SELECT COUNT(*) FROM customer_stats WHERE customer_name = '"
-                        + customer + "'")).as("nothing in ProjectionDS's database").isZero();
+                        + customer + "'")).as("nothing in ProjectionDS's database").isIn(-1L, 0L);
             } finally {
                 deployer.undeploy("demo-on-orders-ds");
             }

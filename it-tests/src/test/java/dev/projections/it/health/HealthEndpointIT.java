@@ -71,7 +71,11 @@ class HealthEndpointIT {
     void healthIsDownOnceTheLastSweepIsOlderThanThreeIntervalsAndUpAgainWhenItRuns() throws Exception {
         deployer.deploy("sweeping");
         try {
-            Await.until("200 while sweeping", () -> get().statusCode() == 200);
+            // a sweep has ended: before the first, health is up for the start-up's grace and says no sweep ran
+            Await.until("200 after a sweep", () -> {
+                HttpResponse<String> response = get();
+                return response.statusCode() == 200 && !response.body().contains("\"lastSweep\":null");
+            });
             // the sweep's heartbeat waits for this lock (up to its 30 s timeout): no sweep ends, none starts
             try (Connection blocker = TestDatabase.get().connect(); Statement statement = blocker.createStatement()) {
                 blocker.setAutoCommit(false);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.Series;
+import dev.projections.it.support.TestSql;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -97,6 +98,7 @@ class RebuildRestartIT {
                 INSERT INTO orders (id, tenant_id, customer_id, status, version)
                 SELECT %d + g, '%s', %d + (g %% 100), 'NEW', 0 FROM %s"""
                 .formatted(FIRST, TENANT, FIRST, Series.upTo(SEEDED - 1)));
+        TestSql.analyze("customer", "orders");
     }
 
 
