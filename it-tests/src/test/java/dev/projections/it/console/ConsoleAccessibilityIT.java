@@ -21,7 +21,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Every page of the console passes axe-core (pinned, from the npm registry at build time) with no serious or critical
@@ -60,7 +59,7 @@ class ConsoleAccessibilityIT {
                         "projection.xhtml?name=no-such-projection");
                 for (String page : pages) {
                     driver.get(Browser.CONSOLE + page);
-                    new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                    Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                             .until(d -> !d.findElements(By.tagName("main")).isEmpty());
                     violations.addAll(check(driver, axe, page + (dark ? " (dark)" : "")));
                     if (page.equals("index.xhtml")) {

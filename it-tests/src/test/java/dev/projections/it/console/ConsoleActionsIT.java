@@ -29,7 +29,6 @@ import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin's actions in a real headless Chromium, with the engine refreshing: retry of a failing mark made with
@@ -76,14 +75,14 @@ class ConsoleActionsIT {
 
             fault("order-search", 0, "cleared");
             rowOf(driver, id).findElement(By.cssSelector("input[value='Retry']")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:messages")).getText().contains("is due again"));
             Await.until("order " + id + " refreshed after the retry", () -> TestSql.count(
                     "SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search' AND tenant_id = ?"
                             + " AND entity_id = ?", tenant, id) == 0);
             assertThat(TestSql.count("SELECT COUNT(*) FROM order_search WHERE order_id = ?", Long.parseLong(id))).isEqualTo(1);
             driver.findElement(By.id("filter-apply")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> ids(d).stream().noneMatch(id::equals));
 
             driver.get(Browser.CONSOLE + "audit.xhtml");
@@ -111,7 +110,7 @@ class ConsoleActionsIT {
             button(driver, "order-search", "Rebuild…").click();
             assertThat(shown(driver, By.id("overview:question")).getText()).startsWith("Rebuild order-search?");
             driver.findElement(By.id("overview:no")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElements(By.id("overview:confirm")).isEmpty()
                             && !d.findElements(By.id("overview:projections")).isEmpty());
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild")).as("cancelled").isEqualTo(runsBefore);
@@ -123,18 +122,18 @@ class ConsoleActionsIT {
             tenants.selectByVisibleText(tenant);
             browser.screenshot("console-rebuild-confirm");
             driver.findElement(By.id("overview:yes")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("overview:messages")).getText().contains("rebuild started: 1 run"));
             assertThat(driver.findElements(By.cssSelector("#overview\\:run-table tbody tr"))).hasSize(1);
 
             // the page updates itself every 5 s: wait for the run to be finished with nothing remaining
-            new WebDriverWait(driver, Duration.ofSeconds(90)).ignoring(WebDriverException.class).until(d ->
+            Browser.waitUpTo(driver, Duration.ofSeconds(90)).ignoring(WebDriverException.class).until(d ->
                     texts(d, "#overview\\:run-table .run-state").equals(List.of("finished"))
                             && texts(d, "#overview\\:run-table .run-remaining").equals(List.of("0")));
             assertThat(texts(driver, "#overview\\:run-table .run-marked")).containsExactly(
                     String.valueOf(TestSql.count("SELECT COUNT(*) FROM orders WHERE tenant_id = ?", tenant)));
             // the rebuild's refreshes show in this instance's refreshes/min
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> cellsOf(d, "order-search").size() > 5 && !cellsOf(d, "order-search").get(5).equals("0"));
             browser.screenshot("console-rebuild-finished");
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild' AND tenant_id = ?"
@@ -157,17 +156,17 @@ class ConsoleActionsIT {
             assertThat(labels).containsOnlyOnce("all tenants", "*", "(no tenant)");
             tenants.selectByVisibleText("*");
             driver.findElement(By.id("overview:yes")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("overview:messages")).getText().contains("rebuild started: 1 run"));
 
             button(driver, "customer-stats", "Rebuild…").click();
             new Select(shown(driver, By.id("overview:tenant"))).selectByVisibleText("(no tenant)");
             driver.findElement(By.id("overview:yes")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> texts(d, "#overview\\:run-table .run-state").size() == 2);
             assertThat(driver.findElement(By.id("overview:messages")).getText())
                     .contains("rebuild started: 1 run").doesNotContain("must not be null");
-            new WebDriverWait(driver, Duration.ofSeconds(90)).ignoring(WebDriverException.class).until(d ->
+            Browser.waitUpTo(driver, Duration.ofSeconds(90)).ignoring(WebDriverException.class).until(d ->
                     texts(d, "#overview\\:run-table .run-state").equals(List.of("finished", "finished")));
         }
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'rebuild'"
@@ -191,7 +190,7 @@ class ConsoleActionsIT {
             assertThat(cells(row).get(2)).isEqualTo("parked");
             browser.screenshot("console-parked");
             row.findElement(By.cssSelector("input[value='Resume']")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:messages")).getText().contains("1 parked marks of order-search resumed"));
             Await.until("the resumed mark refreshed", () -> TestSql.count("SELECT COUNT(*) FROM projection_pending"
                     + " WHERE projection = 'order-search' AND tenant_id = ? AND entity_id = ?", tenant, resumed) == 0);
@@ -200,7 +199,7 @@ class ConsoleActionsIT {
             driver.get(page);
             rowOf(driver, skipped).findElement(By.cssSelector("input[value='Skip…']")).click();
             driver.switchTo().alert().accept();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:messages")).getText().contains("1 parked marks of order-search skipped"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
                     + " AND tenant_id = ? AND entity_id = ?", tenant, skipped)).isZero();
@@ -248,7 +247,7 @@ class ConsoleActionsIT {
             // one more of the group parked while the operator looked: "these 2" no longer holds, nothing is done
             String late = parkAnOrder(tenant, "groups-4", "search timed out after 32 s");
             resumeAll.click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:messages")).getText().contains("The list changed"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'"
                     + " AND tenant_id = ? AND parked_at IS NOT NULL", tenant)).as("none resumed").isEqualTo(4);
@@ -304,7 +303,7 @@ class ConsoleActionsIT {
                         .contains("refreshes in the last minute failed").contains("search backend down");
                 browser.screenshot("console-suspended");
                 line.findElement(By.cssSelector("input[value='Resume']")).click();
-                new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+                Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                         .until(d -> d.findElements(By.id("overview:suspended-table")).isEmpty());
             }
             failAll("customer-stats", false);
@@ -355,12 +354,12 @@ class ConsoleActionsIT {
             WebDriver driver = browser.driver();
             browser.logIn("", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
             button(driver, "customer-stats", "Pause").click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> cellsOf(d, "customer-stats").size() > 8 && cellsOf(d, "customer-stats").get(8).equals("paused"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused AND paused_by = 'admin'")).isEqualTo(1);
             button(driver, "customer-stats", "Resume").click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> cellsOf(d, "customer-stats").size() > 8 && cellsOf(d, "customer-stats").get(8).equals("running"));
             assertThat(TestSql.count("SELECT COUNT(*) FROM projection_control WHERE projection = 'customer-stats'"
                     + " AND paused")).isZero();
@@ -371,7 +370,7 @@ class ConsoleActionsIT {
 
     /** The element once the page a click asked for has loaded. */
     private static WebElement shown(WebDriver driver, By by) {
-        return new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+        return Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                 .until(d -> d.findElement(by));
     }
 

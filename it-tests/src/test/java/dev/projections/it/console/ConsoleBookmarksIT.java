@@ -21,7 +21,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Console pages as links one can share (docs/contract.md §12): a filtered mark list's page 2 opened from its URL in
@@ -86,7 +85,7 @@ class ConsoleBookmarksIT {
             WebElement retry = other.findElements(By.cssSelector("#marks\\:rows tbody tr")).get(0)
                     .findElement(By.cssSelector("input[value='Retry']"));
             retry.click();
-            new WebDriverWait(other, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(other, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:messages")).getText().contains("is due again"));
             assertThat(other.getCurrentUrl()).isEqualTo(shared);
             assertThat(text(other, "marks:page")).isEqualTo("2");
@@ -109,7 +108,7 @@ class ConsoleBookmarksIT {
             // the same list for every tenant, chosen in the GET form: its fields become the URL
             driver.findElement(By.id("filter-all-tenants")).click();
             driver.findElement(By.id("filter-apply")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.getCurrentUrl().contains("tenants=all"));
             assertThat(text(driver, "marks:count")).isEqualTo("5");
             assertThat(driver.getCurrentUrl()).contains("error=bookmark-empty-tenant").contains("failing=true");
@@ -158,7 +157,7 @@ class ConsoleBookmarksIT {
             assertThat(column(driver, 2)).hasSize(50).containsOnly("bookmark-alice");
             assertThat(column(driver, 6).get(0)).isEqualTo("a-60");
             driver.findElement(By.id("audit:older")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.getCurrentUrl().contains("before="));
             assertThat(column(driver, 6)).hasSize(10).startsWith("a-10").endsWith("a-1");
             assertThat(driver.getCurrentUrl()).contains("user=bookmark-alice");
@@ -227,7 +226,7 @@ class ConsoleBookmarksIT {
 
     private static void waitForPage(WebDriver driver, int page) {
         String expected = String.valueOf(page);
-        new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+        Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                 .until(d -> expected.equals(d.findElement(By.id("marks:page")).getText()));
     }
 

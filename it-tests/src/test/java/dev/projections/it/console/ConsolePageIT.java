@@ -30,7 +30,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium, with nothing refreshing marks (auto-refresh off), so the pages can be
@@ -105,7 +104,7 @@ class ConsolePageIT {
             long before = TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'order-search'");
             insertMark("order-search", "", "777001");
             String after = number(before + 1);
-            new WebDriverWait(driver, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(20)).ignoring(StaleElementReferenceException.class)
                     .until(d -> after.equals(cellOf(d, "order-search", 2)));
             browser.screenshot("console-overview-admin");
         }
@@ -156,7 +155,7 @@ class ConsolePageIT {
             driver.findElement(By.id("filter-all-tenants")).click();
             driver.findElement(By.id("filter-tenant")).sendKeys("paging");
             driver.findElement(By.id("filter-apply")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
                     .until(d -> d.findElement(By.id("marks:count")).getText().equals("10,000"));
             browser.screenshot("console-marks");
 
@@ -218,7 +217,7 @@ class ConsolePageIT {
     /** Waits until the page shown is {@code page} (the click reloads the document under the driver). */
     private static void waitForPage(WebDriver driver, int page) {
         String expected = String.valueOf(page);
-        new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
+        Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(org.openqa.selenium.WebDriverException.class)
                 .until(d -> expected.equals(d.findElement(By.id("marks:page")).getText()));
     }
 

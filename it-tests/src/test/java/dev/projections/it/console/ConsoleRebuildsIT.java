@@ -136,7 +136,7 @@ class ConsoleRebuildsIT {
     }
 
     private static WebDriverWait wait(WebDriver driver, int seconds) {
-        return (WebDriverWait) new WebDriverWait(driver, Duration.ofSeconds(seconds)).ignoring(WebDriverException.class);
+        return (WebDriverWait) Browser.waitUpTo(driver, Duration.ofSeconds(seconds)).ignoring(WebDriverException.class);
     }
 
     /** The element once the page a click asked for has loaded. */

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The library as a user installs it (docs/install.md): an unmodified WildFly 39 distribution, configured only by
@@ -194,10 +193,10 @@ class StockWildFlyIT {
             WebDriver driver = browser.driver();
             browser.logInAt(server.url("/projections/"), "alice", "alice-Secret-1");
             rowButton(driver, "Pause").click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> !d.findElements(By.cssSelector("input[value='Resume']")).isEmpty());
             rowButton(driver, "Resume").click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> !d.findElements(By.cssSelector("input[value='Pause']")).isEmpty());
         }
         assertThat(count("SELECT COUNT(*) FROM projection_audit WHERE projection = 'book-titles' AND user_name = 'alice'"
@@ -215,7 +214,7 @@ class StockWildFlyIT {
     }
 
     private static org.openqa.selenium.WebElement rowButton(WebDriver driver, String label) {
-        return new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+        return Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                 .until(d -> d.findElements(By.cssSelector("#overview\\:projections tbody tr")).stream()
                         .filter(row -> row.findElement(By.cssSelector("td:nth-child(1)")).getText().equals("book-titles"))
                         .findFirst().orElseThrow().findElement(By.cssSelector("input[value='" + label + "']")));

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console, health and metrics in a single-WAR application, from the two web-fragment jars in its WEB-INF/lib
@@ -104,11 +103,11 @@ class SingleWarConsoleIT {
             browser.screenshot("single-war-console");
 
             driver.findElement(By.id("nav-marks")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.getCurrentUrl().startsWith(APP + "/projections/marks.xhtml"));
             driver.findElement(By.id("find-id")).sendKeys("42");
             driver.findElement(By.id("find-go")).click();
-            new WebDriverWait(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
+            Browser.waitUpTo(driver, Duration.ofSeconds(15)).ignoring(WebDriverException.class)
                     .until(d -> d.getCurrentUrl().equals(APP + "/projections/find.xhtml?id=42"));
             assertThat(driver.findElement(By.id("none")).getText()).contains("No mark of this id");
 
