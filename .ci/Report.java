@@ -25,7 +25,7 @@ import org.w3c.dom.NodeList;
  *                           pass), the 15 slowest test classes of OUT/reports/PHASE, and after a failure the failing
  *                           tests, the first lines of each failure and the server log that belongs to it (found in
  *                           the work tree named by OUT/reports/PHASE/TREE)
- * tally OUT                 for .ci/stress: each class's rounds passed, from OUT/round-N/… reports
+ * tally OUT ROUNDS CLASS…   for .ci/stress: each class's rounds passed, from OUT/round-N/… reports
  * </pre>
  */
 public final class Report {
@@ -49,9 +49,9 @@ public final class Report {
     public static void main(String[] args) throws Exception {
         switch (args.length > 0 ? args[0] : "") {
             case "summary" -> summary(Path.of(args[1]), Integer.parseInt(args[2]));
-            case "tally" -> tally(Path.of(args[1]));
+            case "tally" -> tally(Path.of(args[1]), Integer.parseInt(args[2]), List.of(args).subList(3, args.length));
             default -> {
-                System.err.println("usage: java .ci/Report.java summary OUT STATUS | tally OUT");
+                System.err.println("usage: java .ci/Report.java summary OUT STATUS | tally OUT ROUNDS CLASS...");
                 System.exit(2);
             }
         }
@@ -197,6 +197,8 @@ public final class Report {
                     .filter(p -> !logs.contains(p))
                     .filter(p -> within(p, from, to))
                     .forEach(logs::add);
+        } catch (IOException | java.io.UncheckedIOException unreadable) {
+            // a folder that went away meanwhile: the logs found so far still help
         }
         return logs;
     }
@@ -210,37 +212,42 @@ public final class Report {
         }
     }
 
-    /** .ci/stress: OUT/round-N/… holds each round's reports; prints each class's rounds passed. */
-    private static void tally(Path out) throws Exception {
+    /**
+     * .ci/stress: OUT/round-N/… holds each round's reports; prints each class's rounds passed out of ROUNDS. A class
+     * without a report in a round failed that round (the round broke before it ran, or the name matched nothing).
+     */
+    private static void tally(Path out, int rounds, List<String> classes) throws Exception {
         Map<String, int[]> counts = new TreeMap<>();
-        Map<String, List<String>> firstFailures = new LinkedHashMap<>();
-        List<Path> rounds;
-        try (Stream<Path> dirs = Files.list(out)) {
-            rounds = dirs.filter(p -> p.getFileName().toString().startsWith("round-")).sorted().toList();
+        Map<String, List<String>> failures = new LinkedHashMap<>();
+        for (String name : classes) {
+            counts.put(name, new int[1]);
         }
-        for (Path round : rounds) {
-            for (Suite suite : suites(round, false)) {
-                String key = suite.name() + "  [" + suite.folder() + "]";
-                int[] count = counts.computeIfAbsent(key, k -> new int[2]);
-                count[1]++;
-                if (suite.failed().isEmpty()) {
-                    count[0]++;
+        for (int round = 1; round <= rounds; round++) {
+            Path dir = out.resolve("round-" + round);
+            List<Suite> suites = suites(dir, false);
+            for (String name : classes) {
+                List<Suite> mine = suites.stream().filter(s -> s.name().endsWith("." + name)).toList();
+                if (mine.isEmpty()) {
+                    failures.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add("round " + round + ": no report (see " + out.resolve("round-" + round) + ".*.log)");
+                } else if (mine.stream().allMatch(s -> s.failed().isEmpty())) {
+                    counts.get(name)[0]++;
                 } else {
-                    firstFailures.computeIfAbsent(key, k -> new ArrayList<>()).add(round.getFileName() + ": "
-                            + suite.failed().get(0).name() + ": " + firstLines(suite.failed().get(0)).get(0));
+                    TestCase first = mine.stream().flatMap(s -> s.failed().stream()).findFirst().orElseThrow();
+                    failures.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add("round " + round + ": " + first.name() + ": " + firstLines(first).get(0));
                 }
             }
         }
         System.out.println();
-        System.out.println("== Rounds passed per class (" + rounds.size() + " rounds)");
-        counts.forEach((key, count) -> System.out.printf("%4d/%-4d %s%n", count[0], count[1], key));
-        firstFailures.forEach((key, lines) -> {
+        System.out.println("== Rounds passed per class (" + rounds + " rounds, " + out + ")");
+        counts.forEach((name, count) -> System.out.printf("%4d/%-4d %s%n", count[0], rounds, name));
+        failures.forEach((name, lines) -> {
             System.out.println();
-            System.out.println("-- " + key);
+            System.out.println("-- " + name);
             lines.forEach(l -> System.out.println("   " + l));
         });
-        boolean allPassed = counts.values().stream().allMatch(c -> c[0] == c[1]);
-        System.exit(allPassed && !counts.isEmpty() ? 0 : 1);
+        System.exit(failures.isEmpty() ? 0 : 1);
     }
 
     /** Every TEST-*.xml under {@code dir}: [PHASE/]MODULE…/target/FOLDER/TEST-x.xml, PHASE where {@code phased}. */
