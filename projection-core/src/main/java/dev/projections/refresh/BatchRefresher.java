@@ -211,13 +211,23 @@ final class BatchRefresher {
         traced.begin(marks);
         List<AckOutcome> outcomes;
         try {
-            outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> transactions.inNewTransaction(
-                    leases.refreshTimeout(marks, clock.instant()), connection -> {
-                        projection.refreshAll(ids);
-                        // acks lock rows: in key order, like every statement locking several pending rows
-                        // (docs/contract.md §3)
-                        return queue.ackAll(connection, marks, clock.instant());
-                    }), closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
+            outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> {
+                Instant now = clock.instant();
+                if (!marks.stream().allMatch(mark -> leases.leftToStart(mark, now))) {
+                    return null;
+                }
+                return transactions.inNewTransaction(leases.refreshTimeout(marks, now), connection -> {
+                    projection.refreshAll(ids);
+                    // acks lock rows: in key order, like every statement locking several pending rows
+                    // (docs/contract.md §3)
+                    return queue.ackAll(connection, marks, clock.instant());
+                });
+            }, closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
+            if (outcomes == null) {
+                traced.end(TracedRefresh.GIVEN_BACK, null);
+                release(marks);
+                return Ended.GIVEN_BACK;
+            }
             traced.end(TracedRefresh.REFRESHED, null);
         } catch (Exception | LinkageError | AssertionError e) {
             boolean pressed = isBackPressure(first, e) && !giveBacks.pressedOften(marks);
@@ -282,7 +292,7 @@ final class BatchRefresher {
         Instant start = clock.instant();
         AckOutcome outcome;
         try {
-            outcome = refreshAndAck(projection, mark, start);
+            outcome = refreshAndAck(projection, mark);
         } catch (Exception | LinkageError | AssertionError e) {
             if (isBackPressure(mark, e)) {
                 giveBacks.pressed(batch, List.of(mark), e);
@@ -296,6 +306,10 @@ final class BatchRefresher {
             callbacks.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
             return Ended.FAILED;
         }
+        if (outcome == null) {
+            release(List.of(mark));
+            return Ended.GIVEN_BACK;
+        }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         lagged(mark, clock.instant());
         if (outcome == AckOutcome.SUCCESS) {
@@ -308,19 +322,27 @@ final class BatchRefresher {
     }
 
     /**
-     * One mark's refresh and ack in one transaction, as its tenant; returns once they committed. Entering the tenant
-     * scope is part of it, the scope's close after the commit is not.
+     * One mark's refresh and ack in one transaction, as its tenant; returns once they committed, or {@code null},
+     * unstarted, when the lease no longer fits the refresh (the caller gives the mark back). Entering the tenant scope
+     * is part of it, the scope's close after the commit is not.
      */
-    private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark, Instant start) throws Exception {
+    private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark) throws Exception {
         TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
         traced.begin(List.of(mark));
         try {
-            AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> transactions.inNewTransaction(
-                    leases.refreshTimeout(List.of(mark), start), connection -> {
-                        projection.refresh(mark.key().entityId());
-                        return queue.ack(connection, mark, clock.instant());
-                    }), closing -> callbacks.scopeCloseFailed(mark.key(), closing));
-            traced.end(TracedRefresh.REFRESHED, null);
+            AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> {
+                // the trace read and the scope's entry take time (a trace read waits for a connection, up to the
+                // pool's timeout): the lease is judged again, and the timeout taken, as the transaction begins
+                Instant now = clock.instant();
+                if (!leases.leftToStart(mark, now)) {
+                    return null;
+                }
+                return transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), now), connection -> {
+                    projection.refresh(mark.key().entityId());
+                    return queue.ack(connection, mark, clock.instant());
+                });
+            }, closing -> callbacks.scopeCloseFailed(mark.key(), closing));
+            traced.end(outcome == null ? TracedRefresh.GIVEN_BACK : TracedRefresh.REFRESHED, null);
             return outcome;
         } catch (Exception | LinkageError | AssertionError e) {
             traced.end(isBackPressure(mark, e) ? TracedRefresh.GIVEN_BACK : TracedRefresh.FAILED, e);
@@ -341,9 +363,13 @@ final class BatchRefresher {
         try {
             AckOutcome outcome;
             try {
-                outcome = refreshAndAck(projection, mark, start);
+                outcome = refreshAndAck(projection, mark);
             } catch (Exception | LinkageError | AssertionError e) {
                 probeFailed(mark, e);
+                return false;
+            }
+            if (outcome == null) {
+                release(List.of(mark)); // too little lease left to start: no attempt, the next probe's turn tries again
                 return false;
             }
             // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)

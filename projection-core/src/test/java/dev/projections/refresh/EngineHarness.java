@@ -74,9 +74,22 @@ final class EngineHarness {
                 beforeNextTransaction = null;
                 first.run();
             }
-            return jdbc.inNewTransaction(timeout, connection -> work.run(recording(connection)));
+            Transaction outer = transaction.get();
+            transaction.set(new Transaction(timeout, clock.instant()));
+            try {
+                return jdbc.inNewTransaction(timeout, connection -> work.run(recording(connection)));
+            } finally {
+                transaction.set(outer);
+            }
         }
     };
+
+    /** A transaction as it began: its timeout, and the engine's clock at its start. */
+    record Transaction(Duration timeout, Instant began) {
+    }
+
+    /** The transaction running on this thread (for a projection's refresh: its own), or {@code null}. */
+    final ThreadLocal<Transaction> transaction = new ThreadLocal<>();
 
     /** The SQL of every statement the harness's transactions prepared, in order; tests clear it. */
     final List<String> statements = new CopyOnWriteArrayList<>();

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
 import dev.projections.Projection;
+import dev.projections.RefreshOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code projection.<name>.lease-time} (docs/design.md D45): a turn claims its projection's marks with that
@@ -49,6 +52,57 @@ class ProjectionLeaseTest {
         assertThat(Duration.between(before, leaseSeen.get("long"))).as("the global 2 min")
                 .isBetween(Duration.ofMinutes(2), Duration.ofMinutes(2).plusSeconds(5));
         assertThat(harness.pending()).isZero();
+    }
+
+    /**
+     * The engine review's E5: the time a refresh spends before its transaction (the trace read, which waits for a
+     * connection; the tenant scope's entry) must not stretch the transaction past its lease. Here the scope's first
+     * entry takes 55 s of a 2 min lease: the refresh judged at the claim would run with a 60 s timeout and 65 s left.
+     */
+    @ParameterizedTest(name = "{0} mark(s)")
+    @ValueSource(ints = {1, 2})
+    void aRefreshWhosePreparationAteItsLeaseIsGivenBackUnstartedAndEveryRefreshEndsInsideItsLease(int marks)
+            throws Exception {
+        java.util.List<String> refreshedIn = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Projection timed = new Projection() {
+            @Override
+            public String name() {
+                return "timed";
+            }
+
+            @Override
+            public void refresh(String id) throws Exception {
+                EngineHarness.Transaction transaction = harness.transaction.get();
+                Instant leaseUntil = harness.row(new MarkKey("timed", "acme", id)).claimedUntil();
+                Duration fits = Duration.between(transaction.began(), leaseUntil).minus(LeaseMargin.of(Duration.ofMinutes(2)));
+                assertThat(transaction.timeout()).as("the refresh's timeout, against the lease left when it began")
+                        .isLessThanOrEqualTo(fits);
+                refreshedIn.add(id);
+            }
+        };
+        harness = new EngineHarness("projection-lease-fit-" + marks, Map.of("projection.lease-time", "2m"), timed);
+        java.util.concurrent.atomic.AtomicBoolean slowOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        harness.tenantScope = tenant -> {
+            if (slowOnce.getAndSet(false)) {
+                harness.clock.advance(Duration.ofSeconds(55));
+            }
+            return () -> { };
+        };
+        java.util.List<MarkKey> keys = new java.util.ArrayList<>();
+        for (int i = 1; i <= marks; i++) {
+            keys.add(harness.mark("timed", "acme", Integer.toString(i)));
+        }
+
+        RefreshEngine engine = harness.newEngine();
+        for (int drains = 0; drains < 3 && harness.pending() > 0; drains++) {
+            engine.drain();
+        }
+
+        assertThat(refreshedIn).as("each refreshed once, after it was given back").hasSize(marks);
+        assertThat(harness.pending()).isZero();
+        for (MarkKey key : keys) {
+            assertThat(harness.outcomes(key)).as("given back unstarted: no failure").containsOnly(RefreshOutcome.SUCCESS);
+        }
     }
 
     @Test
