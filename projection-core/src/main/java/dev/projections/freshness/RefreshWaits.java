@@ -14,7 +14,14 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +45,12 @@ import java.util.logging.Logger;
  * clock may run ahead of this one's by up to the lease margin the clock check allows, and a row it inserted before
  * the commit must not pass for one inserted after. Within that margin a key marked again after its refresh keeps the
  * wait going until that mark is refreshed too: never too early, sometimes later.
+ * <p>
+ * A check runs on a thread of the waits' own ({@code checkThreads}) and the waiting thread waits for its answer only
+ * until the wait's deadline: a check held up by the pool (no connection for the pool's blocking timeout) or by a lock
+ * on the queue (a schema change, a {@code VACUUM FULL}) must not hold the request past its timeout. A check that
+ * answers late is dropped; the waiter's permit stays taken until it ends, so stuck checks count against
+ * {@code projection.await-max-waiters} and never pile up.
  */
 public final class RefreshWaits {
 
@@ -67,6 +80,8 @@ public final class RefreshWaits {
     private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> counts = new java.util.EnumMap<>(Result.class);
     private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> nanos = new java.util.EnumMap<>(Result.class);
     private final Semaphore permits;
+    /* the checks' threads: at most one check per permit is ever in flight, so no check waits for a thread */
+    private final ThreadPoolExecutor checks;
     /* a thread's open captures; a copy-on-write list, since a JAX-RS response filter may close one on another thread */
     private final ThreadLocal<List<Capture>> captures = new ThreadLocal<>();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
@@ -77,9 +92,11 @@ public final class RefreshWaits {
      * @param margin        how much later than a commit a row of another instance's clock may say it was first marked
      *                      and still be older (the lease margin: docs/contract.md §4 "Time")
      * @param inTransaction whether the calling thread is inside a transaction (then it does not wait)
+     * @param checkThreads  makes the threads the checks run on (in a server, the container's managed thread factory);
+     *                      made when needed, up to {@code projection.await-max-waiters}, ended after a minute idle
      */
     public RefreshWaits(Clock clock, Settings.Awaits bounds, Duration margin, PendingCheck check,
-                        BooleanSupplier inTransaction) {
+                        BooleanSupplier inTransaction, ThreadFactory checkThreads) {
         this.clock = clock;
         this.bounds = bounds;
         this.margin = margin;
@@ -90,6 +107,13 @@ public final class RefreshWaits {
             nanos.put(result, new java.util.concurrent.atomic.LongAdder());
         }
         this.permits = new Semaphore(bounds.maxWaiters());
+        this.checks = new ThreadPoolExecutor(bounds.maxWaiters(), bounds.maxWaiters(), 1, TimeUnit.MINUTES,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = checkThreads.newThread(runnable);
+                    thread.setName("projection-await-check-" + thread.getId());
+                    return thread;
+                });
+        this.checks.allowCoreThreadTimeOut(true);
     }
 
     /** Opens a capture of this thread's commits. */
@@ -169,6 +193,7 @@ public final class RefreshWaits {
     public void stop() {
         stopped = true;
         waiters.forEach(Waiter::wake);
+        checks.shutdownNow();
     }
 
     /**
@@ -198,9 +223,13 @@ public final class RefreshWaits {
             Duration bounded = timeout.compareTo(bounds.maxTimeout()) > 0 ? bounds.maxTimeout() : timeout;
             long deadline = start + bounded.toNanos();
             Instant committedBefore = token.committedAt().plus(margin);
-            for (int checks = 0; ; checks++) {
-                waiter.remaining = stillPending(waiter.remaining, committedBefore);
+            for (int checksDone = 0; ; checksDone++) {
+                Set<MarkKey> pending = answerBy(waiter, ask(waiter, committedBefore), deadline);
                 long now = System.nanoTime();
+                if (pending == null) {
+                    return ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
+                }
+                waiter.remaining = pending;
                 if (waiter.remaining.isEmpty()) {
                     return ended(new RefreshWait(Result.REFRESHED, Duration.ofNanos(now - start), Set.of()));
                 }
@@ -210,7 +239,7 @@ public final class RefreshWaits {
                 if (now - deadline >= 0) {
                     return ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
                 }
-                waiter.sleep(Math.min(nextCheck(checks).toNanos(), deadline - now));
+                waiter.sleep(Math.min(nextCheck(checksDone).toNanos(), deadline - now));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -219,7 +248,38 @@ public final class RefreshWaits {
         } finally {
             waiters.remove(waiter);
             waiting.decrementAndGet();
-            permits.release();
+            // a check still running keeps the permit until it ends
+            CompletableFuture<Set<MarkKey>> last = waiter.check;
+            if (last == null) {
+                permits.release();
+            } else {
+                last.whenComplete((answer, failure) -> permits.release());
+            }
+        }
+    }
+
+    /** The waiter's next check, on a check thread; once the waits are stopped, an answer of no progress. */
+    private CompletableFuture<Set<MarkKey>> ask(Waiter waiter, Instant committedBefore) {
+        Set<MarkKey> keys = waiter.remaining;
+        CompletableFuture<Set<MarkKey>> answer;
+        try {
+            answer = CompletableFuture.supplyAsync(() -> stillPending(keys, committedBefore), checks);
+        } catch (RejectedExecutionException stopping) {
+            answer = CompletableFuture.completedFuture(keys);
+        }
+        waiter.check = answer;
+        return answer;
+    }
+
+    /** The check's answer, or {@code null} when it has none by {@code deadline} (then it is dropped). */
+    private static Set<MarkKey> answerBy(Waiter waiter, CompletableFuture<Set<MarkKey>> answer, long deadline)
+            throws InterruptedException {
+        try {
+            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException late) {
+            return null;
+        } catch (ExecutionException cannotHappen) { // stillPending answers every failure with the keys
+            return waiter.remaining;
         }
     }
 
@@ -259,6 +319,8 @@ public final class RefreshWaits {
         private final Condition woken = lock.newCondition();
         private boolean wake;
         volatile Set<MarkKey> remaining;
+        /** The check asked last, perhaps still running. */
+        volatile CompletableFuture<Set<MarkKey>> check;
 
         Waiter(Set<MarkKey> keys) {
             this.remaining = keys;

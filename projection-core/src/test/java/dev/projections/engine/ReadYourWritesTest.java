@@ -248,6 +248,48 @@ class ReadYourWritesTest {
         assertThat(leftOpen.token().keys()).as("nothing after it was abandoned").containsExactly(key("earlier"));
     }
 
+    /**
+     * The engine review's E8: a check held up by the database (no connection for the pool's timeout, a lock on the
+     * queue) must not hold the wait past its timeout; and a check still stuck keeps its waiter's permit, so stuck
+     * checks never exceed {@code projection.await-max-waiters}.
+     */
+    @Test
+    void aCheckThatDoesNotAnswerEndsItsWaitAtTheTimeoutAndKeepsItsPermitUntilItEnds() throws Exception {
+        CountDownLatch databaseBack = new CountDownLatch(1);
+        AtomicInteger checksAsked = new AtomicInteger();
+        AtomicInteger checksEnded = new AtomicInteger();
+        waits = new RefreshWaits(Clock.systemUTC(), new Settings.Awaits(1, LONG, Duration.ofMillis(50)), Duration.ZERO,
+                (keys, committedBefore) -> {
+                    checksAsked.incrementAndGet();
+                    try {
+                        databaseBack.await();
+                        return Set.of();
+                    } finally {
+                        checksEnded.incrementAndGet();
+                    }
+                }, inTransaction::get, ReadYourWritesTest::daemon);
+        RefreshToken token = new RefreshToken(Set.of(key("1")), java.time.Instant.now());
+
+        RefreshWait stuck = threads.submit(() -> waits.await(token, Duration.ofMillis(100))).get(10, TimeUnit.SECONDS);
+
+        assertThat(stuck.result()).as("answered at its timeout, the check still stuck").isEqualTo(Result.TIMED_OUT);
+        assertThat(stuck.notRefreshed()).containsExactly(key("1"));
+        assertThat(checksEnded).hasValue(0);
+        assertThat(waits.await(token, LONG).result()).as("the stuck check holds the only permit")
+                .isEqualTo(Result.NOT_WAITED);
+        assertThat(checksAsked).as("no second check while the first is stuck").hasValue(1);
+
+        databaseBack.countDown();
+        RefreshWait afterwards = null;
+        for (int tries = 0; tries < 1_000 && (afterwards == null || afterwards.result() == Result.NOT_WAITED); tries++) {
+            afterwards = waits.await(token, LONG); // the permit comes back once the stuck check ended
+            if (afterwards.result() == Result.NOT_WAITED) {
+                Thread.sleep(10);
+            }
+        }
+        assertThat(afterwards.result()).isEqualTo(Result.REFRESHED);
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private void start(Settings.Awaits bounds, String... settings) {
@@ -264,7 +306,13 @@ class ReadYourWritesTest {
             }
             checks.add(pending);
             return pending;
-        }, inTransaction::get);
+        }, inTransaction::get, ReadYourWritesTest::daemon);
+    }
+
+    static Thread daemon(Runnable runnable) {
+        Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
     }
 
     private Engine engine(String instance, Map<String, String> overrides) {

@@ -80,7 +80,7 @@ public class EngineResources implements TestSupportSwitch {
         waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
                 (keys, committedBefore) -> sql.call("check a read-your-writes wait",
                         connection -> store.queue().stillPending(connection, keys, committedBefore)),
-                this::inTransaction);
+                this::inTransaction, checkThreads);
         if (!settings.enabled()) {
             waits.stop(); // a disabled engine refreshes nothing: no wait waits
         }
@@ -120,6 +120,10 @@ public class EngineResources implements TestSupportSwitch {
 
     @Resource
     TransactionSynchronizationRegistry transactions;
+
+    /** The read-your-writes checks' threads: a wait stops waiting for a check at its deadline (docs/contract.md §14). */
+    @Resource
+    jakarta.enterprise.concurrent.ManagedThreadFactory checkThreads;
 
     private boolean inTransaction() {
         int status = transactions.getTransactionStatus();

@@ -85,7 +85,11 @@ public final class ReadYourWritesScenario implements Scenario {
                         try (Connection connection = checks.getConnection()) {
                             return context.store().queue().stillPending(connection, keys, committedBefore);
                         }
-                    }, () -> false);
+                    }, () -> false, runnable -> {
+                        Thread thread = new Thread(runnable);
+                        thread.setDaemon(true);
+                        return thread;
+                    });
             RefreshWaits refreshWaits = waits[0];
             sink.afterCommit(keys -> {
                 refreshWaits.committed(keys);
