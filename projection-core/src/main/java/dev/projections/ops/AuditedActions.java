@@ -118,12 +118,22 @@ public final class AuditedActions {
         return runId;
     }
 
-    /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7). */
+    /**
+     * Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7), its audit row in
+     * the same transaction: the cancel cannot commit without it, nor be rolled back by the caller's transaction after.
+     */
     public void cancelRebuild(String by, String runId) {
         RebuildProgress run = rebuilds.progress(runId);
-        rebuilds.cancel(runId, by);
-        record(by, "cancel-rebuild", run.projection(), run.tenant(), null, "run " + runId + " (" + run.scope() + "), "
-                + run.marked() + " marked");
+        AuditEntry entry = AuditEntry.of(clock.instant(), by, "cancel-rebuild", run.projection(), run.tenant(), null,
+                "run " + runId + " (" + run.scope() + "), " + run.marked() + " marked");
+        rebuilds.cancel(runId, by, connection -> {
+            try {
+                audit.record(connection, entry);
+            } catch (java.sql.SQLException e) {
+                throw new AuditNotWritten("could not write the audit of cancel-rebuild: " + e.getMessage(), e);
+            }
+            return null;
+        });
     }
 
     /** Suspends {@code projection} with a reason: probed, and lifted when a probe succeeds or on "Resume". */

@@ -119,13 +119,18 @@ public final class RebuildOperations {
 
     /** Cancels a running run, committed on its own before this returns; its rebuild marks are deleted afterwards. */
     public void cancel(String runId, String by) {
+        cancel(runId, by, connection -> null);
+    }
+
+    /** As {@link #cancel(String, String)}, with {@code alongside} committed in the cancel's transaction, or neither. */
+    public void cancel(String runId, String by, dev.projections.refresh.Transactions.Work<?> alongside) {
         RebuildProgress run = progress(runId); // names an unknown run, before anything is written
         if (started.inThisTransaction().contains(runId)) {
             // the cancel commits on its own, and would wait for (or not see) a run this transaction has not committed
             throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " was started in "
                     + "this transaction: cancel it once the transaction committed");
         }
-        if (!stepper.cancel(runId, by)) {
+        if (!stepper.cancel(runId, by, alongside)) {
             throw new IllegalStateException("rebuild run " + runId + " of " + run.projection() + " is "
                     + progress(runId).state() + ", not running: there is nothing to cancel");
         }

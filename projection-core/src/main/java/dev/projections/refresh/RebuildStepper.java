@@ -256,8 +256,22 @@ public final class RebuildStepper {
      * undo a cancel. This instance's drainers then delete the run's marks before they claim more.
      */
     public boolean cancel(String runId, String by) {
-        boolean cancelled = shortTransactions.runOfItsOwn("rebuild cancel",
-                connection -> rebuilds.cancel(connection, runId, by, clock.instant()));
+        return cancel(runId, by, connection -> null);
+    }
+
+    /**
+     * As {@link #cancel(String, String)}, with {@code alongside} (the operator's audit row) written in the cancel's
+     * transaction once the run was cancelled: when it throws, the cancel rolls back with it, so neither commits
+     * without the other.
+     */
+    public boolean cancel(String runId, String by, Transactions.Work<?> alongside) {
+        boolean cancelled = shortTransactions.runOfItsOwn("rebuild cancel", connection -> {
+            if (!rebuilds.cancel(connection, runId, by, clock.instant())) {
+                return false;
+            }
+            alongside.run(connection);
+            return true;
+        });
         if (cancelled) {
             requestPurge();
             announceEnd(runId);

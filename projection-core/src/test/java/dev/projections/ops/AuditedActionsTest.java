@@ -7,6 +7,7 @@ import dev.projections.MarkKey;
 import dev.projections.ParkedSelection;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** An operator's actions and the audit row each leaves (docs/contract.md §12), on H2 without a server. */
@@ -67,6 +68,30 @@ class AuditedActionsTest {
         assertThat(audit.get(0)).containsExactly("carol", "pause", "orders", null, null, null);
         assertThat(audit.get(1)).containsExactly("carol", "resume", "orders", null, null, null);
         assertThat(audit.get(2)).containsExactly("carol", "rebuild", "orders", "", null, "run " + runId);
+    }
+
+    /** The engine review's E9: a cancel commits on its own, so its audit row must commit with it, or neither. */
+    @Test
+    void aCancelWhoseAuditRowTheDatabaseRefusesLeavesTheRunRunning() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-cancel-not-written");
+        String runId = db.audited().rebuild("carol", "orders", "");
+        try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE projection_audit RENAME TO projection_audit_away");
+        }
+
+        assertThatThrownBy(() -> db.audited().cancelRebuild("carol", runId))
+                .isInstanceOf(AuditedActions.AuditNotWritten.class)
+                .hasMessageContaining("could not write the audit of cancel-rebuild");
+
+        assertThat(db.rebuilds(null, Set.of()).progress(runId).state()).as("the cancel rolled back with its audit row")
+                .isEqualTo(dev.projections.RebuildProgress.RUNNING);
+        try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE projection_audit_away RENAME TO projection_audit");
+        }
+        db.audited().cancelRebuild("carol", runId);
+        assertThat(db.rebuilds(null, Set.of()).progress(runId).state())
+                .isEqualTo(dev.projections.RebuildProgress.CANCELLED);
+        assertThat(db.audit().get(db.audit().size() - 1)).startsWith("carol", "cancel-rebuild", "orders", "");
     }
 
     @Test

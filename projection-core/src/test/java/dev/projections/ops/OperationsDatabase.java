@@ -117,7 +117,11 @@ final class OperationsDatabase {
 
     /** Rebuilds with {@code tenants} as the TenantDirectory ({@code null}: none), {@code started} as the transaction's. */
     RebuildOperations rebuilds(List<String> tenants, Set<String> started) {
-        return new RebuildOperations(sql, store, null, clock, catalog(),
+        // a real stepper for cancels (committed in transactions of their own); its drainers' steps are not run here
+        dev.projections.refresh.RebuildStepper stepper = new dev.projections.refresh.RebuildStepper(store,
+                new dev.projections.refresh.JdbcTransactions(dataSource), clock, catalog(),
+                dev.projections.TenantScope.NONE, projection -> 100, java.time.Duration.ofMinutes(2));
+        return new RebuildOperations(sql, store, stepper, clock, catalog(),
                 dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
                 madeDue::incrementAndGet);
     }
