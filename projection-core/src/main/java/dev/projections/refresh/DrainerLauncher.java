@@ -75,8 +75,17 @@ public final class DrainerLauncher implements Sweep.Drainers {
             start(DrainerOrigin.HANDOFF, slot, false);
         }
         if (handoff.takeSweepRequest()) {
-            startIfSlotFree(DrainerOrigin.SWEEP); // keys were dropped: the table, not the hand-off, has them
+            startIfSlotFreeForAny(DrainerOrigin.SWEEP); // keys were dropped: the table, not the hand-off, has them
         }
+    }
+
+    /**
+     * As {@link #startIfSlotFree(DrainerOrigin)}, for the due marks of every deployed projection, paused or not: for a
+     * thread that must not read the database, a business or operator transaction's after its commit (its
+     * synchronization still on the thread; the pauses are read by the drainer, on its own thread, when it claims).
+     */
+    public boolean startIfSlotFreeForAny(DrainerOrigin origin) {
+        return startIfSlotFree(origin, engine.deployed());
     }
 
     /**

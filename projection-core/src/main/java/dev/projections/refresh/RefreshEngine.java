@@ -339,6 +339,10 @@ public final class RefreshEngine {
     }
 
     /** The projections this instance may claim marks of now. */
+    public Set<String> deployed() {
+        return catalog.names();
+    }
+
     public Set<String> claimable() {
         return catalog.claimable();
     }

@@ -27,20 +27,29 @@ public class AfterCommitDrainer {
         afterCommit(() -> { });
     }
 
-    /** Runs {@code first} after the caller's transaction commits (at once without one), then starts a drainer. */
+    /**
+     * Runs {@code first} after the caller's transaction commits (at once without one), then starts a drainer that
+     * looks at every projection's due marks. The look names them all rather than reading which are paused: that read
+     * would run on the completing thread, where a connection may not be had, and a copy of the pauses cached before
+     * the commit would leave out a projection the transaction resumed (engine review E7).
+     */
     void afterCommit(Runnable first) {
         if (!resources.settings().autoRefresh()) {
-            first.run();
+            afterCommitted(first);
             return;
         }
-        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
-            transactions.registerInterposedSynchronization(new OnCommit(() -> {
-                first.run();
-                runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
-            }));
-        } else {
+        afterCommitted(() -> {
             first.run();
-            runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
+            runtime.drainers().startIfSlotFreeForAny(DrainerOrigin.SWEEP);
+        });
+    }
+
+    /** Runs {@code work} after the caller's transaction commits, at once without one; never on a rollback. */
+    void afterCommitted(Runnable work) {
+        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            transactions.registerInterposedSynchronization(new OnCommit(work));
+        } else {
+            work.run();
         }
     }
 }

@@ -63,8 +63,11 @@ public class Operations {
     void build() {
         marks = new MarkOperations(resources.sql(), resources.store(), resources.counts(), resources.clock(), registry,
                 drainer::start);
+        // the cached pauses are forgotten once the change committed: forgotten before, a drainer's read in between
+        // would cache the old state again (engine review E7)
         pauses = new PauseOperations(resources.sql(), resources.store(), resources.clock(), registry,
-                pauseState::invalidate, drainer::start, lifecycleEvents::afterCommit);
+                () -> drainer.afterCommitted(pauseState::invalidate), () -> drainer.afterCommit(pauseState::invalidate),
+                lifecycleEvents::afterCommit);
         rebuilds = new RebuildOperations(resources.sql(), resources.store(), runtime.rebuilds(), resources.clock(),
                 registry, tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE,
                 tenantDirectory.isResolvable() ? () -> tenantDirectory.get().tenants() : null, this::startedRuns,

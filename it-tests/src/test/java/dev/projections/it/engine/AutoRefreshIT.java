@@ -157,6 +157,44 @@ class AutoRefreshIT {
                         prefix + "%") == 0);
     }
 
+    @Inject
+    dev.projections.ee.PauseState pauseState;
+
+    @Resource
+    jakarta.enterprise.concurrent.ManagedExecutorService executor;
+
+    /**
+     * The engine review's E7: a resume in the caller's transaction, while a drainer reads the pauses (and caches
+     * "paused") before that transaction commits. The backlog is another instance's (written by SQL, never offered
+     * to this one's hand-off) and the sweep is an hour away: only the resume's own look can find it.
+     */
+    @Test
+    void aResumeInATransactionLooksAtItsBacklogAfterTheCommitThoughADrainerCachedThePauseJustBefore() throws Exception {
+        String prefix = "resumed-" + UUID.randomUUID() + "-";
+        projections.pause(GatedProjection.NAME);
+        List<MarkKey> backlog = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            backlog.add(new MarkKey(GatedProjection.NAME, "", prefix + String.format("%03d", i)));
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            engine.store().queue().upsert(connection, backlog, dev.projections.store.PendingQueue.LIVE,
+                    engine.clock().instant());
+        }
+        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        Rows rows = new Rows(dataSource);
+
+        transaction.begin();
+        projections.resume(GatedProjection.NAME);
+        // a drainer's read of the pauses while the resume is not committed: on another thread, it sees "paused"
+        assertThat(executor.submit(() -> pauseState.paused()).get(30, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the pauses a drainer reads before the commit").contains(GatedProjection.NAME);
+        transaction.commit();
+
+        Await.until("the other instance's backlog to drain after the resume", () ->
+                rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND entity_id LIKE ?",
+                        prefix + "%") == 0);
+    }
+
     @Test
     void aRefreshStartedByTheHandoffRunsAsTheSystemIdentity() {
         String id = "identity-" + UUID.randomUUID();
