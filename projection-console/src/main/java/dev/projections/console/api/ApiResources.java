@@ -285,8 +285,11 @@ final class ApiResources {
             if (id != null) {
                 return ParkedSelection.mark(name, tenant == null ? "" : tenant, id);
             }
+            // bounded by the instant before the count, as the console's bulk buttons are by the list's: a mark parked
+            // after the caller's count is neither counted nor skipped (engine review E1)
+            java.time.Instant countedAt = reads.now();
             expect(body, filter(name, "parked", tenant, error));
-            return new ParkedSelection(name, tenant, null, error);
+            return new ParkedSelection(name, tenant, null, error).parkedBy(countedAt);
         } catch (IllegalArgumentException bad) {
             throw ApiProblem.badRequest(bad.getMessage());
         }
@@ -302,6 +305,11 @@ final class ApiResources {
         Long expected = body.number("expected");
         if (expected == null) {
             return;
+        }
+        if (expected < 0 || expected > ConsoleReads.COUNT_CAP) {
+            // counts stop at the cap: a larger number could never be checked
+            throw ApiProblem.badRequest("\"expected\" must be 0.." + ConsoleReads.COUNT_CAP + ", was " + expected
+                    + "; select fewer marks (by tenant or error) to act on more than that with a count");
         }
         long now = reads.count(selected).value();
         if (now != expected) {
