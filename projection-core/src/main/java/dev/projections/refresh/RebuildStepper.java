@@ -61,6 +61,18 @@ public final class RebuildStepper {
 
     /** Rebuild marks of a cancelled run deleted per transaction. */
     static final int PURGE_CHUNK = 5_000;
+
+    /**
+     * A partition whose step fails this many times in a row on this instance with what looks transient fails its run:
+     * a step that times out every time (an {@code ids()} too slow for half a lease) or whose transaction the
+     * projection's own code dooms ({@code RollbackException} at every commit) would keep the run RUNNING for ever,
+     * blocking every other run of its projection and tenant (engine review E3). A step is retried once its lease
+     * lapses, so with the default lease of 2 min this is about 20 minutes of failures in a row.
+     */
+    static final int MAX_TRANSIENT_FAILURES = 10;
+
+    /* consecutive transient failures per run and partition on this instance; a step that commits clears its entry */
+    private final java.util.Map<String, Integer> transientFailures = new java.util.concurrent.ConcurrentHashMap<>();
     /** How long one call deletes before it lets its drainer claim again. */
     static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
@@ -117,7 +129,9 @@ public final class RebuildStepper {
             // entering the tenant is part of the step; closing it once the step committed is not
             TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(lease.dividedBy(2),
                     connection -> markPage(connection, projection, run)), closing -> scopeCloseFailed(run, closing));
+            transientFailures.remove(partitionOf(run));
         } catch (BadIdsException e) {
+            transientFailures.remove(partitionOf(run));
             fail(run, e.getCause());
         } catch (LeaseLostException e) {
             // taken over after the lease lapsed, or cancelled: the new owner or the cancel decides what follows
@@ -129,11 +143,17 @@ public final class RebuildStepper {
             boolean timedOut = System.nanoTime() - started >= Duration.ofSeconds(
                     Math.max(1, lease.dividedBy(2).toSeconds())).toNanos(); // as JTA applies it: whole seconds
             // a pool with no connection free in time, or another of the servers' "not now" signals: also retried
-            if (timedOut || Transient.is(e) || SERVERS_NOT_NOW.isBackPressure(e)) {
+            boolean notNow = timedOut || Transient.is(e) || SERVERS_NOT_NOW.isBackPressure(e);
+            int inARow = notNow ? transientFailures.merge(partitionOf(run), 1, Integer::sum) : 0;
+            if (notNow && inARow < MAX_TRANSIENT_FAILURES) {
                 // a timeout, a lost connection, a deadlock: the step rolled back, the run stays RUNNING and is
                 // stepped again from its cursor once the lease lapses
                 LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
                         new Object[] {run.runId(), run.projection(), FailureText.of(e)});
+            } else if (notNow) {
+                transientFailures.remove(partitionOf(run));
+                fail(run, new IllegalStateException("a step of partition " + run.partition() + " failed " + inARow
+                        + " times in a row with a failure that looked transient; the last: " + FailureText.of(e), e));
             } else {
                 // a tenant scope that cannot be entered, a statement that is wrong: it would fail the same way at
                 // every lease, and the run would never end nor let a new run of its projection and tenant start
@@ -141,6 +161,10 @@ public final class RebuildStepper {
             }
         }
         return true;
+    }
+
+    private static String partitionOf(RebuildRun run) {
+        return run.runId() + '/' + run.partition();
     }
 
     /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */

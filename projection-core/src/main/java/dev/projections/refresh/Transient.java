@@ -17,6 +17,17 @@ final class Transient {
             "jakarta.transaction.RollbackException", "jakarta.ejb.ConcurrentAccessTimeoutException",
             "java.util.concurrent.RejectedExecutionException");
 
+    /*
+     * By SQLState, since PostgreSQL's driver throws one type for everything: connection exceptions (08), serialization
+     * failures and deadlocks (40001, 40P01), a timeout (HYT00), the server's resources short for now (class 53: too
+     * many connections, out of memory, disk full), an operator's or the server's intervention (57P01 a terminated
+     * backend, 57P02 a crash, 57P03 "starting up", 57P04, 57014 a cancelled query; MariaDB's 70100 a killed query),
+     * and a system error (class 58, an I/O error). What looks transient and is not ends after a bound of steps
+     * (RebuildStepper.MAX_TRANSIENT_FAILURES).
+     */
+    private static final java.util.regex.Pattern TRANSIENT_STATES =
+            java.util.regex.Pattern.compile("08...|40001|40P01|HYT00|53...|57P0[1-4]|57014|58...|70100");
+
     private Transient() {
     }
 
@@ -27,10 +38,8 @@ final class Transient {
                 return true;
             }
             if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().equals("57014")
-                    || sql.getSQLState().equals("40001") || sql.getSQLState().equals("40P01")
-                    || sql.getSQLState().equals("HYT00"))) {
-                return true; // connection exception, query cancelled, serialization failure, deadlock, timeout
+                    && TRANSIENT_STATES.matcher(sql.getSQLState()).matches()) {
+                return true;
             }
             if (t.getMessage() != null && t.getMessage().contains("IJ031070")) {
                 return true; // IronJacamar: the transaction was rolled back (its timeout ran out) under the statement

@@ -196,6 +196,98 @@ class RebuildTransientFailureTest {
         assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
     }
 
+    /** Lists {@link #IDS}; each call first runs {@code before}, which may throw. */
+    static final class IdsThatMayThrow implements Projection {
+        final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.function.IntConsumer before;
+
+        IdsThatMayThrow(java.util.function.IntConsumer before) {
+            this.before = before;
+        }
+
+        @Override
+        public String name() {
+            return "p";
+        }
+
+        @Override
+        public void refresh(String id) {
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            before.accept(calls.incrementAndGet());
+            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+        }
+    }
+
+    /**
+     * The engine review's E3: PostgreSQL's driver says "a DBA terminated the backend" (57P01), "starting up" (57P03),
+     * "too many connections" (53300) only by SQLState, wrapped by the persistence provider. A 4-hour run must not
+     * fail for it.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"57P01", "57P03", "53300"})
+    void aStepThatMeetsARoutineDatabaseEventIsSteppedAgainAfterItsLeaseAndTheRunFinishes(String sqlState)
+            throws Exception {
+        IdsThatMayThrow projection = new IdsThatMayThrow(call -> {
+            if (call == 1) {
+                throw new IllegalStateException("could not read the ids",
+                        new java.sql.SQLException("FATAL: the database event " + sqlState, sqlState));
+            }
+        });
+        EngineHarness harness = new EngineHarness("rebuild-event-" + sqlState, Map.of("projection.batch-size", "10"),
+                projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p");
+
+        while (engine.drain()) {
+            // the first step rolls back; its partition's lease holds the run back
+        }
+        assertThat(progress(harness, runId).state()).as("not failed by " + sqlState).isEqualTo(RebuildProgress.RUNNING);
+        harness.clock.advance(Duration.ofMinutes(10));
+        while (engine.drain()) {
+            // the whole run
+        }
+        RebuildProgress done = progress(harness, runId);
+        assertThat(done.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(done.takeovers()).as("taken over once, after the failed step's lease").isEqualTo(1);
+        assertThat(done.marked()).isEqualTo(IDS.size());
+    }
+
+    /**
+     * A failure that looks transient every time — here the commit's {@code RollbackException} of a transaction the
+     * projection's own code doomed — ends its run after {@link RebuildStepper#MAX_TRANSIENT_FAILURES} steps in a row
+     * rather than keeping it RUNNING, and its projection blocked, for ever.
+     */
+    @Test
+    void aStepThatFailsAsTransientEveryTimeFailsItsRunAfterTheBound() throws Exception {
+        IdsThatMayThrow projection = new IdsThatMayThrow(call -> {
+            throw new IllegalStateException(new jakarta.transaction.RollbackException(
+                    "ARJUNA016053: Could not commit transaction: marked for rollback by the projection's own call"));
+        });
+        EngineHarness harness = new EngineHarness("rebuild-doomed", Map.of("projection.batch-size", "10"), projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        String runId = harness.startRebuild("p");
+
+        for (int lease = 1; lease < RebuildStepper.MAX_TRANSIENT_FAILURES; lease++) {
+            while (engine.drain()) {
+                // one step that fails
+            }
+            harness.clock.advance(Duration.ofMinutes(10));
+        }
+        assertThat(progress(harness, runId).state()).as("retried until the bound").isEqualTo(RebuildProgress.RUNNING);
+        assertThat(projection.calls).hasValue(RebuildStepper.MAX_TRANSIENT_FAILURES - 1);
+        while (engine.drain()) {
+            // the last step the bound allows
+        }
+
+        RebuildProgress failed = progress(harness, runId);
+        assertThat(failed.state()).isEqualTo(RebuildProgress.FAILED);
+        assertThat(failed.lastError()).contains("failed " + RebuildStepper.MAX_TRANSIENT_FAILURES + " times in a row")
+                .contains("RollbackException");
+    }
+
     private static RebuildProgress progress(EngineHarness harness, String runId) throws Exception {
         return harness.transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
                 harness.store.rebuildHistory().progress(connection, runId, harness.clock.instant()).orElseThrow());
