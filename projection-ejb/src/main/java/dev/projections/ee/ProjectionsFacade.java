@@ -12,6 +12,7 @@ import dev.projections.IdleWait;
 import dev.projections.refresh.DrainerOrigin;
 import dev.projections.RefreshToken;
 import dev.projections.RefreshWait;
+import jakarta.transaction.Transactional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -27,6 +28,11 @@ import java.util.Set;
  * The {@link Projections} facade: a CDI bean, not an EJB, so a bad argument reaches the caller as the
  * {@code IllegalArgumentException} it is, and does not mark the caller's transaction for rollback. Each job is a
  * part of its own: marking, the operations on marks and pauses (core's {@code ops}), rebuild runs, the overview.
+ * <p>
+ * The operations on marks (retry, resume, skip, {@code refreshNow}) run in a transaction of their own, committed
+ * before they return, as a rebuild's cancel does: in the caller's transaction they would hold the marks' rows until
+ * its commit, which upserts the transaction's own marks then, in key order — two key-ordered sequences in one
+ * transaction, a deadlock with any commit or rebuild step that marks keys of both (engine review E2).
  */
 @ApplicationScoped
 public class ProjectionsFacade implements Projections {
@@ -93,21 +99,25 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int resumeParked(dev.projections.ParkedSelection selection) {
         return operations.marks().resumeParked(selection);
     }
 
     @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int skipParked(dev.projections.ParkedSelection selection) {
         return operations.marks().skipParked(selection).size();
     }
 
     @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int retryFailed(String projection) {
         return operations.marks().retryFailed(projection);
     }
 
     @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void retry(String projection, String tenant, String id) {
         operations.marks().retry(projection, tenant, id);
     }
@@ -227,6 +237,7 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int refreshNow(String... projections) {
         Set<String> names = namedOrAll(projections);
         if (!resources.settings().enabled() || !resources.settings().autoRefresh()) {

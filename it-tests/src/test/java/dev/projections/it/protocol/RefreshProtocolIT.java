@@ -226,6 +226,50 @@ class RefreshProtocolIT {
         assertThat(pending(gatedKey)).isZero();
     }
 
+    @Resource
+    jakarta.transaction.UserTransaction userTransaction;
+
+    /**
+     * The engine review's E2: the facade's retry inside the application's transaction commits on its own. In that
+     * transaction it held the key's row until the commit, which upserts the transaction's own marks then, in key
+     * order: with another commit marking both keys (a lower one first) the two waited for each other.
+     */
+    @Test
+    void aRetryInsideTheApplicationsTransactionHoldsNoMarkUntilThatTransactionCommits() throws Exception {
+        String high = "z-" + newId();
+        String low = "a-" + newId();
+        MarkKey failing = mark(high, "");
+        gated.failNext(high, 1);
+        engine.steps().refresh(engine.steps().claim(List.of(failing)));
+        assertThat(projections.failures(GatedProjection.NAME, 1000)).extracting(f -> f.id()).contains(high);
+
+        userTransaction.begin();
+        try {
+            projections.retry(GatedProjection.NAME, "", high);
+            // another commit marking both keys in key order, the lower first: it waited for the retried row
+            Future<?> other = executor.submit(() -> {
+                try (Connection connection = dataSource.getConnection()) {
+                    resources.store().queue().upsert(connection, List.of(key(low, ""), failing), 0,
+                            resources.clock().instant());
+                }
+                return null;
+            });
+            other.get(30, TimeUnit.SECONDS);
+            projections.markDirty(GatedProjection.NAME, low); // this transaction's own mark, written at its commit
+            userTransaction.commit();
+        } finally {
+            if (userTransaction.getStatus() != jakarta.transaction.Status.STATUS_NO_TRANSACTION) {
+                userTransaction.rollback();
+            }
+        }
+
+        assertThat(pending(failing)).isEqualTo(1);
+        assertThat(pending(key(low, ""))).isEqualTo(1);
+        assertThat(projections.failures(GatedProjection.NAME, 1000)).as("retried: due now, its attempts kept")
+                .filteredOn(f -> f.id().equals(high)).singleElement()
+                .satisfies(f -> assertThat(f.nextRetry()).isBeforeOrEqualTo(resources.clock().instant()));
+    }
+
     @Test
     void retryOfAKeyWithoutAFailingMarkIsRefusedNamingTheKey() {
         String id = newId();
