@@ -183,10 +183,16 @@ public final class DrainerLauncher implements Sweep.Drainers {
         }
     }
 
-    /** The probes of suspended projections (docs/contract.md §6): a probe is a refresh, so it runs as a drainer. */
+    /**
+     * The probes of suspended projections (docs/contract.md §6): a probe is a refresh, so it runs as a drainer. A
+     * projection whose probe lifted its suspension gets a drainer for its backlog at once, not at the next sweep.
+     */
     private void probe() {
         try {
-            engine.probeSuspended();
+            java.util.List<String> lifted = engine.probeSuspended();
+            if (!lifted.isEmpty()) {
+                startIfSlotFree(DrainerOrigin.SWEEP, lifted);
+            }
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {

@@ -14,6 +14,10 @@ public interface ProjectionCatalog {
     /** Names of deployed projections whose marks this instance may claim now. */
     Set<String> claimable();
 
+    /** The engine changed which projections are claimable (a probe lifted a suspension): a cached copy is stale. */
+    default void claimableChanged() {
+    }
+
     /**
      * A fixed set of projections, none of them paused: for an engine outside a server (tests, benchmarks), where no
      * operator pauses anything. The server's catalogue reads the pauses.

@@ -331,6 +331,7 @@ public final class RefreshEngine {
                 LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
                         + " succeeded");
                 lifted.add(projection);
+                catalog.claimableChanged();
                 lifecycle.announce(new dev.projections.lifecycle.ProjectionResumed(projection,
                         dev.projections.lifecycle.ProjectionResumed.PROBE, clock.instant()));
             }

@@ -190,6 +190,25 @@ class EngineDrainersTest {
                 "probe suspended projections", "start a drainer", "report the node", "sample trends", "prune history");
     }
 
+    /** A probe that lifts a suspension starts a drainer for the projection's backlog (engine review, minor). */
+    @Test
+    void aProbeThatLiftsASuspensionStartsADrainerForTheBacklog() throws Exception {
+        mark("1");
+        mark("2");
+        mark("3");
+        try (Connection connection = dataSource.getConnection()) {
+            engine.store().control().suspend(connection, "orders", "the backend was down", "operator",
+                    java.time.Instant.now());
+        }
+
+        engine.drainers().startProbes();
+        runQueued(); // the probe, and whatever it starts
+
+        assertThat(refreshed).as("the probe's mark and the backlog after it").containsExactlyInAnyOrder("1", "2", "3");
+        assertThat(pending()).isZero();
+        assertThat(engine.handoff().inFlight()).isZero();
+    }
+
     private void runQueued() {
         Runnable task;
         while ((task = queued.poll()) != null) {

@@ -87,6 +87,11 @@ public class ProjectionRegistry implements ProjectionCatalog {
     }
 
     @Override
+    public void claimableChanged() {
+        pauses.invalidate();
+    }
+
+    @Override
     public Set<String> claimable() {
         Set<String> paused = pauses.paused();
         if (paused.isEmpty()) {
