@@ -27,7 +27,10 @@ import java.util.function.ToIntFunction;
  * its {@code batch-size}) and whether that projection owes a look at its due marks ({@link #askForDueLook}), and holds
  * one of that projection's {@code workers} until {@link Turn#end}. A lane at its cap is invisible to drainers looking
  * for a turn, and of the lanes they can serve the one served least recently goes first: a projection whose refreshes
- * are slow holds at most its cap of drainers, and the others' keys never wait behind its backlog.
+ * are slow holds at most its cap of drainers, and the others' keys never wait behind its backlog. <b>The reserve:</b>
+ * a lane capped below {@code workers} that already has a drainer takes another only while one more stays free, so
+ * however many projections are slow, the last drainer is kept for a lane that has none (two capped lanes at their caps
+ * could otherwise hold every drainer, and a third projection's commits wait for one of their turns to end).
  * <p>
  * <b>Batching that follows the load.</b> A drainer between two turns <em>collects</em> ({@link Slot#nextTurn}): it
  * takes a lane at once when the lane's first waiting key came alone (nothing was offered to that lane in the quarter
@@ -234,6 +237,7 @@ public final class Handoff {
                 if (!ended) {
                     ended = true;
                     lanes.get(projection).busy--;
+                    busyTurns--;
                     changed.signalAll(); // a drainer collecting may take this lane again
                 }
             });
@@ -262,9 +266,12 @@ public final class Handoff {
             this.batchSize = Math.max(1, batchSizes.applyAsInt(projection));
         }
 
-        /** Whether a drainer may take a turn of it now: not at its cap. */
+        /**
+         * Whether a drainer may take a turn of it now: not at its cap, and — capped below {@code workers}, with a
+         * drainer already — not for the last free drainer, which is kept for a lane that has none (the reserve).
+         */
         private boolean open() {
-            return busy < cap;
+            return busy < cap && (busy == 0 || cap >= workers || busyTurns + 1 < workers);
         }
 
         /** Whether it has work a drainer could start on now, lingering or not. */
@@ -297,6 +304,8 @@ public final class Handoff {
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private final Set<Slot> slots = new LinkedHashSet<>();
     private int waitingCount;
+    /** Turns taken and not yet ended, over every lane. */
+    private int busyTurns;
     /** The projections claimable at the last turn taken; {@code null} before the first. */
     private Set<String> lastClaimable;
     private long turnsTaken;
@@ -517,6 +526,7 @@ public final class Handoff {
         boolean look = chosen.lookOwed;
         chosen.lookOwed = false;
         chosen.busy++;
+        busyTurns++;
         chosen.lastServed = ++turnsTaken;
         Slot helper = null;
         // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper

@@ -49,6 +49,9 @@ class IsolationTest {
     private final Map<String, CountDownLatch> fastRefreshed = new ConcurrentHashMap<>();
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private volatile CountDownLatch slowEntered = new CountDownLatch(1);
+    /** A second slow projection, held on the same latch. */
+    private final AtomicInteger slowerRunning = new AtomicInteger();
+    private volatile CountDownLatch slowerEntered = new CountDownLatch(1);
     private JdbcDataSource dataSource;
     private Engine engine;
 
@@ -114,6 +117,32 @@ class IsolationTest {
     }
 
     /**
+     * Three projections, two of them slow with backlogs (docs/design.md D45, the reserve): between them the slow ones
+     * hold every drainer but one, which stays for the third, so its commits are refreshed while every slow refresh
+     * holds. Without the reserve the second slow lane took the last drainer too.
+     */
+    @Test
+    void twoSlowProjectionsLeaveADrainerForAThirdProjectionsCommits() throws Exception {
+        engine = engine(Map.of());
+        markSlowBacklog();
+        markBacklog("slower");
+        engine.drainers().startIfSlotFree(DrainerOrigin.SWEEP);
+        assertThat(slowEntered.await(10, TimeUnit.SECONDS)).as("slow holds a drainer").isTrue();
+        assertThat(slowerEntered.await(10, TimeUnit.SECONDS)).as("slower holds a drainer").isTrue();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (slowRunning.get() + slowerRunning.get() < WORKERS - 1 && System.nanoTime() < until) {
+            Thread.sleep(5); // the backlogs' helpers take their turns
+        }
+
+        fastCommitsAreRefreshedWhileSlowHolds();
+
+        assertThat(slowRunning.get() + slowerRunning.get()).as("the slow ones hold all but one drainer")
+                .isEqualTo(WORKERS - 1);
+        releaseSlow.countDown();
+        awaitSlowDone();
+    }
+
+    /**
      * Twenty commits of fast, each refreshed while every slow refresh holds. Before each, a sweep's ask makes slow's
      * backlog due to every drainer that looks: were slow not capped, the drainers serving fast would take it one by
      * one and hold, and a commit would find none left.
@@ -151,9 +180,13 @@ class IsolationTest {
     }
 
     private void markSlowBacklog() throws Exception {
+        markBacklog("slow");
+    }
+
+    private void markBacklog(String projection) throws Exception {
         List<MarkKey> keys = new ArrayList<>();
         for (int i = 0; i < SLOW_MARKS; i++) {
-            keys.add(new MarkKey("slow", "", String.format("%04d", i)));
+            keys.add(new MarkKey(projection, "", String.format("%04d", i)));
         }
         engine.transactions().inNewTransaction(Duration.ofSeconds(30), connection -> {
             engine.store().queue().upsert(connection, keys, PendingQueue.LIVE, engine.clock().instant());
@@ -215,6 +248,28 @@ class IsolationTest {
                 expectFast(id).countDown();
             }
         };
-        return ProjectionCatalog.of(slow, fast);
+        Projection slower = new Projection() {
+            @Override
+            public String name() {
+                return "slower";
+            }
+
+            @Override
+            public void refresh(String id) throws Exception {
+                refreshAll(List.of(id));
+            }
+
+            @Override
+            public void refreshAll(List<String> ids) throws Exception {
+                slowerRunning.incrementAndGet();
+                try {
+                    slowerEntered.countDown();
+                    assertThat(releaseSlow.await(30, TimeUnit.SECONDS)).isTrue();
+                } finally {
+                    slowerRunning.decrementAndGet();
+                }
+            }
+        };
+        return ProjectionCatalog.of(slow, slower, fast);
     }
 }

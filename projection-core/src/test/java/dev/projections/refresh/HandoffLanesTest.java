@@ -88,6 +88,55 @@ class HandoffLanesTest {
         assertThat(handoff.busy("slow")).isZero();
     }
 
+    /**
+     * Isolation with three projections or more (docs/design.md D45): two slow lanes, each capped at workers − 1, take
+     * every drainer but one between them; the last is kept for a lane without a drainer, so a third projection's keys
+     * are taken at once, not after one of the slow turns ends.
+     */
+    @Test
+    void twoSlowLanesAtTheirCapsLeaveTheLastDrainerForAThirdProjection() {
+        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ZERO, nanos::get, projection -> 3,
+                projection -> 1);
+        List<Handoff.Turn> slowTurns = new ArrayList<>();
+        List<Handoff.Slot> drainers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            drainers.add(running(handoff));
+        }
+        for (int i = 0; i < 10; i++) {
+            handoff.offer(List.of(key("slow", i), key("fast", i)));
+        }
+        for (int i = 0; i < 3; i++) {
+            slowTurns.add(drainers.get(i).nextTurn(false, ALL));
+        }
+        assertThat(slowTurns).extracting(Handoff.Turn::projection).as("the slow lanes take three drainers")
+                .containsExactlyInAnyOrder("slow", "fast", "slow");
+
+        assertThat(drainers.get(3).nextTurn(false, ALL)).as("the last drainer is not a slow lane's third").isNull();
+        handoff.offer(List.of(key("other", 1)));
+        Handoff.Turn third = drainers.get(3).nextTurn(false, ALL);
+        assertThat(third.projection()).as("kept for the projection without a drainer").isEqualTo("other");
+        assertThat(third.keys()).containsExactly(key("other", 1));
+
+        third.end();
+        slowTurns.get(0).end();
+        assertThat(drainers.get(3).nextTurn(false, ALL)).as("with two free, a slow lane may take one more")
+                .isNotNull();
+    }
+
+    /** A lane capped at every worker (one projection deployed, or its own {@code workers} set so) is not held back. */
+    @Test
+    void aLaneCappedAtEveryWorkerIsNotHeldBackByTheReserve() {
+        Handoff handoff = new Handoff(1000, 2, Duration.ZERO, Duration.ZERO, nanos::get, projection -> 2,
+                projection -> 1);
+        Handoff.Slot one = running(handoff);
+        Handoff.Slot two = running(handoff);
+        handoff.offer(List.of(key("slow", 1), key("slow", 2)));
+        Handoff.Turn first = one.nextTurn(false, ALL);
+        Handoff.Turn second = two.nextTurn(false, ALL);
+        assertThat(List.of(first.projection(), second.projection())).as("its own workers setting allows every one")
+                .containsExactly("slow", "slow");
+    }
+
     @Test
     void theLaneServedLeastRecentlyGoesFirst() {
         Handoff handoff = handoff(Duration.ZERO);
