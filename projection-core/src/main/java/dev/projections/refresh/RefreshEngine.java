@@ -208,10 +208,11 @@ public final class RefreshEngine {
 
     /**
      * One turn: claims the turn's keys, and due marks of its projection when a look is owed or wanted, refreshes and
-     * acks them. A rebuild of the projection steps when its claim runs dry (D40): the next page is marked while the
-     * last of the previous one is refreshed, and the queue holds about one page of a run at a time. Live marks still
-     * come first in every claim (priority). Plain live traffic, short claims without rebuild marks, costs no step
-     * query, and no rebuild statement runs at all while no run has work.
+     * acks them. While a run may have work, a rebuild of the projection steps whenever its claim comes back short
+     * (D40): the next page is marked while the last of the previous one is refreshed, and the queue holds about one
+     * page of a run at a time. A short claim, not only an empty one: under steady live traffic every claim holds a
+     * live key or two, and a run waiting for an empty claim never took its first step (engine review E4). Live marks
+     * still come first in every claim (priority). No rebuild statement runs at all while no run has work.
      */
     private Claim take(Handoff.Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
         String projection = turn.projection();
@@ -231,7 +232,7 @@ public final class RefreshEngine {
         if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
             rebuilds.runsMayExist(); // another instance's run, whose marks came here
         }
-        if (lookAtRebuilds && rebuildRunningDry(claimed, batchSize) && rebuilds.step(Set.of(projection))) {
+        if (lookAtRebuilds && claimed.size() < batchSize && rebuilds.step(Set.of(projection))) {
             handoff.askForDueLook(Set.of(projection)); // the page just marked is due
         }
         if (claimed.isEmpty()) {
@@ -260,11 +261,6 @@ public final class RefreshEngine {
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
     }
-    private static boolean rebuildRunningDry(List<ClaimedMark> claimed, int batchSize) {
-        return claimed.isEmpty() || claimed.size() < batchSize
-                && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
-    }
-
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */
     public EngineSteps steps() {
         return new EngineSteps(claimer, refresher, catalog, settings);
