@@ -41,10 +41,12 @@ import java.util.logging.Logger;
  * instance wakes the waiter to check at once ({@link #refreshed}); otherwise it checks after 50, 100, 200 and 400 ms,
  * then every {@code projection.await-poll-interval}. Waiting threads are bounded ({@code projection.await-max-waiters}:
  * one more is answered {@link Result#NOT_WAITED} at once) and so are waits ({@code projection.await-max-timeout}).
- * The check compares a row's {@code first_marked_at} with the commit's time plus {@code margin}: another instance's
- * clock may run ahead of this one's by up to the lease margin the clock check allows, and a row it inserted before
- * the commit must not pass for one inserted after. Within that margin a key marked again after its refresh keeps the
- * wait going until that mark is refreshed too: never too early, sometimes later.
+ * The check compares a row's {@code first_marked_at} with the commit's time, plus {@code margin} when another
+ * instance wrote it ({@code first_marked_by}): that instance's clock may run ahead of this one's by up to the lease
+ * margin the clock check allows, and a row it inserted before the commit must not pass for one inserted after. Within
+ * that margin a key another instance marked again after its refresh keeps the wait going until that mark is refreshed
+ * too: never too early, sometimes later. A row this instance wrote is compared in its own clock, so a hot key whose
+ * refresh here missed its ack is done once a claim that began after the commit missed it.
  * <p>
  * A check runs on a thread of the waits' own ({@code checkThreads}) and the waiting thread waits for its answer only
  * until the wait's deadline: a check held up by the pool (no connection for the pool's blocking timeout) or by a lock
@@ -66,10 +68,13 @@ public final class RefreshWaits {
      */
     static final Duration ABANDONED_CAPTURE = Duration.ofMinutes(5);
 
-    /** Which of the keys are still waiting for a refresh that read a commit made before {@code committedBefore}. */
+    /**
+     * Which of the keys are still waiting for a refresh that read a commit this instance made at {@code committedAt}
+     * (its clock); {@code margin}: how far another instance's clock, which may have written a row's time, may run ahead.
+     */
     @FunctionalInterface
     public interface PendingCheck {
-        Set<MarkKey> stillPending(Collection<MarkKey> keys, Instant committedBefore) throws Exception;
+        Set<MarkKey> stillPending(Collection<MarkKey> keys, Instant committedAt, Duration margin) throws Exception;
     }
 
     private final Clock clock;
@@ -222,9 +227,9 @@ public final class RefreshWaits {
         try {
             Duration bounded = timeout.compareTo(bounds.maxTimeout()) > 0 ? bounds.maxTimeout() : timeout;
             long deadline = start + bounded.toNanos();
-            Instant committedBefore = token.committedAt().plus(margin);
+            Instant committedAt = token.committedAt();
             for (int checksDone = 0; ; checksDone++) {
-                Set<MarkKey> pending = answerBy(waiter, ask(waiter, committedBefore), deadline);
+                Set<MarkKey> pending = answerBy(waiter, ask(waiter, committedAt), deadline);
                 long now = System.nanoTime();
                 if (pending == null) {
                     return ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
@@ -259,11 +264,11 @@ public final class RefreshWaits {
     }
 
     /** The waiter's next check, on a check thread; once the waits are stopped, an answer of no progress. */
-    private CompletableFuture<Set<MarkKey>> ask(Waiter waiter, Instant committedBefore) {
+    private CompletableFuture<Set<MarkKey>> ask(Waiter waiter, Instant committedAt) {
         Set<MarkKey> keys = waiter.remaining;
         CompletableFuture<Set<MarkKey>> answer;
         try {
-            answer = CompletableFuture.supplyAsync(() -> stillPending(keys, committedBefore), checks);
+            answer = CompletableFuture.supplyAsync(() -> stillPending(keys, committedAt), checks);
         } catch (RejectedExecutionException stopping) {
             answer = CompletableFuture.completedFuture(keys);
         }
@@ -288,9 +293,9 @@ public final class RefreshWaits {
         return next.compareTo(bounds.pollInterval()) > 0 ? bounds.pollInterval() : next;
     }
 
-    private Set<MarkKey> stillPending(Set<MarkKey> keys, Instant committedBefore) {
+    private Set<MarkKey> stillPending(Set<MarkKey> keys, Instant committedAt) {
         try {
-            return Set.copyOf(check.stillPending(keys, committedBefore));
+            return Set.copyOf(check.stillPending(keys, committedAt, margin));
         } catch (Exception e) {
             LOG.log(Level.FINE, "a read-your-writes check failed; the wait goes on: {0}", e.toString());
             return keys;

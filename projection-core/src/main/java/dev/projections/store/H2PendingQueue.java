@@ -38,8 +38,8 @@ final class H2PendingQueue extends PendingQueue {
                   traceparent = COALESCE(CAST(? AS VARCHAR), p.traceparent)
              WHEN NOT MATCHED THEN INSERT
                   (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                   rebuild_run, traceparent)
-                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?)
+                   first_marked_by, rebuild_run, traceparent)
+                  VALUES (k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?, ?)
             """;
 
     /*
@@ -68,8 +68,9 @@ final class H2PendingQueue extends PendingQueue {
                 statement.setInt(9, priority);
                 statement.setObject(10, dialect.timestamp(now));
                 statement.setObject(11, dialect.timestamp(now));
-                statement.setString(12, rebuildRun);
-                statement.setString(13, traceparent);
+                statement.setString(12, holder);
+                statement.setString(13, rebuildRun);
+                statement.setString(14, traceparent);
                 for (int attempt = 1; ; attempt++) {
                     try {
                         statement.executeUpdate();

@@ -34,7 +34,7 @@ final class MariaDbPendingQueue extends PendingQueue {
     private static final String UPSERT = """
             INSERT INTO projection_pending
                    (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                    rebuild_run, traceparent)
+                    first_marked_by, rebuild_run, traceparent)
             VALUES %s
             ON DUPLICATE KEY UPDATE
                    generation = VALUES(generation),
@@ -45,7 +45,7 @@ final class MariaDbPendingQueue extends PendingQueue {
                    traceparent = COALESCE(VALUES(traceparent), traceparent)
             """;
 
-    private static final String UPSERT_ROW = "(?, ?, ?, ?, 1, ?, 0, ?, ?, ?, ?)";
+    private static final String UPSERT_ROW = "(?, ?, ?, ?, 1, ?, 0, ?, ?, ?, ?, ?)";
 
     /**
      * Rows per upsert statement: a rebuild page of 5,000 ids would otherwise be 35,000 parameters, past what a server
@@ -68,6 +68,7 @@ final class MariaDbPendingQueue extends PendingQueue {
                     statement.setInt(i++, priority);
                     statement.setObject(i++, dialect.timestamp(now));
                     statement.setObject(i++, dialect.timestamp(now));
+                    statement.setString(i++, holder);
                     statement.setString(i++, rebuildRun);
                     statement.setString(i++, traceparent);
                 }

@@ -123,12 +123,14 @@ public abstract class PendingQueue {
              WHERE projection = ? AND tenant_id = ? AND entity_id = ? AND generation = ? AND claim_token = ?
             """;
 
-    /* first_marked_at becomes the claim time: the change that made this ack miss happened after it. */
-    /* completed by a RowLocator's condition */
+    /*
+     * first_marked_at becomes the claim time: the change that made this ack miss happened after it; in the claimer's
+     * clock (first_marked_by). Completed by a RowLocator's condition.
+     */
     static final String REMARK_AND_RELEASE = """
             UPDATE projection_pending
                SET generation = ?, claim_token = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,
-                   first_failed_at = NULL, available_at = ?, first_marked_at = ?""";
+                   first_failed_at = NULL, available_at = ?, first_marked_at = ?, first_marked_by = ?""";
 
     private static final String ANY_DUE = """
             SELECT 1 FROM projection_pending
@@ -348,7 +350,8 @@ public abstract class PendingQueue {
             remark.setString(1, Generations.next());
             remark.setObject(2, dialect.timestamp(now));
             remark.setObject(3, dialect.timestamp(mark.claimedAt()));
-            int i = rows.bind(remark, 4, mark.key());
+            remark.setString(4, holder);
+            int i = rows.bind(remark, 5, mark.key());
             remark.setString(i, mark.token());
             if (remark.executeUpdate() == 1) {
                 return AckOutcome.REPEATED;
@@ -440,9 +443,12 @@ public abstract class PendingQueue {
     /** Keys per statement of {@link #stillPending}: a bound on its text and parameters on every database. */
     static final int KEYS_PER_CHECK = 500;
 
+    /* a row first marked by this instance (its clock) against the commit's time; any other against it plus the margin */
     private static final String STILL_PENDING = """
             SELECT projection, tenant_id, entity_id FROM projection_pending
-             WHERE (projection, tenant_id, entity_id) IN (%s) AND first_marked_at <= ?
+             WHERE (projection, tenant_id, entity_id) IN (%s)
+               AND (first_marked_by = ? AND first_marked_at <= ?
+                    OR (first_marked_by IS NULL OR first_marked_by <> ?) AND first_marked_at <= ?)
             """;
 
     /**
@@ -457,6 +463,19 @@ public abstract class PendingQueue {
      */
     public java.util.Set<MarkKey> stillPending(Connection connection, Collection<MarkKey> keys, Instant committedBefore)
             throws SQLException {
+        return stillPending(connection, keys, committedBefore, java.time.Duration.ZERO);
+    }
+
+    /**
+     * As {@link #stillPending(Connection, Collection, Instant)} for a commit this instance made at {@code committedAt}
+     * (its clock): a row this instance first marked ({@code first_marked_by}, its clock too) is compared with that
+     * time, any other row with that time plus {@code margin}, how far another instance's clock may run ahead of this
+     * one's (docs/contract.md §4 "Time"). A key marked again during each of its refreshes on this instance, whose
+     * missed ack sets the row to the claim's time, is then done once a claim that began after the commit missed it,
+     * not only once the margin passed (engine review E6).
+     */
+    public java.util.Set<MarkKey> stillPending(Connection connection, Collection<MarkKey> keys, Instant committedAt,
+                                               java.time.Duration margin) throws SQLException {
         java.util.Set<MarkKey> pending = new java.util.HashSet<>();
         List<MarkKey> all = new ArrayList<>(keys);
         for (int from = 0; from < all.size(); from += KEYS_PER_CHECK) {
@@ -466,7 +485,10 @@ public abstract class PendingQueue {
                 for (MarkKey key : chunk) {
                     i = bindKey(select, i, key);
                 }
-                select.setObject(i, dialect.timestamp(committedBefore));
+                select.setString(i++, holder);
+                select.setObject(i++, dialect.timestamp(committedAt));
+                select.setString(i++, holder);
+                select.setObject(i, dialect.timestamp(committedAt.plus(margin)));
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
                         pending.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));

@@ -28,8 +28,8 @@ final class PostgresPendingQueue extends PendingQueue {
     private static final String UPSERT = """
             INSERT INTO projection_pending AS p
                    (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
-                    rebuild_run, traceparent)
-            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?
+                    first_marked_by, rebuild_run, traceparent)
+            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, ?, 0, ?, ?, ?, ?, ?
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
                    AS k(projection, tenant_id, entity_id, generation, ord)
              ORDER BY k.ord
@@ -64,12 +64,13 @@ final class PostgresPendingQueue extends PendingQueue {
             statement.setInt(1, priority);
             statement.setObject(2, dialect.timestamp(now));
             statement.setObject(3, dialect.timestamp(now));
-            statement.setString(4, rebuildRun);
-            statement.setString(5, traceparent);
-            statement.setArray(6, connection.createArrayOf("text", projections));
-            statement.setArray(7, connection.createArrayOf("text", tenants));
-            statement.setArray(8, connection.createArrayOf("text", ids));
-            statement.setArray(9, connection.createArrayOf("text", generations));
+            statement.setString(4, holder);
+            statement.setString(5, rebuildRun);
+            statement.setString(6, traceparent);
+            statement.setArray(7, connection.createArrayOf("text", projections));
+            statement.setArray(8, connection.createArrayOf("text", tenants));
+            statement.setArray(9, connection.createArrayOf("text", ids));
+            statement.setArray(10, connection.createArrayOf("text", generations));
             statement.executeUpdate();
         }
     }
@@ -89,8 +90,9 @@ final class PostgresPendingQueue extends PendingQueue {
      */
     static final String LOCK_IN_KEY_ORDER = """
             INSERT INTO projection_pending AS p
-                   (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at)
-            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, 0, 0, ?, ?
+                   (projection, tenant_id, entity_id, generation, mark_count, priority, attempts, available_at, first_marked_at,
+                    first_marked_by)
+            SELECT k.projection, k.tenant_id, k.entity_id, k.generation, 1, 0, 0, ?, ?, ?
               FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY
                    AS k(projection, tenant_id, entity_id, generation, ord)
              ORDER BY k.ord
@@ -214,10 +216,11 @@ final class PostgresPendingQueue extends PendingQueue {
         try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
             lock.setObject(1, dialect.timestamp(now));
             lock.setObject(2, dialect.timestamp(now));
-            lock.setArray(3, connection.createArrayOf("text", projections));
-            lock.setArray(4, connection.createArrayOf("text", tenants));
-            lock.setArray(5, connection.createArrayOf("text", ids));
-            lock.setArray(6, connection.createArrayOf("text", fresh));
+            lock.setString(3, holder);
+            lock.setArray(4, connection.createArrayOf("text", projections));
+            lock.setArray(5, connection.createArrayOf("text", tenants));
+            lock.setArray(6, connection.createArrayOf("text", ids));
+            lock.setArray(7, connection.createArrayOf("text", fresh));
             try (ResultSet rows = lock.executeQuery()) {
                 while (rows.next()) {
                     held.put(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),

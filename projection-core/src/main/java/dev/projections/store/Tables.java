@@ -70,6 +70,11 @@ public final class Tables {
         return forProduct(databaseProductName, null);
     }
 
+    /** The same tables for another server {@code holder} on the same database (the store's tests play several). */
+    Tables forHolder(String holder) {
+        return new Tables(dialect, dialect.queue(holder));
+    }
+
     /** As {@link #forProduct(String)}, for the server {@code holder}, whose name each of its claims carries. */
     public static Tables forProduct(String databaseProductName, String holder) {
         Dialect dialect = Dialect.of(databaseProductName);

@@ -59,6 +59,10 @@ class ReadYourWritesTest {
     private Engine engine;
     private Engine otherInstance;
     private RefreshWaits waits;
+    /** The engines' and the waits' clock (the system's, until a test moves it). */
+    private final dev.projections.refresh.AdjustableClock clock = new dev.projections.refresh.AdjustableClock();
+    /** The waits' margin for rows of another instance's clock; none by default (one process, one clock). */
+    private Duration margin = Duration.ZERO;
     /** Whether commits are handed to this instance's drainers ({@code projection.auto-refresh}); else nothing refreshes here. */
     private boolean handOver = true;
 
@@ -259,7 +263,7 @@ class ReadYourWritesTest {
         AtomicInteger checksAsked = new AtomicInteger();
         AtomicInteger checksEnded = new AtomicInteger();
         waits = new RefreshWaits(Clock.systemUTC(), new Settings.Awaits(1, LONG, Duration.ofMillis(50)), Duration.ZERO,
-                (keys, committedBefore) -> {
+                (keys, committedAt, margin) -> {
                     checksAsked.incrementAndGet();
                     try {
                         databaseBack.await();
@@ -290,6 +294,32 @@ class ReadYourWritesTest {
         assertThat(afterwards.result()).isEqualTo(Result.REFRESHED);
     }
 
+    /**
+     * The engine review's E6: a hot key, changed again while its refresh runs, is re-marked by the missed ack to the
+     * claim's time. That claim began after the commit, on this instance, in its clock: the commit was read, and the
+     * wait is answered REFRESHED — not held for the lease margin that only another instance's clock needs.
+     */
+    @Test
+    void aKeyChangedAgainDuringARefreshThatReadTheCommitEndsTheWaitDespiteTheMargin() throws Exception {
+        margin = Duration.ofSeconds(10);
+        start(new Settings.Awaits(8, LONG, Duration.ofMillis(50)), "projection.auto-refresh", "false");
+        RefreshToken token = commitCaptured("7");
+        clock.advance(Duration.ofSeconds(1)); // the claim comes after the commit, in this instance's clock
+        CountDownLatch first = gate();
+        CountDownLatch second = gate();
+        kickUntilEntered("7");
+        Marks.mark(engine, "orders", "7"); // another user's change while the refresh runs
+        first.countDown();
+        assertThat(outcomes.poll(10, TimeUnit.SECONDS)).as("the ack missed: the key is marked again")
+                .isEqualTo(RefreshOutcome.REPEATED);
+        kickUntilEntered("7"); // the next refresh holds, the row stays
+
+        RefreshWait wait = waits.await(token, Duration.ofSeconds(2));
+
+        assertThat(wait.result()).as("the refresh that missed its ack had read the commit").isEqualTo(Result.REFRESHED);
+        second.countDown();
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private void start(Settings.Awaits bounds, String... settings) {
@@ -298,11 +328,11 @@ class ReadYourWritesTest {
             values.put(settings[i], settings[i + 1]);
         }
         engine = engine("this-instance", values);
-        // one process, one clock: no margin
-        waits = new RefreshWaits(Clock.systemUTC(), bounds, Duration.ZERO, (keys, committedBefore) -> {
+        // one process, one clock: no margin unless a test plays another instance's clock
+        waits = new RefreshWaits(clock, bounds, margin, (keys, committedAt, margin) -> {
             Set<MarkKey> pending;
             try (Connection connection = dataSource.getConnection()) {
-                pending = engine.store().queue().stillPending(connection, keys, committedBefore);
+                pending = engine.store().queue().stillPending(connection, keys, committedAt, margin);
             }
             checks.add(pending);
             return pending;
@@ -326,6 +356,7 @@ class ReadYourWritesTest {
         }
         Engine.Builder builder = Engine.builder()
                 .dataSource(dataSource)
+                .clock(clock)
                 .settings(Settings.load(SettingSource.of(values)))
                 .projections(ProjectionCatalog.of(projection()))
                 .threads(threads)

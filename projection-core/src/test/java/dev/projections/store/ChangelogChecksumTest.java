@@ -36,7 +36,8 @@ class ChangelogChecksumTest {
             "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
             "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
-            "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b");
+            "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
+            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -58,7 +59,8 @@ class ChangelogChecksumTest {
             "015-projection-pending-rebuild-run", "9:5b3b0d3653d9e44ad5722c58900bc2d5",
             "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
-            "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b");
+            "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
+            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

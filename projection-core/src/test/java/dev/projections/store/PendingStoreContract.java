@@ -1663,6 +1663,43 @@ abstract class PendingStoreContract {
         assertThat(stillPending(at(2), ORDER_1)).as("committed after the claim").containsExactly(ORDER_1);
     }
 
+    /**
+     * The engine review's E6: a row this instance re-marked (a missed ack, to its claim's time) is compared with its
+     * own commit's time directly; a row another instance's clock wrote, or an earlier release that recorded no
+     * writer, with the margin that clock may run ahead.
+     */
+    @Test
+    void aRowThisInstanceMarkedAgainIsJudgedInItsOwnClockAnotherInstancesWithTheMargin() throws Exception {
+        store = store.forHolder("this-instance");
+        mark(at(0), ORDER_1);
+        ClaimedMark claimed = claimOne(ORDER_1, at(2), tokenA);
+        mark(at(3), ORDER_1); // changed again while the refresh runs
+        assertThat(ack(claimed, at(4))).isEqualTo(AckOutcome.REPEATED); // re-marked to the claim's time, at(2)
+        java.time.Duration margin = java.time.Duration.ofSeconds(10);
+
+        assertThat(stillPending(at(1), margin, ORDER_1)).as("committed before this instance's claim: read")
+                .isEmpty();
+        assertThat(stillPending(at(2), margin, ORDER_1)).as("committed at the claim's instant: not known to be read")
+                .containsExactly(ORDER_1);
+
+        setFirstMarkedBy(ORDER_1, "another-instance");
+        assertThat(stillPending(at(1), margin, ORDER_1)).as("another instance's clock: within the margin")
+                .containsExactly(ORDER_1);
+        setFirstMarkedBy(ORDER_1, null);
+        assertThat(stillPending(at(1), margin, ORDER_1)).as("written by an earlier release").containsExactly(ORDER_1);
+    }
+
+    private void setFirstMarkedBy(MarkKey key, String instance) throws Exception {
+        try (Connection connection = connect(); java.sql.PreparedStatement update = connection.prepareStatement(
+                "UPDATE projection_pending SET first_marked_by = ? WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            update.setString(1, instance);
+            update.setString(2, key.projection());
+            update.setString(3, key.tenantId());
+            update.setString(4, key.entityId());
+            assertThat(update.executeUpdate()).isOne();
+        }
+    }
+
     @Test
     void aBackingOffOrParkedKeyStaysPending() throws Exception {
         mark(at(0), ORDER_1, ORDER_2);
@@ -1721,6 +1758,10 @@ abstract class PendingStoreContract {
 
     Set<MarkKey> stillPending(Instant committedAt, MarkKey... keys) throws Exception {
         return inTransaction(connection -> store.queue().stillPending(connection, List.of(keys), committedAt));
+    }
+
+    Set<MarkKey> stillPending(Instant committedAt, java.time.Duration margin, MarkKey... keys) throws Exception {
+        return inTransaction(connection -> store.queue().stillPending(connection, List.of(keys), committedAt, margin));
     }
 
     // ---------------------------------------------------------------------------------------------------------

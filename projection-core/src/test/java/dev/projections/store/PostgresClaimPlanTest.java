@@ -167,6 +167,9 @@ class PostgresClaimPlanTest {
                     select.setString(i++, "");
                     select.setString(i++, String.format("%08d", 5000 + k));
                 }
+                select.setString(i++, "this-instance");
+                select.setObject(i++, NOW.atOffset(ZoneOffset.UTC));
+                select.setString(i++, "this-instance");
                 select.setObject(i, NOW.atOffset(ZoneOffset.UTC));
             });
             assertThat(plan).as(plan).containsPattern("Index (Only )?Scan (using|on) projection_pending_(pk|entity_idx)")
@@ -290,10 +293,11 @@ class PostgresClaimPlanTest {
             String lock = plan(connection, "EXPLAIN " + PostgresPendingQueue.LOCK_IN_KEY_ORDER, select -> {
                 select.setObject(1, NOW.atOffset(ZoneOffset.UTC));
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
-                select.setArray(3, connection.createArrayOf("text", projections));
-                select.setArray(4, connection.createArrayOf("text", tenants));
-                select.setArray(5, connection.createArrayOf("text", ids));
+                select.setString(3, "this-instance");
+                select.setArray(4, connection.createArrayOf("text", projections));
+                select.setArray(5, connection.createArrayOf("text", tenants));
                 select.setArray(6, connection.createArrayOf("text", ids));
+                select.setArray(7, connection.createArrayOf("text", ids));
             });
             assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");

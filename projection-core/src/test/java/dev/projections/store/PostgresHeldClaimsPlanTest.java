@@ -61,7 +61,8 @@ class PostgresHeldClaimsPlanTest {
                 "record a failure", new Object[] {HeldClaims.RECORD_FAILURE, now, now, "boom", now},
                 "park", new Object[] {HeldClaims.PARK, now, now, "boom", now, now},
                 "give back untried", new Object[] {HeldClaims.GIVE_BACK_UNTRIED, now},
-                "missed ack: re-mark and release", new Object[] {PendingQueue.REMARK_AND_RELEASE, "g2", now, now});
+                "missed ack: re-mark and release", new Object[] {PendingQueue.REMARK_AND_RELEASE, "g2", now, now,
+                        "this-instance"});
         MarkKey key = new MarkKey("p0", "", "00500000");
         try (Connection connection = connect()) {
             RowLocator rows = RowLocator.byAddress(Map.of(key, addressOf(connection, key)));
@@ -89,10 +90,11 @@ class PostgresHeldClaimsPlanTest {
                 Timestamp now = Timestamp.from(Instant.parse("2030-01-01T12:00:00Z"));
                 select.setTimestamp(1, now);
                 select.setTimestamp(2, now);
-                select.setArray(3, connection.createArrayOf("text", new String[] {"p0"}));
-                select.setArray(4, connection.createArrayOf("text", new String[] {""}));
-                select.setArray(5, connection.createArrayOf("text", new String[] {"00500000"}));
-                select.setArray(6, connection.createArrayOf("text", new String[] {"fresh"}));
+                select.setString(3, "this-instance");
+                select.setArray(4, connection.createArrayOf("text", new String[] {"p0"}));
+                select.setArray(5, connection.createArrayOf("text", new String[] {""}));
+                select.setArray(6, connection.createArrayOf("text", new String[] {"00500000"}));
+                select.setArray(7, connection.createArrayOf("text", new String[] {"fresh"}));
             });
             assertThat(plan).as(plan).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan").doesNotContain("due_idx");

@@ -78,8 +78,8 @@ public class EngineResources implements TestSupportSwitch {
         handoff = Handoff.of(settings, () -> registry.get().settings());
         // the lease margin of the global lease: the clocks the check compares are kept within the shortest one's
         waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
-                (keys, committedBefore) -> sql.call("check a read-your-writes wait",
-                        connection -> store.queue().stillPending(connection, keys, committedBefore)),
+                (keys, committedAt, margin) -> sql.call("check a read-your-writes wait",
+                        connection -> store.queue().stillPending(connection, keys, committedAt, margin)),
                 this::inTransaction, checkThreads);
         if (!settings.enabled()) {
             waits.stop(); // a disabled engine refreshes nothing: no wait waits

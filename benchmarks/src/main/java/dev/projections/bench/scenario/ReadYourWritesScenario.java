@@ -81,9 +81,9 @@ public final class ReadYourWritesScenario implements Scenario {
                      new java.util.concurrent.atomic.LongAdder());
              HikariDataSource checks = context.database().pool("await-checks", 2)) {
             waits[0] = new RefreshWaits(Clock.systemUTC(), Settings.defaults().awaits(), Duration.ZERO,
-                    (keys, committedBefore) -> {
+                    (keys, committedAt, margin) -> {
                         try (Connection connection = checks.getConnection()) {
-                            return context.store().queue().stillPending(connection, keys, committedBefore);
+                            return context.store().queue().stillPending(connection, keys, committedAt, margin);
                         }
                     }, () -> false, runnable -> {
                         Thread thread = new Thread(runnable);
