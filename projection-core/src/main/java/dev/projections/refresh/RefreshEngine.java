@@ -208,11 +208,13 @@ public final class RefreshEngine {
 
     /**
      * One turn: claims the turn's keys, and due marks of its projection when a look is owed or wanted, refreshes and
-     * acks them. While a run may have work, a rebuild of the projection steps whenever its claim comes back short
-     * (D40): the next page is marked while the last of the previous one is refreshed, and the queue holds about one
-     * page of a run at a time. A short claim, not only an empty one: under steady live traffic every claim holds a
-     * live key or two, and a run waiting for an empty claim never took its first step (engine review E4). Live marks
-     * still come first in every claim (priority). No rebuild statement runs at all while no run has work.
+     * acks them. While a run may have work, a rebuild of the projection steps when its claim runs dry (D40): empty, or
+     * short with rebuild marks in it, so the next page is marked while the last of the previous one is refreshed and
+     * the queue holds about one page of a run at a time. Under steady live traffic every claim holds a live key or
+     * two and none runs dry, and a run waiting for that never took its first step (engine review E4): a short claim
+     * without rebuild marks steps too, at most every {@link #STEP_TRY_INTERVAL} per projection (a projection without
+     * a run pays one lease query that often while another's run is active), after its live marks were refreshed. Live
+     * marks still come first in every claim (priority). No rebuild statement runs at all while no run has work.
      */
     private Claim take(Handoff.Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
         String projection = turn.projection();
@@ -232,8 +234,10 @@ public final class RefreshEngine {
         if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
             rebuilds.runsMayExist(); // another instance's run, whose marks came here
         }
-        if (lookAtRebuilds && claimed.size() < batchSize && rebuilds.step(Set.of(projection))) {
-            handoff.askForDueLook(Set.of(projection)); // the page just marked is due
+        boolean runningDry = claimed.isEmpty() || claimed.size() < batchSize
+                && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
+        if (lookAtRebuilds && runningDry) {
+            step(projection);
         }
         if (claimed.isEmpty()) {
             return Claim.EMPTY;
@@ -253,6 +257,9 @@ public final class RefreshEngine {
             look.lookAgain(); // given back, re-marked or failed: due again now or after a backoff
             lookBeforeEnding.add(projection);
         }
+        if (lookAtRebuilds && !runningDry && claimed.size() < batchSize && stepTryDue(projection)) {
+            step(projection); // steady live traffic: no claim runs dry
+        }
         if (batch.isPressed()) {
             // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
             // for a retry delay, when the marks given back are due again
@@ -261,6 +268,28 @@ public final class RefreshEngine {
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
     }
+    /** How often a short claim without rebuild marks tries a step of its projection's run (see {@link #take}). */
+    static final Duration STEP_TRY_INTERVAL = Duration.ofMillis(200);
+
+    /* per projection, when a short claim without rebuild marks last tried a step, in the hand-off's time */
+    private final Map<String, Long> stepTries = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private boolean stepTryDue(String projection) {
+        long now = handoff.now();
+        Long last = stepTries.get(projection);
+        if (last != null && now - last < STEP_TRY_INTERVAL.toNanos()) {
+            return false;
+        }
+        stepTries.put(projection, now);
+        return true;
+    }
+
+    private void step(String projection) {
+        if (rebuilds.step(Set.of(projection))) {
+            handoff.askForDueLook(Set.of(projection)); // the page just marked is due
+        }
+    }
+
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */
     public EngineSteps steps() {
         return new EngineSteps(claimer, refresher, catalog, settings);
@@ -335,11 +364,12 @@ public final class RefreshEngine {
         return lifted;
     }
 
-    /** The projections this instance may claim marks of now. */
+    /** Every projection this instance deploys, paused or not (read from memory, never from the database). */
     public Set<String> deployed() {
         return catalog.names();
     }
 
+    /** The projections this instance may claim marks of now. */
     public Set<String> claimable() {
         return catalog.claimable();
     }
