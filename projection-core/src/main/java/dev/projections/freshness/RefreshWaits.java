@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeoutException;
@@ -85,8 +84,14 @@ public final class RefreshWaits {
     private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> counts = new java.util.EnumMap<>(Result.class);
     private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> nanos = new java.util.EnumMap<>(Result.class);
     private final Semaphore permits;
-    /* the checks' threads: at most one check per permit is ever in flight, so no check waits for a thread */
+    /* the checks' threads, started with the waits (in a server, in the deployment's context, not a request's) */
     private final ThreadPoolExecutor checks;
+
+    /**
+     * Threads that run checks. A check is one primary-key read, so a few serve many waiters; when every one is held up
+     * (the database in trouble), the others' checks queue behind and their waits end at their deadlines, as they should.
+     */
+    static final int CHECK_THREADS = 4;
     /* a thread's open captures; a copy-on-write list, since a JAX-RS response filter may close one on another thread */
     private final ThreadLocal<List<Capture>> captures = new ThreadLocal<>();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
@@ -97,8 +102,8 @@ public final class RefreshWaits {
      * @param margin        how much later than a commit a row of another instance's clock may say it was first marked
      *                      and still be older (the lease margin: docs/contract.md §4 "Time")
      * @param inTransaction whether the calling thread is inside a transaction (then it does not wait)
-     * @param checkThreads  makes the threads the checks run on (in a server, the container's managed thread factory);
-     *                      made when needed, up to {@code projection.await-max-waiters}, ended after a minute idle
+     * @param checkThreads  makes the threads the checks run on (in a server, the container's managed thread factory):
+     *                      {@link #CHECK_THREADS} of them (fewer if fewer waiters are allowed), all made here
      */
     public RefreshWaits(Clock clock, Settings.Awaits bounds, Duration margin, PendingCheck check,
                         BooleanSupplier inTransaction, ThreadFactory checkThreads) {
@@ -112,13 +117,16 @@ public final class RefreshWaits {
             nanos.put(result, new java.util.concurrent.atomic.LongAdder());
         }
         this.permits = new Semaphore(bounds.maxWaiters());
-        this.checks = new ThreadPoolExecutor(bounds.maxWaiters(), bounds.maxWaiters(), 1, TimeUnit.MINUTES,
-                new LinkedBlockingQueue<>(), runnable -> {
+        int threads = Math.max(1, Math.min(CHECK_THREADS, bounds.maxWaiters()));
+        this.checks = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                runnable -> {
                     Thread thread = checkThreads.newThread(runnable);
                     thread.setName("projection-await-check-" + thread.getId());
                     return thread;
                 });
-        this.checks.allowCoreThreadTimeOut(true);
+        // made now, on the thread that builds the waits: a thread made later would carry the context of whichever
+        // request first needed it (as the drainers' threads, docs/design.md "Threads of their own")
+        this.checks.prestartAllCoreThreads();
     }
 
     /** Opens a capture of this thread's commits. */
@@ -197,7 +205,13 @@ public final class RefreshWaits {
     /** Undeploy: every wait ends now, not waited; no new one starts. */
     public void stop() {
         stopped = true;
-        waiters.forEach(Waiter::wake);
+        for (Waiter waiter : waiters) {
+            waiter.wake();
+            CompletableFuture<Set<MarkKey>> check = waiter.check;
+            if (check != null) {
+                check.cancel(false); // a waiter waiting for its check's answer stops waiting now
+            }
+        }
         checks.shutdownNow();
     }
 
@@ -269,7 +283,7 @@ public final class RefreshWaits {
         CompletableFuture<Set<MarkKey>> answer;
         try {
             answer = CompletableFuture.supplyAsync(() -> stillPending(keys, committedAt), checks);
-        } catch (RejectedExecutionException stopping) {
+        } catch (RuntimeException stopping) { // rejected once stopped; a container refuses new threads after undeploy
             answer = CompletableFuture.completedFuture(keys);
         }
         waiter.check = answer;
@@ -283,7 +297,8 @@ public final class RefreshWaits {
             return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             return null;
-        } catch (ExecutionException cannotHappen) { // stillPending answers every failure with the keys
+        } catch (ExecutionException | java.util.concurrent.CancellationException noAnswer) {
+            // stillPending answers every failure with the keys; a check is cancelled only when the waits stop
             return waiter.remaining;
         }
     }

@@ -278,6 +278,10 @@ class ReadYourWritesTest {
 
         assertThat(stuck.result()).as("answered at its timeout, the check still stuck").isEqualTo(Result.TIMED_OUT);
         assertThat(stuck.notRefreshed()).containsExactly(key("1"));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (checksAsked.get() == 0 && System.nanoTime() < until) {
+            Thread.sleep(1); // the check's thread may start on it only after the wait ended, on a loaded machine
+        }
         assertThat(checksEnded).hasValue(0);
         assertThat(waits.await(token, LONG).result()).as("the stuck check holds the only permit")
                 .isEqualTo(Result.NOT_WAITED);
@@ -292,6 +296,17 @@ class ReadYourWritesTest {
             }
         }
         assertThat(afterwards.result()).isEqualTo(Result.REFRESHED);
+    }
+
+    /** {@code projection.await-max-waiters=0} turns waits off: every wait is NOT_WAITED, and the waits still start. */
+    @Test
+    void noWaitersAllowedTurnsWaitsOffWithoutFailing() throws Exception {
+        waits = new RefreshWaits(Clock.systemUTC(), new Settings.Awaits(0, LONG, Duration.ofMillis(50)), Duration.ZERO,
+                (keys, committedAt, margin) -> Set.copyOf(keys), inTransaction::get, ReadYourWritesTest::daemon);
+
+        RefreshWait wait = waits.await(new RefreshToken(Set.of(key("1")), java.time.Instant.now()), LONG);
+
+        assertThat(wait.result()).isEqualTo(Result.NOT_WAITED);
     }
 
     /**
