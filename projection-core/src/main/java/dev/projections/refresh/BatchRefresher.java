@@ -212,20 +212,19 @@ final class BatchRefresher {
         List<AckOutcome> outcomes;
         try {
             outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> {
-                Instant now = clock.instant();
-                if (!marks.stream().allMatch(mark -> leases.leftToStart(mark, now))) {
+                List<ClaimedMark> held = fitting(marks);
+                if (held == null) {
                     return null;
                 }
-                return transactions.inNewTransaction(leases.refreshTimeout(marks, now), connection -> {
+                return transactions.inNewTransaction(leases.refreshTimeout(held, clock.instant()), connection -> {
                     projection.refreshAll(ids);
                     // acks lock rows: in key order, like every statement locking several pending rows
                     // (docs/contract.md §3)
-                    return queue.ackAll(connection, marks, clock.instant());
+                    return queue.ackAll(connection, held, clock.instant());
                 });
             }, closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
             if (outcomes == null) {
-                traced.end(TracedRefresh.GIVEN_BACK, null);
-                release(marks);
+                traced.end(TracedRefresh.GIVEN_BACK, null); // a claim was lost before the refresh began
                 return Ended.GIVEN_BACK;
             }
             traced.end(TracedRefresh.REFRESHED, null);
@@ -307,8 +306,7 @@ final class BatchRefresher {
             return Ended.FAILED;
         }
         if (outcome == null) {
-            release(List.of(mark));
-            return Ended.GIVEN_BACK;
+            return Ended.GIVEN_BACK; // its claim was lost before the refresh began: another worker has the key
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         lagged(mark, clock.instant());
@@ -323,23 +321,21 @@ final class BatchRefresher {
 
     /**
      * One mark's refresh and ack in one transaction, as its tenant; returns once they committed, or {@code null},
-     * unstarted, when the lease no longer fits the refresh (the caller gives the mark back). Entering the tenant scope
-     * is part of it, the scope's close after the commit is not.
+     * unstarted, when its claim was lost before the refresh could begin. Entering the tenant scope is part of it, the
+     * scope's close after the commit is not.
      */
     private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark) throws Exception {
         TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
         traced.begin(List.of(mark));
         try {
             AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> {
-                // the trace read and the scope's entry take time (a trace read waits for a connection, up to the
-                // pool's timeout): the lease is judged again, and the timeout taken, as the transaction begins
-                Instant now = clock.instant();
-                if (!leases.leftToStart(mark, now)) {
+                List<ClaimedMark> held = fitting(List.of(mark));
+                if (held == null) {
                     return null;
                 }
-                return transactions.inNewTransaction(leases.refreshTimeout(List.of(mark), now), connection -> {
+                return transactions.inNewTransaction(leases.refreshTimeout(held, clock.instant()), connection -> {
                     projection.refresh(mark.key().entityId());
-                    return queue.ack(connection, mark, clock.instant());
+                    return queue.ack(connection, held.get(0), clock.instant());
                 });
             }, closing -> callbacks.scopeCloseFailed(mark.key(), closing));
             traced.end(outcome == null ? TracedRefresh.GIVEN_BACK : TracedRefresh.REFRESHED, null);
@@ -369,8 +365,7 @@ final class BatchRefresher {
                 return false;
             }
             if (outcome == null) {
-                release(List.of(mark)); // too little lease left to start: no attempt, the next probe's turn tries again
-                return false;
+                return false; // its claim was lost before the refresh began
             }
             // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)
             lagged(mark, clock.instant());
@@ -395,6 +390,27 @@ final class BatchRefresher {
     /** Outcomes seen while a projection was suspended say nothing about it once the suspension is lifted. */
     void forgetFailures(String projection) {
         guard.forget(projection);
+    }
+
+    /**
+     * {@code marks} (in key order) with leases that fit a refresh beginning now. What runs before the refresh's
+     * transaction — the read of the trace contexts, which waits for a connection up to the pool's timeout, and the
+     * tenant scope's entry — may have used too much of them, and a transaction timed from the claim would then outlive
+     * the lease and overlap the next worker's (engine review E5): they are renewed first. {@code null} when a claim was
+     * lost meanwhile; the ones still held are given back.
+     */
+    private List<ClaimedMark> fitting(List<ClaimedMark> marks) {
+        Instant now = clock.instant();
+        if (marks.stream().allMatch(mark -> leases.leftToStart(mark, now))) {
+            return marks;
+        }
+        List<ClaimedMark> renewed = new ArrayList<>(renew(marks));
+        if (renewed.size() < marks.size()) {
+            release(renewed);
+            return null;
+        }
+        renewed.sort(Comparator.comparing(ClaimedMark::key));
+        return renewed;
     }
 
     private List<ClaimedMark> renew(List<ClaimedMark> marks) {
