@@ -291,17 +291,29 @@ public final class RefreshWaits {
     }
 
     /** The check's answer, or {@code null} when it has none by {@code deadline} (then it is dropped). */
-    private static Set<MarkKey> answerBy(Waiter waiter, CompletableFuture<Set<MarkKey>> answer, long deadline)
+    private Set<MarkKey> answerBy(Waiter waiter, CompletableFuture<Set<MarkKey>> answer, long deadline)
             throws InterruptedException {
-        try {
-            return answer.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException late) {
-            return null;
-        } catch (ExecutionException | java.util.concurrent.CancellationException noAnswer) {
-            // stillPending answers every failure with the keys; a check is cancelled only when the waits stop
-            return waiter.remaining;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            try {
+                return answer.get(Math.max(0, Math.min(left, STOP_LOOK.toNanos())), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException notYet) {
+                // a stop may have drained this check unrun (asked just as the waits stopped): it would never answer
+                if (stopped) {
+                    return waiter.remaining;
+                }
+                if (deadline - System.nanoTime() <= 0) {
+                    return null;
+                }
+            } catch (ExecutionException | java.util.concurrent.CancellationException noAnswer) {
+                // stillPending answers every failure with the keys; a check is cancelled only when the waits stop
+                return waiter.remaining;
+            }
         }
     }
+
+    /** How often a waiter waiting for its check's answer looks whether the waits stopped. */
+    private static final Duration STOP_LOOK = Duration.ofMillis(100);
 
     private Duration nextCheck(int checksDone) {
         Duration next = checksDone < FIRST_CHECKS.size() ? FIRST_CHECKS.get(checksDone) : bounds.pollInterval();
