@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -78,7 +79,7 @@ public final class Engine {
         stats = b.stats;
         handoff = b.handoff;
         ProjectionCatalog catalog = b.projections;
-        lifecycle = new LifecycleAnnouncer(b.lifecycle, stats, clock);
+        lifecycle = new LifecycleAnnouncer(b.lifecycle, stats, clock, b.lifecycleThreads);
         rebuilds = b.rebuildSteps
                 ? new RebuildStepper(store, transactions, clock, catalog, b.tenantScope,
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle)
@@ -137,6 +138,7 @@ public final class Engine {
     /** Stops the refresh loop (unstarted claims are released at once), then writes the last minutes of trends. */
     public void stop() {
         refresh.stop();
+        lifecycle.stop();
         try {
             // what this instance counted of its last minutes: a process started again within the minute adds to it
             trends.flush();
@@ -174,11 +176,12 @@ public final class Engine {
         return refresh;
     }
 
-    /** The drainers' rebuild steps; {@code null} when built {@link Builder#withoutRebuildSteps without}. */
     /** Where operations tell their lifecycle events, as the engine tells its own: counted and logged when they throw. */
     public LifecycleAnnouncer lifecycle() {
         return lifecycle;
     }
+
+    /** The drainers' rebuild steps; {@code null} when built {@link Builder#withoutRebuildSteps without}. */
 
     public RebuildStepper rebuilds() {
         return rebuilds;
@@ -291,6 +294,20 @@ public final class Engine {
 
         private RefreshTracing tracing = RefreshTracing.NONE;
         private LifecycleListener lifecycle = LifecycleListener.NONE;
+        private ThreadFactory lifecycleThreads = runnable -> {
+            Thread thread = new Thread(runnable);
+            thread.setDaemon(true); // an engine never stopped does not keep the JVM alive
+            return thread;
+        };
+
+        /**
+         * Makes the one thread lifecycle events are told on, so that a slow observer holds no engine thread (in the
+         * server: the container's managed thread factory); default: a daemon thread.
+         */
+        public Builder lifecycleThreads(ThreadFactory lifecycleThreads) {
+            this.lifecycleThreads = Objects.requireNonNull(lifecycleThreads, "lifecycleThreads");
+            return this;
+        }
 
         /** Told of each lifecycle event after the commit that made it true (in the server: the CDI events). */
         public Builder lifecycle(LifecycleListener lifecycle) {

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -43,6 +45,8 @@ class LifecycleEventsTest {
     private final BlockingQueue<String> seenInTables = new LinkedBlockingQueue<>();
     private final AdjustableClock clock = new AdjustableClock();
     private volatile boolean listenerThrows;
+    /** While set, the listener waits on it: an observer that blocks. */
+    private volatile CountDownLatch observerHeld;
     private JdbcDataSource dataSource;
     private Engine engine;
 
@@ -60,6 +64,10 @@ class LifecycleEventsTest {
                 .projections(ProjectionCatalog.of(broken("orders"), empty("customers")))
                 .threads(threads).instanceId("lifecycle-test")
                 .lifecycle(event -> {
+                    CountDownLatch held = observerHeld;
+                    if (held != null) {
+                        awaitQuietly(held);
+                    }
                     seenInTables.add(committed(event));
                     told.add(event);
                     if (listenerThrows) {
@@ -117,6 +125,59 @@ class LifecycleEventsTest {
         assertThat(seenInTables.poll()).isEqualTo("committed");
         engine.rebuilds().finishExhausted();
         assertThat(told.poll(200, TimeUnit.MILLISECONDS)).as("told once").isNull();
+    }
+
+    @Test
+    void anObserverThatBlocksHoldsNeitherTheSweepNorADrainerAndIsToldEveryEventInOrderOnceItGoesOn() throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        observerHeld = held;
+        try {
+            String finishing = startRun("customers");
+            assertThat(engine.rebuilds().step()).isTrue();
+            // the sweep's step that ends the run tells RebuildEnded: it returns while the observer is held
+            Future<?> sweepStep = threads.submit(() -> engine.rebuilds().finishExhausted());
+            sweepStep.get(10, TimeUnit.SECONDS);
+            // and a drainer parks marks, one after the other, while the observer still holds
+            MarkKey one = Marks.mark(engine, "orders", "1");
+            engine.drainers().committed(Set.of(one));
+            awaitParked(1);
+            MarkKey two = Marks.mark(engine, "orders", "2");
+            engine.drainers().committed(Set.of(two));
+            awaitParked(2);
+            assertThat(told).as("nothing told while the observer holds").isEmpty();
+
+            held.countDown();
+            assertThat(((RebuildEnded) told.poll(10, TimeUnit.SECONDS)).run().runId()).isEqualTo(finishing);
+            assertThat(((MarkParked) told.poll(10, TimeUnit.SECONDS)).id()).isEqualTo("1");
+            assertThat(((MarkParked) told.poll(10, TimeUnit.SECONDS)).id()).isEqualTo("2");
+        } finally {
+            observerHeld = null;
+            held.countDown();
+        }
+    }
+
+    private void awaitParked(long parked) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until) {
+            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery(
+                         "SELECT COUNT(*) FROM projection_pending WHERE parked_at IS NOT NULL")) {
+                rows.next();
+                if (rows.getLong(1) == parked) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError(parked + " parked marks expected within 10 s");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private String startRun(String projection) throws Exception {

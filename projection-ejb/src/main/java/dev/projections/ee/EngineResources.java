@@ -125,6 +125,11 @@ public class EngineResources implements TestSupportSwitch {
     @Resource
     jakarta.enterprise.concurrent.ManagedThreadFactory checkThreads;
 
+    /** The container's managed thread factory: the engine's lifecycle thread is made by it too. */
+    public java.util.concurrent.ThreadFactory managedThreads() {
+        return checkThreads;
+    }
+
     private boolean inTransaction() {
         int status = transactions.getTransactionStatus();
         return status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK;
