@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -259,6 +260,8 @@ public final class RefreshEngine {
         }
         if (lookAtRebuilds && !runningDry && claimed.size() < batchSize && stepTryDue(projection)) {
             step(projection); // steady live traffic: no claim runs dry
+        } else if (lookAtRebuilds && !runningDry && halfPageClaimed(projection, claimed)) {
+            step(projection); // the next page marked while the other drainers refresh the rest of this one
         }
         if (batch.isPressed()) {
             // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
@@ -268,11 +271,32 @@ public final class RefreshEngine {
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
     }
+    /* per projection, the rebuild marks this instance claimed since its last step that marked a page */
+    private final Map<String, AtomicLong> claimedSinceStep =
+            new ConcurrentHashMap<>();
+
+    /**
+     * Whether this instance has claimed half a page of {@code projection}'s rebuild marks since its last step: then the
+     * next page is marked now, by this drainer, while the others refresh the rest of the last one (a step waiting for
+     * the page to run dry left every other drainer idle while one marked; docs/design.md D40).
+     */
+    private boolean halfPageClaimed(String projection, List<ClaimedMark> claimed) {
+        long rebuildMarks = claimed.stream().filter(mark -> mark.priority() == PendingQueue.REBUILD).count();
+        if (rebuildMarks == 0) {
+            return false;
+        }
+        AtomicLong since = claimedSinceStep.computeIfAbsent(projection,
+                name -> new AtomicLong());
+        long half = Math.max(1, settings.of(projection).rebuildPageSize() / 2);
+        long now = since.addAndGet(rebuildMarks);
+        return now >= half && since.compareAndSet(now, 0); // one drainer steps per half page
+    }
+
     /** How often a short claim without rebuild marks tries a step of its projection's run (see {@link #take}). */
     static final Duration STEP_TRY_INTERVAL = Duration.ofMillis(200);
 
     /* per projection, when a short claim without rebuild marks last tried a step, in the hand-off's time */
-    private final Map<String, Long> stepTries = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> stepTries = new ConcurrentHashMap<>();
 
     private boolean stepTryDue(String projection) {
         long now = handoff.now();
@@ -286,6 +310,10 @@ public final class RefreshEngine {
 
     private void step(String projection) {
         if (rebuilds.step(Set.of(projection))) {
+            AtomicLong since = claimedSinceStep.get(projection);
+            if (since != null) {
+                since.set(0);
+            }
             handoff.askForDueLook(Set.of(projection)); // the page just marked is due
         }
     }

@@ -10,17 +10,18 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rebuild marks its next page while its previous page's last marks are refreshed (docs/contract.md §7), rather
- * than only once the queue is empty; every id is still refreshed exactly once.
+ * A rebuild marks its next page once half of its previous page was claimed, while the rest of it is refreshed
+ * (docs/contract.md §7, docs/design.md D40), rather than only once the queue runs dry, when every other drainer would
+ * wait for the step; every id is still refreshed exactly once, and the queue holds at most about a page and a half.
  */
 class RebuildPipelineTest {
 
     private static final List<String> IDS = IntStream.range(0, 60).mapToObj(i -> String.format("id-%03d", i)).toList();
 
-    /** 60 ids in pages of 25, claimed 10 at a time: the third claim of pages 1 and 2 is short (5). */
+    /** 60 ids in pages of 25, claimed 10 at a time; what was pending at each claim's refresh is recorded. */
     static final class CountingProjection implements Projection {
         final List<String> refreshed = new ArrayList<>();
-        final List<Long> pendingAtShortClaims = new ArrayList<>();
+        final List<Long> pendingAtClaims = new ArrayList<>();
         EngineHarness harness;
 
         @Override
@@ -35,12 +36,10 @@ class RebuildPipelineTest {
 
         @Override
         public void refreshAll(List<String> ids) {
-            if (ids.size() < 10) {
-                try {
-                    pendingAtShortClaims.add(harness.pending());
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException(e);
-                }
+            try {
+                pendingAtClaims.add(harness.pending());
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
             }
             refreshed.addAll(ids);
         }
@@ -52,7 +51,7 @@ class RebuildPipelineTest {
     }
 
     @Test
-    void theNextPageIsMarkedWhileThePreviousPagesLastMarksAreRefreshedAndEveryIdIsRefreshedOnce() throws Exception {
+    void theNextPageIsMarkedOnceHalfThePreviousPageWasClaimedAndEveryIdIsRefreshedOnce() throws Exception {
         CountingProjection projection = new CountingProjection();
         EngineHarness harness = new EngineHarness("rebuild-pipeline", Map.of("projection.batch-size", "10"), projection);
         projection.harness = harness;
@@ -64,9 +63,10 @@ class RebuildPipelineTest {
         }
 
         assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
-        assertThat(projection.pendingAtShortClaims)
-                .as("refreshing the last 5 of page 1, page 2 (25 ids) is marked too; the last 5 of page 2, page 3 (10)")
-                .containsExactly(30L, 15L);
+        assertThat(projection.pendingAtClaims)
+                .as("page 1 (25); after 20 of it were claimed, page 2 is marked beside its last 5 (30); after 20 more, "
+                        + "page 3 (10) beside the last 10 of page 2 (20); never a claim that runs short")
+                .containsExactly(25L, 15L, 30L, 20L, 20L, 10L);
         assertThat(harness.pending()).isZero();
     }
 
@@ -84,6 +84,7 @@ class RebuildPipelineTest {
         }
 
         assertThat(projection.refreshed).containsExactlyInAnyOrderElementsOf(IDS);
-        assertThat(projection.pendingAtShortClaims).as("pages of 25, as in the test above").containsExactly(30L, 15L);
+        assertThat(projection.pendingAtClaims).as("pages of 25, as in the test above")
+                .containsExactly(25L, 15L, 30L, 20L, 20L, 10L);
     }
 }

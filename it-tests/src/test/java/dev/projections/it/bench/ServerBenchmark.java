@@ -84,6 +84,14 @@ class ServerBenchmark {
     private final int latencySamples = Integer.getInteger("bench.latency-samples", 300);
     /** The longest the live load runs beside a rebuild: live marks come first, so a load the engine cannot keep up with starves the run. */
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
+    /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
+    private final java.util.Set<Integer> parts = java.util.Arrays.stream(
+                    System.getProperty("bench.parts", "1,2,3,4,5").split(","))
+            .map(String::trim).map(Integer::valueOf).collect(java.util.stream.Collectors.toSet());
+    /** How many times part 4 rebuilds every order, one after the other on the same server. */
+    private final int rebuildRepetitions = Integer.getInteger("bench.rebuild-repetitions", 1);
+    /** Settings of the engine on every server the benchmark starts ({@code bench.server-settings=k=v,k=v}). */
+    private final Map<String, String> serverSettings = serverSettings(System.getProperty("bench.server-settings", ""));
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final StringBuilder report = new StringBuilder();
@@ -104,7 +112,7 @@ class ServerBenchmark {
         line("   %-6s %-26s %10s %10s %s", "round", "variant", "tx/s", "÷ off", "machine load");
         ServerProcess server = null;
         try {
-            for (int round = 1; round <= rounds; round++) {
+            for (int round = 1; round <= rounds && parts.contains(1); round++) {
                 Throughput off = businessLoad(ear, Map.of("projection.enabled", "false"), "marking off");
                 printRound(round, off, off);
                 printRound(round, businessLoad(ear, Map.of("projection.auto-refresh", "false"),
@@ -123,11 +131,22 @@ class ServerBenchmark {
                     server = null;
                 }
             }
+            if (server == null) { // part 1 left out: a server of its own for the rest
+                server = startOnFreshDatabase(ear, Map.of());
+            }
             // the last round's server, refreshing, runs the rest
-            lightLoadLatency(server);
-            drainAfterResume(server);
-            rebuildEveryOrder(server);
-            rebuildBesideLiveLoad(server);
+            if (parts.contains(2)) {
+                lightLoadLatency(server);
+            }
+            if (parts.contains(3)) {
+                drainAfterResume(server);
+            }
+            for (int repetition = 0; repetition < rebuildRepetitions && parts.contains(4); repetition++) {
+                rebuildEveryOrder(server);
+            }
+            if (parts.contains(5)) {
+                rebuildBesideLiveLoad(server);
+            }
         } finally {
             if (server != null) {
                 server.close();
@@ -488,6 +507,20 @@ class ServerBenchmark {
         return vacuum;
     }
 
+    private static Map<String, String> serverSettings(String list) {
+        Map<String, String> settings = new HashMap<>();
+        for (String pair : list.split(",")) {
+            if (!pair.isBlank()) {
+                int equals = pair.indexOf('=');
+                if (equals < 1) {
+                    throw new IllegalArgumentException("bench.server-settings: \"" + pair + "\" is not key=value");
+                }
+                settings.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+            }
+        }
+        return settings;
+    }
+
     private ServerProcess startOnFreshDatabase(Path ear, Map<String, String> settings) throws Exception {
         TestDatabase database = TestDatabase.get();
         try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
@@ -495,7 +528,8 @@ class ServerBenchmark {
             statement.execute("CREATE DATABASE projection_bench_server");
         }
         jdbcUrl = database.jdbcUrl().replaceFirst("/[^/?]+(\\?|$)", "/projection_bench_server$1");
-        Map<String, String> properties = new HashMap<>(settings);
+        Map<String, String> properties = new HashMap<>(serverSettings);
+        properties.putAll(settings);
         properties.put("projection.db.url", jdbcUrl);
         properties.put("projection.db.user", database.user());
         if (!database.password().isEmpty()) {
