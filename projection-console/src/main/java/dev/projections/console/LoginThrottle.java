@@ -3,8 +3,11 @@ package dev.projections.console;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import dev.projections.config.TrustedProxies;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Failed logins counted per client address, not per account: after {@code allowed} failures from one address, its
@@ -43,6 +46,8 @@ public final class LoginThrottle {
     private final int capacity;
     private final Clock clock;
     private final Map<String, Failures> byAddress;
+    private volatile Supplier<TrustedProxies> proxiesSource = () -> TrustedProxies.NONE;
+    private volatile TrustedProxies proxies; // read from the source at the first login
 
     public LoginThrottle(int allowed, Duration longest, int capacity, Clock clock) {
         if (allowed < 1) {
@@ -58,6 +63,28 @@ public final class LoginThrottle {
                 return size() > LoginThrottle.this.capacity;
             }
         };
+    }
+
+    /**
+     * Where the reverse proxies whose {@code X-Forwarded-For} names the client are read from, at the first login
+     * after this call (none until the console started).
+     */
+    public void trustFrom(Supplier<TrustedProxies> source) {
+        proxiesSource = source;
+        proxies = null;
+    }
+
+    /**
+     * What a login's failures are counted by: the {@link #key} of the client it stands for — {@code peer}, the
+     * address of the connection, or when that is a trusted proxy, the client its {@code forwardedFor} headers name.
+     */
+    public String clientKey(String peer, List<String> forwardedFor) {
+        TrustedProxies trusted = proxies;
+        if (trusted == null) {
+            trusted = proxiesSource.get(); // the settings were checked when the engine started: this does not throw
+            proxies = trusted;
+        }
+        return key(trusted.client(peer, forwardedFor));
     }
 
     /** How long {@code address} must still wait before its next attempt is checked; zero when it may try now. */

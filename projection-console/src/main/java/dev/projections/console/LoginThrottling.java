@@ -5,17 +5,21 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.servlet.ServletExtension;
 import io.undertow.servlet.api.DeploymentInfo;
+import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
 import jakarta.servlet.ServletContext;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
 
 /**
  * The form login throttled per client address ({@link LoginThrottle}), on WildFly: a POST to {@code j_security_check}
  * is checked by the server's form mechanism before any filter or servlet of the application runs, so this is an
  * Undertow handler placed ahead of the server's security. While the address must wait, the POST is answered
  * {@code 429} with {@code Retry-After} and never reaches the realm; otherwise it counts as a failure until the
- * exchange completes authenticated. Every form login of the web application the console is in is throttled (any POST
+ * exchange completes authenticated. The address counted is the connection's, or through a trusted reverse proxy the
+ * client it forwards ({@link LoginThrottle#clientKey}). Every form login of the web application the console is in is throttled (any POST
  * whose path names {@code j_security_check}), and nothing else. Found by Undertow through {@code META-INF/services},
  * and only active where the console's {@code PATH} context parameter is set; Payara, which has no Undertow, ignores
  * it.
@@ -44,6 +48,21 @@ public class LoginThrottling implements ServletExtension {
         return path != null && path.contains("j_security_check");
     }
 
+    /**
+     * The address of the connection itself: not {@code getSourceAddress()}, which the listener's
+     * {@code proxy-address-forwarding} replaces with what any client's {@code X-Forwarded-For} says.
+     */
+    static String peer(HttpServerExchange exchange) {
+        SocketAddress peer = exchange.getConnection().getPeerAddress();
+        return peer instanceof InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : null;
+    }
+
+    static List<String> forwardedFor(HttpServerExchange exchange) {
+        HeaderValues values = exchange.getRequestHeaders().get(Headers.X_FORWARDED_FOR);
+        return values == null ? List.of() : List.copyOf(values);
+    }
+
     /** The handler ahead of the server's security. */
     static final class Throttled implements HttpHandler {
 
@@ -61,9 +80,7 @@ public class LoginThrottling implements ServletExtension {
                 next.handleRequest(exchange);
                 return;
             }
-            InetSocketAddress source = exchange.getSourceAddress();
-            String address = LoginThrottle.key(source == null || source.getAddress() == null ? null
-                    : source.getAddress().getHostAddress());
+            String address = throttle.clientKey(peer(exchange), forwardedFor(exchange));
             LoginThrottle.Throttled wait;
             try {
                 throttle.attempt(address); // counted as failed until it succeeds

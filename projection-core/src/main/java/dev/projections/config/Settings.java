@@ -41,6 +41,7 @@ public record Settings(
         Awaits awaits,
         Retention retention,
         boolean testSupport,
+        TrustedProxies trustedProxies,
         Map<String, ProjectionSettings> projections) {
 
     /**
@@ -115,6 +116,11 @@ public record Settings(
     public static final String AWAIT_POLL_INTERVAL = "projection.await-poll-interval";
     /** Serves {@code /projections/test/idle} and {@code /projections/test/refresh}, without a login: tests only. */
     public static final String TEST_SUPPORT = "projection.test-support";
+    /**
+     * The reverse proxies in front of the console whose {@code X-Forwarded-For} names the client its login throttle
+     * counts (addresses and CIDR ranges, comma-separated); none by default.
+     */
+    public static final String TRUSTED_PROXIES = "projection.console.trusted-proxies";
     /**
      * The schema (on MariaDB/MySQL: the database) of the product's tables; unset, the connection's default schema.
      * Not {@value #SCHEMA}, which is the update/validate mode.
@@ -217,6 +223,7 @@ public record Settings(
                 new Retention(p.duration(AUDIT_RETENTION, Duration.ofDays(90)),
                         p.duration(REBUILD_RETENTION, Duration.ofDays(30))),
                 p.bool(TEST_SUPPORT, false),
+                p.trustedProxies(TRUSTED_PROXIES),
                 Map.of());
         if (settings.changelogTable.equalsIgnoreCase(settings.changelogLockTable)) {
             p.errors.add(CHANGELOG_TABLE + " and " + CHANGELOG_LOCK_TABLE + " must name two tables, both were \""
@@ -286,6 +293,6 @@ public record Settings(
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
                 tableSchema, changelogTable, changelogLockTable, freshnessObjective, awaits, retention, testSupport,
-                Map.copyOf(resolved));
+                trustedProxies, Map.copyOf(resolved));
     }
 }

@@ -100,6 +100,18 @@ final class ValueParser {
     }
 
     /** A comma-separated list of fully qualified class names; empty when not set. */
+    /** A comma-separated list of IP addresses and CIDR ranges; none when not set. */
+    TrustedProxies trustedProxies(String key) {
+        String value = raw(key);
+        try {
+            return TrustedProxies.parse(value);
+        } catch (IllegalArgumentException e) {
+            errors.add(key + " must list IP addresses and CIDR ranges (such as 10.0.0.0/8, 192.0.2.7, fd00::/8) "
+                    + "separated by commas, was \"" + value + "\": " + e.getMessage());
+            return TrustedProxies.NONE;
+        }
+    }
+
     List<String> classNames(String key) {
         return classNames(key, List.of());
     }

@@ -6,6 +6,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
 
 /**
  * The caller of a management API request, from its HTTP Basic credentials only, checked by the container
@@ -48,7 +51,10 @@ final class BasicLogin implements AutoCloseable {
         if (colon < 1) {
             throw unauthorized("the Basic credentials are not base64 of user:password");
         }
-        String address = LoginThrottle.key(request.getRemoteAddr());
+        // the connection's address, or through a trusted reverse proxy the client it forwards
+        Enumeration<String> forwarded = request.getHeaders("X-Forwarded-For");
+        String address = throttle.clientKey(PeerAddress.of(request),
+                forwarded == null ? List.of() : Collections.list(forwarded));
         throttle.attempt(address); // counted as failed until it succeeds
         boolean hadSession = request.getSession(false) != null;
         try {

@@ -1,0 +1,24 @@
+package dev.projections.console;
+
+import dev.projections.ee.EngineResources;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+/**
+ * Tells the console's login throttle where the reverse proxies to believe come from
+ * ({@code projection.console.trusted-proxies}) as the console's web application starts, before it serves a request.
+ * The settings are read at the first login, not here: reading them while the application's modules start could wait
+ * for the very deployment that is starting (the projections' registry waits for the application's beans).
+ */
+@ApplicationScoped
+public class LoginProxies {
+
+    @Inject
+    EngineResources resources;
+
+    void started(@Observes @Initialized(ApplicationScoped.class) Object context) {
+        LoginThrottle.shared().trustFrom(() -> resources.settings().trustedProxies());
+    }
+}
