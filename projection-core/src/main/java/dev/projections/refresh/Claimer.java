@@ -114,6 +114,17 @@ final class Claimer {
     }
 
     /**
+     * A rebuild's share of {@code projection}'s turns (docs/design.md D40): up to {@code limit} of its due rebuild marks
+     * only, passing over the live marks that fill its other claims.
+     */
+    List<ClaimedMark> claimRebuildShare(String projection, int limit) {
+        java.time.Duration lease = leases.of(projection);
+        String token = UUID.randomUUID().toString();
+        return claimWith(token, connection -> queue.claimDue(connection, Set.of(projection), clock.instant(), lease,
+                token, limit, PendingQueue.REBUILD));
+    }
+
+    /**
      * A claim whose lock wait ran out (docs/pitfalls.md #92: PostgreSQL's SKIP LOCKED can still wait, so a claim's
      * transaction waits for a lock only briefly) rolled back whole, having taken nothing: it is tried again after a
      * pause of 10 ms, then 20 ms (the business transaction it waited for ends meanwhile; a table lock a DBA's statement

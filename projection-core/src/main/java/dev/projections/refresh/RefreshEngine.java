@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -225,9 +226,20 @@ public final class RefreshEngine {
         // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other instances'
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
-        List<ClaimedMark> claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
+        boolean rebuildShare = lookAtRebuilds && rebuildShareDue(projection);
+        List<ClaimedMark> claimed;
+        if (rebuildShare) {
+            // the run's turn beside a live backlog: its marks only; the handed keys wait for the next turn's due look
+            claimed = claimer.claimRebuildShare(projection, batchSize);
+            handoff.askForDueLook(Set.of(projection));
+        } else {
+            claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
+            countLiveBacklog(projection, claimed, batchSize);
+        }
         // the last statement a drainer sends for a projection before it ends is a look that found nothing due
-        if (claimed.isEmpty() && lookAtDue) {
+        if (rebuildShare) {
+            lookBeforeEnding.add(projection); // not a look at the live marks
+        } else if (claimed.isEmpty() && lookAtDue) {
             lookBeforeEnding.remove(projection);
         } else {
             lookBeforeEnding.add(projection);
@@ -237,8 +249,9 @@ public final class RefreshEngine {
         }
         boolean runningDry = claimed.isEmpty() || claimed.size() < batchSize
                 && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
-        if (lookAtRebuilds && runningDry) {
-            step(projection);
+        if (lookAtRebuilds && runningDry && !step(projection) && rebuildShare && claimed.isEmpty()) {
+            // nothing left to claim or mark: under a live backlog no drainer ends, which would finish the run
+            rebuilds.finishExhausted();
         }
         if (claimed.isEmpty()) {
             return Claim.EMPTY;
@@ -271,6 +284,37 @@ public final class RefreshEngine {
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
     }
+    /**
+     * One claim in {@value #REBUILD_SHARE} of a projection whose claims come back full of live marks alone (a live
+     * backlog) while a run may have work is the run's: it claims rebuild marks only, so the run progresses by at least
+     * a batch (or takes a step) every {@value #REBUILD_SHARE} turns of its projection on each instance, and the live
+     * backlog keeps the other turns (docs/contract.md §7).
+     */
+    static final int REBUILD_SHARE = 4;
+
+    /* per projection, its claims in a row that came back full of live marks alone */
+    private final Map<String, AtomicInteger> liveBacklogClaims = new ConcurrentHashMap<>();
+
+    private boolean rebuildShareDue(String projection) {
+        AtomicInteger inRow = liveBacklogClaims.get(projection);
+        if (inRow == null) {
+            return false;
+        }
+        int seen = inRow.get();
+        return seen >= REBUILD_SHARE - 1 && inRow.compareAndSet(seen, 0); // one drainer takes the share
+    }
+
+    private void countLiveBacklog(String projection, List<ClaimedMark> claimed, int batchSize) {
+        boolean liveOnlyAndFull = claimed.size() >= batchSize
+                && claimed.stream().allMatch(mark -> mark.priority() != PendingQueue.REBUILD);
+        AtomicInteger inRow = liveBacklogClaims.computeIfAbsent(projection, name -> new AtomicInteger());
+        if (liveOnlyAndFull) {
+            inRow.incrementAndGet();
+        } else {
+            inRow.set(0);
+        }
+    }
+
     /* per projection, the rebuild marks this instance claimed since its last step that marked a page */
     private final Map<String, AtomicLong> claimedSinceStep =
             new ConcurrentHashMap<>();
@@ -308,14 +352,17 @@ public final class RefreshEngine {
         return true;
     }
 
-    private void step(String projection) {
-        if (rebuilds.step(Set.of(projection))) {
+    /** Steps a run of {@code projection}; whether it marked anything. */
+    private boolean step(String projection) {
+        boolean stepped = rebuilds.step(Set.of(projection));
+        if (stepped) {
             AtomicLong since = claimedSinceStep.get(projection);
             if (since != null) {
                 since.set(0);
             }
             handoff.askForDueLook(Set.of(projection)); // the page just marked is due
         }
+        return stepped;
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */

@@ -90,7 +90,8 @@ final class MariaDbPendingQueue extends PendingQueue {
     private static final String CLAIM_ONE_PROJECTION = """
             (SELECT projection, tenant_id, entity_id, generation, attempts, priority, available_at, first_marked_at
                FROM projection_pending
-              WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+              WHERE projection = ? AND priority >= ? AND available_at <= ?
+                AND (claimed_until IS NULL OR claimed_until <= ?)
                 AND NOT EXISTS (SELECT 1 FROM projection_control c
                                  WHERE c.projection = projection_pending.projection AND c.paused)
               ORDER BY priority, available_at
@@ -104,14 +105,15 @@ final class MariaDbPendingQueue extends PendingQueue {
     }
 
     @Override
-    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
-            throws SQLException {
+    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
+                                      int fromPriority) throws SQLException {
         // its subqueries read before it locks: without the check (SnapshotChecks)
         PreparedStatement select = connection.prepareStatement(SnapshotChecks.statement(connection,
                 claimDueSql(projections.size(), limit)));
         int i = 1;
         for (String projection : projections) {
             select.setString(i++, projection);
+            select.setInt(i++, fromPriority);
             select.setObject(i++, dialect.timestamp(now));
             select.setObject(i++, dialect.timestamp(now));
         }

@@ -154,10 +154,19 @@ public abstract class PendingQueue {
      */
     public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
                                       Duration lease, String token, int limit) throws SQLException {
+        return claimDue(connection, projections, now, lease, token, limit, LIVE);
+    }
+
+    /**
+     * The same, of the marks of priority {@code fromPriority} or lower in claim order ({@link #REBUILD}: rebuild marks
+     * only — a rebuild's share of the claims while live marks would fill every one, docs/design.md D40).
+     */
+    public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
+                                      Duration lease, String token, int limit, int fromPriority) throws SQLException {
         if (projections.isEmpty() || limit < 1) {
             return List.of();
         }
-        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit)) {
+        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority)) {
             return claim(connection, select, now, lease, token);
         }
     }
@@ -167,15 +176,16 @@ public abstract class PendingQueue {
      * {@code limit}: one {@code projection IN (…)} query here. Its result columns are those of
      * {@link #CLAIM_CANDIDATES}.
      */
-    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
-            throws SQLException {
-        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()), "",
-                "priority, available_at", dialect.firstRows(limit)) + lockClause();
+    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
+                                      int fromPriority) throws SQLException {
+        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()),
+                "\n   AND priority >= ?", "priority, available_at", dialect.firstRows(limit)) + lockClause();
         PreparedStatement select = connection.prepareStatement(claimStatement(lockingRead(connection, sql)));
         int i = 1 + claimParameters();
         for (String projection : projections) {
             select.setString(i++, projection);
         }
+        select.setInt(i++, fromPriority);
         select.setObject(i++, dialect.timestamp(now));
         select.setObject(i, dialect.timestamp(now));
         return select;

@@ -250,7 +250,7 @@ final class PostgresPendingQueue extends PendingQueue {
                    SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
                           p.tableoid, p.ctid, p.first_marked_at
                      FROM projection_pending p
-                    WHERE p.projection = d.projection AND p.available_at <= ?
+                    WHERE p.projection = d.projection AND p.priority >= ? AND p.available_at <= ?
                       AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
                     ORDER BY p.priority, p.available_at
                     LIMIT ?
@@ -260,11 +260,12 @@ final class PostgresPendingQueue extends PendingQueue {
             """;
 
     @Override
-    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit)
-            throws SQLException {
+    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
+                                      int fromPriority) throws SQLException {
         PreparedStatement select = connection.prepareStatement(claimStatement(CLAIM_DUE));
         int i = 1 + claimParameters();
         select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
+        select.setInt(i++, fromPriority);
         select.setObject(i++, dialect.timestamp(now));
         select.setObject(i++, dialect.timestamp(now));
         select.setInt(i++, limit);

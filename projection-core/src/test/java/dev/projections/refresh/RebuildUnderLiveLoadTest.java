@@ -77,6 +77,63 @@ class RebuildUnderLiveLoadTest {
         assertThat(rebuilt).containsExactlyInAnyOrderElementsOf(IDS);
     }
 
+    /**
+     * A live backlog: 100 live marks due, and each live refresh commits one more, so every claim of the projection comes
+     * back full of live marks until the traffic stops after {@value #BACKLOG_COMMITS} commits. One claim in four is the
+     * run's (RefreshEngine.REBUILD_SHARE): the run of 30 ids in pages of 10, claimed 10 at a time, finishes while the
+     * backlog still stands, within 4 × (3 pages + 3 batches + 1) turns, i.e. fewer than 280 live refreshes.
+     */
+    @Test
+    void aRebuildFinishesWhileALiveBacklogFillsEveryLiveClaimOfItsProjection() throws Exception {
+        harness = new EngineHarness("rebuild-beside-backlog", Map.of("projection.batch-size", "10"), backlogged);
+        RefreshEngine engine = harness.newEngineWithRebuilds(10);
+        runId = harness.startRebuild("busy");
+        for (int i = 0; i < 100; i++) {
+            harness.mark("busy", "live-backlog-" + i);
+        }
+
+        while (engine.drain()) {
+            // the backlog, the traffic and the run
+        }
+
+        assertThat(commits).as("the live traffic ran its course").hasValue(BACKLOG_COMMITS);
+        assertThat(liveRefreshesWhenTheRunEnded.get()).as("the run ended while the live backlog stood")
+                .isPositive().isLessThan(280);
+        assertThat(progress().state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(rebuilt).containsExactlyInAnyOrderElementsOf(IDS);
+    }
+
+    private static final int BACKLOG_COMMITS = 600;
+    private final AtomicInteger liveRefreshes = new AtomicInteger();
+    private final AtomicInteger liveRefreshesWhenTheRunEnded = new AtomicInteger();
+
+    private final Projection backlogged = new Projection() {
+        @Override
+        public String name() {
+            return "busy";
+        }
+
+        @Override
+        public void refresh(String id) throws Exception {
+            if (!id.startsWith("live-")) {
+                rebuilt.add(id);
+                return;
+            }
+            int refreshed = liveRefreshes.incrementAndGet();
+            if (liveRefreshesWhenTheRunEnded.get() == 0 && !progress().state().equals(RebuildProgress.RUNNING)) {
+                liveRefreshesWhenTheRunEnded.set(refreshed);
+            }
+            if (commits.get() < BACKLOG_COMMITS) {
+                harness.mark("busy", "live-" + commits.incrementAndGet());
+            }
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+        }
+    };
+
     private RebuildProgress progress() throws Exception {
         return harness.transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
                 harness.store.rebuildHistory().progress(connection, runId, harness.clock.instant()).orElseThrow());

@@ -51,6 +51,7 @@ class MariaDbClaimPlanTest {
             int i = 1;
             for (String projection : List.of("p0", "p1", "p2")) {
                 explain.setString(i++, projection);
+                explain.setInt(i++, PendingQueue.LIVE);
                 explain.setObject(i++, Dialect.MARIADB.timestamp(NOW));
                 explain.setObject(i++, Dialect.MARIADB.timestamp(NOW));
             }

@@ -368,6 +368,26 @@ abstract class PendingStoreContract {
         assertThat(order).containsExactly(oldLive, newLive, oldRebuild, newRebuild);
     }
 
+    /** A rebuild's share of the claims (docs/design.md D40): a claim from rebuild priority on passes over live marks. */
+    @Test
+    void aClaimOfRebuildMarksOnlyPassesOverDueLiveMarksOldestFirst() throws Exception {
+        MarkKey oldRebuild = key(ORDERS, "old-rebuild");
+        MarkKey live = key(ORDERS, "live");
+        MarkKey newRebuild = key(ORDERS, "new-rebuild");
+        markRebuild(at(0), oldRebuild);
+        mark(at(1), live);
+        markRebuild(at(2), newRebuild);
+
+        List<ClaimedMark> oldest = inTransaction(connection -> store.queue().claimDue(connection, List.of(ORDERS),
+                at(10), LEASE, tokenA, 1, REBUILD));
+        List<ClaimedMark> next = inTransaction(connection -> store.queue().claimDue(connection, List.of(ORDERS),
+                at(10), LEASE, tokenA, 10, REBUILD));
+
+        assertThat(keysOf(oldest)).containsExactly(oldRebuild);
+        assertThat(keysOf(next)).containsExactly(newRebuild);
+        assertThat(keysOf(claimDue(at(10), tokenB, 10, ORDERS))).as("the live mark still due").containsExactly(live);
+    }
+
     @Test
     void aClaimTakesAtMostItsLimit() throws Exception {
         mark(at(0), IntStream.rangeClosed(1, 5).mapToObj(i -> key(ORDERS, "id-" + i)).toArray(MarkKey[]::new));

@@ -114,18 +114,23 @@ class PostgresClaimPlanTest {
     @Test
     void aTurnsClaimOfOneProjectionReadsOnlyItsPartOfTheClaimIndexUnderALimit() throws Exception {
         try (Connection connection = connect()) {
-            String plan = claimDuePlan(connection, new Object[] {"p1"});
-
-            assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
-                    .contains("Tid Scan on projection_pending q")
-                    .doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
-            String read = plan.substring(plan.indexOf("Index Scan using projection_pending_claim_idx"));
-            assertThat(read).as("the projection is the index's condition, not a filter:%n%s", plan)
-                    .containsPattern("Index Cond: \\(+projection\\)?(::text)? = u\\.projection");
-            String perProjection = plan.substring(plan.indexOf("Nested Loop"));
-            assertThat(perProjection).as("no sort below the read:%n%s", plan).doesNotContain("Sort");
-            assertThat(perProjection).contains("Limit").contains("LockRows");
+            for (int fromPriority : new int[] {PendingQueue.LIVE, PendingQueue.REBUILD}) {
+                assertReadsOnlyItsPartUnderALimit(claimDuePlan(connection, new Object[] {"p1"}, fromPriority));
+            }
         }
+    }
+
+    private static void assertReadsOnlyItsPartUnderALimit(String plan) {
+        assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
+                .contains("Tid Scan on projection_pending q")
+                .doesNotContain("Seq Scan on projection_pending").doesNotContain("Bitmap");
+        String read = plan.substring(plan.indexOf("Index Scan using projection_pending_claim_idx"));
+        assertThat(read).as("the projection and the priority are the index's condition, not a filter:%n%s", plan)
+                .containsPattern("Index Cond: \\(+projection\\)?(::text)? = u\\.projection")
+                .containsPattern("Index Cond: .*priority >= ");
+        String perProjection = plan.substring(plan.indexOf("Nested Loop"));
+        assertThat(perProjection).as("no sort below the read:%n%s", plan).doesNotContain("Sort");
+        assertThat(perProjection).contains("Limit").contains("LockRows");
     }
 
     @Test
@@ -324,13 +329,20 @@ class PostgresClaimPlanTest {
 
     /** The plan of the due claim of {@code projections}, 100 at most. */
     private static String claimDuePlan(Connection connection, Object[] projections) throws SQLException {
+        return claimDuePlan(connection, projections, PendingQueue.LIVE);
+    }
+
+    /** The same, of marks from priority {@code fromPriority} on (a rebuild's share: rebuild marks only). */
+    private static String claimDuePlan(Connection connection, Object[] projections, int fromPriority)
+            throws SQLException {
         return plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
             claimParameters(select);
             select.setArray(4, connection.createArrayOf("text", projections));
-            select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+            select.setInt(5, fromPriority);
             select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
-            select.setInt(7, 100);
+            select.setObject(7, NOW.atOffset(ZoneOffset.UTC));
             select.setInt(8, 100);
+            select.setInt(9, 100);
         });
     }
 

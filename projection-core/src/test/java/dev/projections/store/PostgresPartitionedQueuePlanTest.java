@@ -63,10 +63,11 @@ class PostgresPartitionedQueuePlanTest {
                     + new PostgresPendingQueue("plan-test").claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
                 PostgresClaimPlanTest.claimParameters(select);
                 select.setArray(4, connection.createArrayOf("text", List.of("order-search").toArray()));
-                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(5, PendingQueue.LIVE);
                 select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
-                select.setInt(7, 100);
+                select.setObject(7, NOW.atOffset(ZoneOffset.UTC));
                 select.setInt(8, 100);
+                select.setInt(9, 100);
             });
             connection.rollback();
 
