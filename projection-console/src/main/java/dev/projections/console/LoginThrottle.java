@@ -46,8 +46,26 @@ public final class LoginThrottle {
     private final int capacity;
     private final Clock clock;
     private final Map<String, Failures> byAddress;
-    private volatile Supplier<TrustedProxies> proxiesSource = () -> TrustedProxies.NONE;
-    private volatile TrustedProxies proxies; // read from the source at the first login
+    /** Where the trusted proxies come from, and what was read of it at the first login after it was set. */
+    private static final class Proxies {
+        private final Supplier<TrustedProxies> source;
+        private volatile TrustedProxies read;
+
+        Proxies(Supplier<TrustedProxies> source) {
+            this.source = source;
+        }
+
+        TrustedProxies get() {
+            TrustedProxies trusted = read;
+            if (trusted == null) {
+                trusted = source.get(); // the settings were checked when the engine started: this does not throw
+                read = trusted;
+            }
+            return trusted;
+        }
+    }
+
+    private volatile Proxies proxies = new Proxies(() -> TrustedProxies.NONE);
 
     public LoginThrottle(int allowed, Duration longest, int capacity, Clock clock) {
         if (allowed < 1) {
@@ -70,8 +88,7 @@ public final class LoginThrottle {
      * after this call (none until the console started).
      */
     public void trustFrom(Supplier<TrustedProxies> source) {
-        proxiesSource = source;
-        proxies = null;
+        proxies = new Proxies(source);
     }
 
     /**
@@ -79,12 +96,7 @@ public final class LoginThrottle {
      * address of the connection, or when that is a trusted proxy, the client its {@code forwardedFor} headers name.
      */
     public String clientKey(String peer, List<String> forwardedFor) {
-        TrustedProxies trusted = proxies;
-        if (trusted == null) {
-            trusted = proxiesSource.get(); // the settings were checked when the engine started: this does not throw
-            proxies = trusted;
-        }
-        return key(trusted.client(peer, forwardedFor));
+        return key(proxies.get().client(peer, forwardedFor));
     }
 
     /** How long {@code address} must still wait before its next attempt is checked; zero when it may try now. */

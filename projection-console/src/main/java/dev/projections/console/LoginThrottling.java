@@ -53,9 +53,16 @@ public class LoginThrottling implements ServletExtension {
      * {@code proxy-address-forwarding} replaces with what any client's {@code X-Forwarded-For} says.
      */
     static String peer(HttpServerExchange exchange) {
-        SocketAddress peer = exchange.getConnection().getPeerAddress();
+        // on an AJP listener the connection is the web server's; its AJP attributes (which no client can set) carry
+        // the client's address, and Undertow made it the source address
+        SocketAddress peer = isAjp(exchange) ? exchange.getSourceAddress() : exchange.getConnection().getPeerAddress();
         return peer instanceof InetSocketAddress inet && inet.getAddress() != null
                 ? inet.getAddress().getHostAddress() : null;
+    }
+
+    /** Whether the exchange came over AJP (from a web server in front, not from the client). */
+    public static boolean isAjp(HttpServerExchange exchange) {
+        return exchange.getConnection().getClass().getSimpleName().startsWith("Ajp");
     }
 
     static List<String> forwardedFor(HttpServerExchange exchange) {

@@ -99,6 +99,16 @@ public record ProjectionSettings(
         return values;
     }
 
+    private static final String DEFAULT_CAP_ORIGIN = "default (projection.workers less one: ";
+
+    /**
+     * Whether {@code workers} is the default cap of a deployment of several projections ({@link #defaultWorkers}: all
+     * but one drainer), not a value someone set: a cap that yields to a projection alone with work (docs/design.md D45).
+     */
+    public boolean workersByDefault() {
+        return origins.getOrDefault(WORKERS, "").startsWith(DEFAULT_CAP_ORIGIN);
+    }
+
     /** {@code projection}'s settings when it has none of its own: every value global, its origin unknown. */
     static ProjectionSettings global(String projection, Settings global) {
         Map<String, String> origins = new LinkedHashMap<>();
@@ -185,7 +195,7 @@ public record ProjectionSettings(
             }
         }
         if (!values.containsKey(labels.get(WORKERS)) && defaultCap != global.workers()) {
-            origins.put(WORKERS, "default (projection.workers less one: " + global.workers() + " - 1)");
+            origins.put(WORKERS, DEFAULT_CAP_ORIGIN + global.workers() + " - 1)");
         }
         ValueParser p = new ValueParser(values::get);
         ProjectionSettings settings = new ProjectionSettings(name,

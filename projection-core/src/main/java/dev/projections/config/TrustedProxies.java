@@ -20,7 +20,8 @@ public final class TrustedProxies {
 
     /* literal addresses only: a host name would make parsing the setting (or a header) a DNS lookup */
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
+    /* a hex digit or a colon first: InetAddress would take ".:" or "-:" for a host name and look it up */
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:][0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     private record Range(byte[] network, int prefix) {
         boolean contains(byte[] address) {

@@ -99,7 +99,6 @@ final class ValueParser {
         return fallback;
     }
 
-    /** A comma-separated list of fully qualified class names; empty when not set. */
     /** A comma-separated list of IP addresses and CIDR ranges; none when not set. */
     TrustedProxies trustedProxies(String key) {
         String value = raw(key);
@@ -112,6 +111,7 @@ final class ValueParser {
         }
     }
 
+    /** A comma-separated list of fully qualified class names; empty when not set. */
     List<String> classNames(String key) {
         return classNames(key, List.of());
     }

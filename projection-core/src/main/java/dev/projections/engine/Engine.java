@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -79,7 +78,7 @@ public final class Engine {
         stats = b.stats;
         handoff = b.handoff;
         ProjectionCatalog catalog = b.projections;
-        lifecycle = new LifecycleAnnouncer(b.lifecycle, stats, clock, b.lifecycleThreads);
+        lifecycle = new LifecycleAnnouncer(b.lifecycle, stats, clock, b.lifecycleThread);
         rebuilds = b.rebuildSteps
                 ? new RebuildStepper(store, transactions, clock, catalog, b.tenantScope,
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle)
@@ -294,18 +293,18 @@ public final class Engine {
 
         private RefreshTracing tracing = RefreshTracing.NONE;
         private LifecycleListener lifecycle = LifecycleListener.NONE;
-        private ThreadFactory lifecycleThreads = runnable -> {
-            Thread thread = new Thread(runnable);
+        private Executor lifecycleThread = runnable -> {
+            Thread thread = new Thread(runnable, "projection-lifecycle");
             thread.setDaemon(true); // an engine never stopped does not keep the JVM alive
-            return thread;
+            thread.start();
         };
 
         /**
-         * Makes the one thread lifecycle events are told on, so that a slow observer holds no engine thread (in the
-         * server: the container's managed thread factory); default: a daemon thread.
+         * Runs the loop that tells lifecycle events, so that a slow observer holds no engine thread (in the server: a
+         * thread of the container's managed thread factory, started with the deployment); default: a daemon thread.
          */
-        public Builder lifecycleThreads(ThreadFactory lifecycleThreads) {
-            this.lifecycleThreads = Objects.requireNonNull(lifecycleThreads, "lifecycleThreads");
+        public Builder lifecycleThread(Executor lifecycleThread) {
+            this.lifecycleThread = Objects.requireNonNull(lifecycleThread, "lifecycleThread");
             return this;
         }
 

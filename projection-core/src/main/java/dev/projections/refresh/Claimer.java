@@ -114,14 +114,21 @@ final class Claimer {
     }
 
     /**
-     * A rebuild's share of {@code projection}'s turns (docs/design.md D40): up to {@code limit} of its due rebuild marks
-     * only, passing over the live marks that fill its other claims.
+     * A rebuild's share of {@code projection}'s turns (docs/design.md D40): those of the handed-over {@code keys} that
+     * are due and unleased, as in any turn, then up to {@code limit} of its due rebuild marks, passing over the live
+     * marks that fill its other claims; one transaction, one token.
      */
-    List<ClaimedMark> claimRebuildShare(String projection, int limit) {
+    List<ClaimedMark> claimRebuildShare(String projection, List<MarkKey> keys, int limit) {
+        Set<String> claimable = Set.of(projection);
         java.time.Duration lease = leases.of(projection);
         String token = UUID.randomUUID().toString();
-        return claimWith(token, connection -> queue.claimDue(connection, Set.of(projection), clock.instant(), lease,
-                token, limit, PendingQueue.REBUILD));
+        return claimWith(token, connection -> {
+            Instant now = clock.instant();
+            List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
+                    : queue.claimKeys(connection, keys, claimable, now, lease, token));
+            claimed.addAll(queue.claimDue(connection, claimable, now, lease, token, limit, PendingQueue.REBUILD));
+            return claimed;
+        });
     }
 
     /**

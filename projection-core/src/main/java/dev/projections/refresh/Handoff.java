@@ -248,6 +248,8 @@ public final class Handoff {
     private final class Lane {
         private final String projection;
         private final int cap;
+        /** Its cap is the default one (workers less one), not a value someone set. */
+        private final boolean defaultCap;
         private final int batchSize;
         private final Set<MarkKey> keys = new LinkedHashSet<>();
         private long firstWaitingAt;
@@ -263,6 +265,7 @@ public final class Handoff {
         private Lane(String projection) {
             this.projection = projection;
             this.cap = Math.max(1, caps.applyAsInt(projection));
+            this.defaultCap = defaultCaps.test(projection);
             this.batchSize = Math.max(1, batchSizes.applyAsInt(projection));
         }
 
@@ -271,7 +274,18 @@ public final class Handoff {
          * drainer already — not for the last free drainer, which is kept for a lane that has none (the reserve).
          */
         private boolean open() {
-            return busy < cap && (busy == 0 || cap >= workers || busyTurns + 1 < workers);
+            int limit = alone() ? workers : cap;
+            return busy < limit && (busy == 0 || limit >= workers || busyTurns + 1 < workers);
+        }
+
+        /**
+         * Whether its cap is the default one and its projection was the only claimable one at the last turn taken (the
+         * others paused or suspended): then no other lane can need a drainer, and the default cap would hold back the
+         * only projection with work. A projection resumed meanwhile waits for one of its turns to end at most.
+         */
+        private boolean alone() {
+            Set<String> claimable = lastClaimable;
+            return defaultCap && claimable != null && claimable.size() == 1 && claimable.contains(projection);
         }
 
         /** Whether it has work a drainer could start on now, lingering or not. */
@@ -300,6 +314,8 @@ public final class Handoff {
     private final long keepAlive;
     private final LongSupplier nanos;
     private final ToIntFunction<String> caps;
+    /** Whether a projection's cap is the default one ({@link #of} reads it from the settings); none in tests. */
+    private volatile java.util.function.Predicate<String> defaultCaps = projection -> false;
     private final ToIntFunction<String> batchSizes;
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private final Set<Slot> slots = new LinkedHashSet<>();
@@ -328,9 +344,11 @@ public final class Handoff {
      */
     public static Handoff of(dev.projections.config.Settings settings,
                              java.util.function.Supplier<dev.projections.config.Settings> resolved) {
-        return new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE, System::nanoTime,
-                projection -> resolved.get().of(projection).workers(),
+        Handoff handoff = new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE,
+                System::nanoTime, projection -> resolved.get().of(projection).workers(),
                 projection -> resolved.get().of(projection).batchSize());
+        handoff.defaultCaps = projection -> resolved.get().of(projection).workersByDefault();
+        return handoff;
     }
 
     /** A hand-off whose drainers take what waits at once and never stay idle (tests of the slot protocol). */

@@ -229,9 +229,8 @@ public final class RefreshEngine {
         boolean rebuildShare = lookAtRebuilds && rebuildShareDue(projection);
         List<ClaimedMark> claimed;
         if (rebuildShare) {
-            // the run's turn beside a live backlog: its marks only; the handed keys wait for the next turn's due look
-            claimed = claimer.claimRebuildShare(projection, batchSize);
-            handoff.askForDueLook(Set.of(projection));
+            // the run's turn beside a live backlog: its handed keys and a batch of its rebuild marks, no live due marks
+            claimed = claimer.claimRebuildShare(projection, turn.keys(), batchSize);
         } else {
             claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
             countLiveBacklog(projection, claimed, batchSize);
@@ -244,14 +243,17 @@ public final class RefreshEngine {
         } else {
             lookBeforeEnding.add(projection);
         }
-        if (rebuilds != null && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD)) {
+        long rebuildMarks = claimed.stream().filter(mark -> mark.priority() == PendingQueue.REBUILD).count();
+        if (rebuilds != null && rebuildMarks > 0) {
             rebuilds.runsMayExist(); // another instance's run, whose marks came here
+            runSeen.add(projection);
         }
-        boolean runningDry = claimed.isEmpty() || claimed.size() < batchSize
-                && claimed.stream().anyMatch(mark -> mark.priority() == PendingQueue.REBUILD);
-        if (lookAtRebuilds && runningDry && !step(projection) && rebuildShare && claimed.isEmpty()) {
-            // nothing left to claim or mark: under a live backlog no drainer ends, which would finish the run
-            rebuilds.finishExhausted();
+        boolean runningDry = claimed.isEmpty() || claimed.size() < batchSize && rebuildMarks > 0;
+        if (lookAtRebuilds && runningDry) {
+            boolean stepped = step(projection);
+            if (rebuildShare && !stepped && rebuildMarks == 0) {
+                shareFoundNothing(projection);
+            }
         }
         if (claimed.isEmpty()) {
             return Claim.EMPTY;
@@ -273,8 +275,13 @@ public final class RefreshEngine {
         }
         if (lookAtRebuilds && !runningDry && claimed.size() < batchSize && stepTryDue(projection)) {
             step(projection); // steady live traffic: no claim runs dry
-        } else if (lookAtRebuilds && !runningDry && halfPageClaimed(projection, claimed)) {
-            step(projection); // the next page marked while the other drainers refresh the rest of this one
+        } else if (lookAtRebuilds && !runningDry && halfPageLeft(projection, rebuildMarks)) {
+            // the next page marked while the other drainers refresh the rest of this one
+            if (!rebuilds.step(Set.of(projection))) {
+                unclaimed(projection).updateAndGet(left -> Math.max(0, left - pageSize(projection)));
+            } else {
+                handoff.askForDueLook(Set.of(projection));
+            }
         }
         if (batch.isPressed()) {
             // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
@@ -315,25 +322,51 @@ public final class RefreshEngine {
         }
     }
 
-    /* per projection, the rebuild marks this instance claimed since its last step that marked a page */
-    private final Map<String, AtomicLong> claimedSinceStep =
-            new ConcurrentHashMap<>();
+    /* the projections whose rebuild marks this instance claimed, or whose run it stepped, since it last found none */
+    private final Set<String> runSeen = ConcurrentHashMap.newKeySet();
 
     /**
-     * Whether this instance has claimed half a page of {@code projection}'s rebuild marks since its last step: then the
-     * next page is marked now, by this drainer, while the others refresh the rest of the last one (a step waiting for
-     * the page to run dry left every other drainer idle while one marked; docs/design.md D40).
+     * A share turn found no rebuild mark to claim and nothing to mark: the run it served has ended on this instance's
+     * side (its last marks refreshed), so it is finished now, since under a live backlog no drainer ends to do it (the
+     * sweep would, at its next run); a projection without a run of its own (another projection's run made the share
+     * due) waits eight times as long for its next share.
      */
-    private boolean halfPageClaimed(String projection, List<ClaimedMark> claimed) {
-        long rebuildMarks = claimed.stream().filter(mark -> mark.priority() == PendingQueue.REBUILD).count();
+    private void shareFoundNothing(String projection) {
+        if (runSeen.remove(projection)) {
+            rebuilds.finishExhausted();
+        } else {
+            liveBacklogClaims.get(projection).set(-8 * REBUILD_SHARE);
+        }
+    }
+
+    /*
+     * per projection, the rebuild marks this instance's steps marked (a page each, at most) less those it claimed
+     * since: about what is left queued of the run's pages here
+     */
+    private final Map<String, AtomicLong> unclaimedMarked = new ConcurrentHashMap<>();
+
+    private AtomicLong unclaimed(String projection) {
+        return unclaimedMarked.computeIfAbsent(projection, name -> new AtomicLong());
+    }
+
+    private long pageSize(String projection) {
+        return Math.max(1, settings.of(projection).rebuildPageSize());
+    }
+
+    /**
+     * Counts a claim's {@code rebuildMarks} off what this instance marked, and whether the next page should be marked
+     * now: what is left is down to half a page. The page is then counted at once, so one drainer steps, and the queue
+     * holds between half a page and a page and a half of the run per instance (docs/design.md D40): a step waiting
+     * for the page to run dry left every other drainer idle while one marked.
+     */
+    private boolean halfPageLeft(String projection, long rebuildMarks) {
         if (rebuildMarks == 0) {
             return false;
         }
-        AtomicLong since = claimedSinceStep.computeIfAbsent(projection,
-                name -> new AtomicLong());
-        long half = Math.max(1, settings.of(projection).rebuildPageSize() / 2);
-        long now = since.addAndGet(rebuildMarks);
-        return now >= half && since.compareAndSet(now, 0); // one drainer steps per half page
+        long page = pageSize(projection);
+        AtomicLong unclaimed = unclaimed(projection);
+        long left = unclaimed.updateAndGet(marked -> Math.max(0, marked - rebuildMarks));
+        return left <= page / 2 && unclaimed.compareAndSet(left, left + page);
     }
 
     /** How often a short claim without rebuild marks tries a step of its projection's run (see {@link #take}). */
@@ -356,10 +389,8 @@ public final class RefreshEngine {
     private boolean step(String projection) {
         boolean stepped = rebuilds.step(Set.of(projection));
         if (stepped) {
-            AtomicLong since = claimedSinceStep.get(projection);
-            if (since != null) {
-                since.set(0);
-            }
+            runSeen.add(projection);
+            unclaimed(projection).addAndGet(pageSize(projection));
             handoff.askForDueLook(Set.of(projection)); // the page just marked is due
         }
         return stepped;

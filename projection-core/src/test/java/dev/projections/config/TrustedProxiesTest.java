@@ -48,6 +48,7 @@ class TrustedProxiesTest {
         assertThat(proxies.client("10.1.2.3", List.of("203.0.113.5:51234"))).isEqualTo("203.0.113.5");
         assertThat(proxies.client("10.1.2.3", List.of("[2001:db8::5]:443"))).isEqualTo("2001:db8::5");
         assertThat(proxies.client("10.1.2.3", List.of("unknown"))).isEqualTo("10.1.2.3");
+        assertThat(proxies.client("10.1.2.3", List.of(".:"))).as("no host name lookup, no address").isEqualTo("10.1.2.3");
         assertThat(proxies.client("10.1.2.3", List.of("203.0.113.5, unknown, 10.9.9.9"))).isEqualTo("10.9.9.9");
         assertThat(proxies.client("10.1.2.3", List.of())).as("no header").isEqualTo("10.1.2.3");
     }

@@ -124,6 +124,66 @@ class HandoffLanesTest {
     }
 
     /** A lane capped at every worker (one projection deployed, or its own {@code workers} set so) is not held back. */
+    /**
+     * The default cap (workers less one, two projections deployed) holds back a projection only while another one can
+     * be claimed: with the other paused or suspended, the one with work gets every drainer (issue 45: a rebuild of
+     * order-search had 3 of 4 drainers while customer-stats was paused). A cap someone set still holds.
+     */
+    @Test
+    void theDefaultCapYieldsToTheOnlyClaimableProjectionAndASetCapDoesNot() {
+        Map<String, String> defaults = Map.of("projection.batch-size", "1");
+        Map<String, String> set = Map.of("projection.batch-size", "1", "projection.slow.workers", "3");
+
+        assertThat(turnsTaken(resolvedHandoff(defaults), Set.of("slow", "fast"))).as("another projection claimable: 3 of 4")
+                .isEqualTo(3);
+        assertThat(turnsTaken(resolvedHandoff(defaults), Set.of("slow"))).as("the only claimable one: all 4")
+                .isEqualTo(4);
+        assertThat(turnsTaken(resolvedHandoff(set), Set.of("slow"))).as("a cap someone set holds").isEqualTo(3);
+    }
+
+    /** How many of 4 running drainers get a turn of slow's 8 keys, each asking once with {@code claimable}. */
+    private static int turnsTaken(Handoff handoff, Set<String> claimable) {
+        List<Handoff.Slot> drainers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            drainers.add(running(handoff));
+        }
+        for (int i = 0; i < 8; i++) {
+            handoff.offer(List.of(key("slow", i)));
+        }
+        int taken = 0;
+        for (Handoff.Slot drainer : drainers) {
+            if (drainer.nextTurn(false, claimable) != null) {
+                taken++;
+            }
+        }
+        return taken;
+    }
+
+    /** A hand-off as the server makes it: 4 workers, projections slow and fast, each one's settings resolved. */
+    private static Handoff resolvedHandoff(Map<String, String> values) {
+        java.util.Properties deployment = new java.util.Properties();
+        deployment.putAll(values);
+        dev.projections.config.SettingSource source = dev.projections.config.SettingSource.standard(
+                new java.util.Properties(), Map.of(), deployment);
+        dev.projections.config.Settings global = dev.projections.config.Settings.load(source);
+        dev.projections.config.Settings resolved = dev.projections.config.ProjectionSettings.resolve(global, source,
+                List.of(named("slow"), named("fast")));
+        return Handoff.of(resolved);
+    }
+
+    private static dev.projections.Projection named(String name) {
+        return new dev.projections.Projection() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void refresh(String id) {
+            }
+        };
+    }
+
     @Test
     void aLaneCappedAtEveryWorkerIsNotHeldBackByTheReserve() {
         Handoff handoff = new Handoff(1000, 2, Duration.ZERO, Duration.ZERO, nanos::get, projection -> 2,

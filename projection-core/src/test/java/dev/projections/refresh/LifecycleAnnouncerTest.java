@@ -25,7 +25,7 @@ class LifecycleAnnouncerTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, stats, Clock.systemUTC(), Thread::new);
+        }, stats, Clock.systemUTC(), runnable -> new Thread(runnable).start());
         try {
             announcer.announce(resumed("first")); // taken by the delivery thread, which then blocks
             assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -46,10 +46,59 @@ class LifecycleAnnouncerTest {
     void afterStopNothingIsToldAndAnnouncingStillReturns() {
         CountDownLatch told = new CountDownLatch(1);
         LifecycleAnnouncer announcer = new LifecycleAnnouncer(event -> told.countDown(), new EngineStats(),
-                Clock.systemUTC(), Thread::new);
+                Clock.systemUTC(), runnable -> new Thread(runnable).start());
         announcer.stop();
         announcer.announce(resumed("orders"));
         assertThat(told.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aStopTellsWhatWasQueuedBeforeIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LifecycleAnnouncer announcer = new LifecycleAnnouncer(event -> {
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            told.add(event.projection());
+        }, new EngineStats(), Clock.systemUTC(), runnable -> new Thread(runnable).start());
+        announcer.announce(resumed("first"));
+        announcer.announce(resumed("second"));
+        Thread stopping = new Thread(announcer::stop);
+        stopping.start();
+        release.countDown();
+        stopping.join(10_000);
+
+        assertThat(told).containsExactly("first", "second");
+    }
+
+    @Test
+    void anErrorThatEndsTheLoopIsCountedNowhereButTheNextEventStartsItAgain() throws Exception {
+        java.util.concurrent.BlockingQueue<String> told = new java.util.concurrent.LinkedBlockingQueue<>();
+        LifecycleAnnouncer announcer = new LifecycleAnnouncer(event -> {
+            if (event.projection().equals("fatal")) {
+                throw new StackOverflowError("an observer that recursed for ever");
+            }
+            told.add(event.projection());
+        }, new EngineStats(), Clock.systemUTC(), runnable -> {
+            Thread thread = new Thread(runnable);
+            thread.setUncaughtExceptionHandler((t, e) -> { }); // the error ends the loop's thread, quietly here
+            thread.start();
+        });
+        try {
+            announcer.announce(resumed("fatal"));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String next = null;
+            while (next == null && System.nanoTime() < until) {
+                announcer.announce(resumed("after"));
+                next = told.poll(100, TimeUnit.MILLISECONDS);
+            }
+            assertThat(next).as("told on a loop started again").isEqualTo("after");
+        } finally {
+            announcer.stop();
+        }
     }
 
     private static LifecycleEvent resumed(String projection) {

@@ -18,11 +18,20 @@ class RebuildPipelineTest {
 
     private static final List<String> IDS = IntStream.range(0, 60).mapToObj(i -> String.format("id-%03d", i)).toList();
 
-    /** 60 ids in pages of 25, claimed 10 at a time; what was pending at each claim's refresh is recorded. */
+    /** A run over {@code ids} (60 by default); what was pending at each claim's refresh is recorded. */
     static final class CountingProjection implements Projection {
         final List<String> refreshed = new ArrayList<>();
         final List<Long> pendingAtClaims = new ArrayList<>();
+        final List<String> all;
         EngineHarness harness;
+
+        CountingProjection() {
+            this(IDS);
+        }
+
+        CountingProjection(List<String> ids) {
+            this.all = ids;
+        }
 
         @Override
         public String name() {
@@ -46,7 +55,7 @@ class RebuildPipelineTest {
 
         @Override
         public List<String> ids(String after, int limit) {
-            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+            return all.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
         }
     }
 
@@ -68,6 +77,28 @@ class RebuildPipelineTest {
                         + "page 3 (10) beside the last 10 of page 2 (20); never a claim that runs short")
                 .containsExactly(25L, 15L, 30L, 20L, 20L, 10L);
         assertThat(harness.pending()).isZero();
+    }
+
+    /** 200 ids in pages of 20, claimed 5 at a time: the queue never holds more than a page and a half of the run. */
+    @Test
+    void overManyPagesTheQueueHoldsAtMostAPageAndAHalfOfTheRun() throws Exception {
+        List<String> many = IntStream.range(0, 200).mapToObj(i -> String.format("id-%03d", i)).toList();
+        CountingProjection pages = new CountingProjection(many);
+        pages.harness = new EngineHarness("rebuild-pipeline-many", Map.of("projection.batch-size", "5"), pages);
+        RefreshEngine engine = pages.harness.newEngineWithRebuilds(20);
+        pages.harness.startRebuild("pages");
+
+        while (engine.drain()) {
+            // a turn ends after 5 s; the run needs far less
+        }
+
+        List<Long> pendingAtClaims = pages.pendingAtClaims;
+        List<String> refreshed = pages.refreshed;
+        assertThat(refreshed).containsExactlyInAnyOrderElementsOf(many);
+        assertThat(pendingAtClaims).as("half a page left, the next is marked: at most 10 + 20")
+                .allSatisfy(pending -> assertThat(pending).isLessThanOrEqualTo(30L));
+        assertThat(pendingAtClaims).as("and the next page is there before the last one runs out")
+                .filteredOn(pending -> pending > 20L).hasSizeGreaterThan(5);
     }
 
     @Test

@@ -84,6 +84,13 @@ public class EngineResources implements TestSupportSwitch {
         if (!settings.enabled()) {
             waits.stop(); // a disabled engine refreshes nothing: no wait waits
         }
+        lifecycleThread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = checkThreads.newThread(runnable);
+                    thread.setName("projection-lifecycle");
+                    return thread;
+                });
+        lifecycleThread.prestartCoreThread(); // now, with the container's context
         if (settings.testSupport()) {
             java.util.logging.Logger.getLogger(EngineResources.class.getName()).warning(Settings.TEST_SUPPORT
                     + "=true: /projections/test/idle and /projections/test/refresh answer anyone who reaches them, "
@@ -112,9 +119,12 @@ public class EngineResources implements TestSupportSwitch {
     }
 
     @PreDestroy
-    void stopWaits() {
+    void stopThreads() {
         if (waits != null) {
             waits.stop();
+        }
+        if (lifecycleThread != null) {
+            lifecycleThread.shutdownNow(); // the engine's stop told what was queued before
         }
     }
 
@@ -125,9 +135,15 @@ public class EngineResources implements TestSupportSwitch {
     @Resource
     jakarta.enterprise.concurrent.ManagedThreadFactory checkThreads;
 
-    /** The container's managed thread factory: the engine's lifecycle thread is made by it too. */
-    public java.util.concurrent.ThreadFactory managedThreads() {
-        return checkThreads;
+    private java.util.concurrent.ThreadPoolExecutor lifecycleThread;
+
+    /**
+     * The thread the engine tells its lifecycle events on: one of the container's managed threads, started here with
+     * the deployment so that it carries the container's context, not that of the first caller that announces an event
+     * (an operator's request); ended with the deployment.
+     */
+    public java.util.concurrent.Executor lifecycleThread() {
+        return lifecycleThread;
     }
 
     private boolean inTransaction() {

@@ -103,7 +103,7 @@ public class EngineRuntime {
                 .refreshMinutes(resources.refreshMinutes())
                 .tracing(resources.tracing())
                 .lifecycle(lifecycleEvents::fire)
-                .lifecycleThreads(resources.managedThreads())
+                .lifecycleThread(resources.lifecycleThread())
                 .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
                 .listener((key, outcome, took) -> {
                     resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws

@@ -43,7 +43,9 @@ final class PeerAddress {
             if (current == null) {
                 return null;
             }
-            SocketAddress peer = current.getExchange().getConnection().getPeerAddress();
+            io.undertow.server.HttpServerExchange exchange = current.getExchange();
+            SocketAddress peer = dev.projections.console.LoginThrottling.isAjp(exchange) ? exchange.getSourceAddress()
+                    : exchange.getConnection().getPeerAddress(); // AJP: the client's, from attributes no client sets
             return peer instanceof InetSocketAddress inet && inet.getAddress() != null
                     ? inet.getAddress().getHostAddress() : null;
         }
