@@ -167,6 +167,27 @@ public final class RebuildRuns {
      */
     public String start(Connection connection, String projection, String tenant, RebuildScope scope,
                         List<String> bounds, String startedBy, Instant now) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            return startIn(connection, projection, tenant, scope, bounds, startedBy, now);
+        }
+        // called outside any transaction (the facade from code that has none): the run and its partitions are one
+        // transaction all the same, or a failure between them leaves a RUNNING run that no step or adoption can take,
+        // holding its projection and tenant until someone cancels it (engine review, minor observations)
+        connection.setAutoCommit(false);
+        try {
+            String runId = startIn(connection, projection, tenant, scope, bounds, startedBy, now);
+            connection.commit();
+            return runId;
+        } catch (SQLException | RuntimeException | Error e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    private String startIn(Connection connection, String projection, String tenant, RebuildScope scope,
+                           List<String> bounds, String startedBy, Instant now) throws SQLException {
         String running = runningRun(connection, projection, tenant);
         if (running != null) {
             throw new RebuildAlreadyRunningException(projection, tenant, running);

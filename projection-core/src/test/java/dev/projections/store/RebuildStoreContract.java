@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.projections.MarkKey;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -50,6 +53,35 @@ abstract class RebuildStoreContract {
             assertThatThrownBy(() -> runs.start(connection, ORDERS, "acme", T0))
                     .isInstanceOf(RebuildAlreadyRunningException.class).hasMessageContaining(first);
             assertThat(runs.start(connection, ORDERS, "other", T0)).as("another tenant may run").isNotEqualTo(first);
+        }
+    }
+
+    @Test
+    void aRunStartedOutsideATransactionIsWrittenWholeOrNotAtAll() throws Exception {
+        try (Connection connection = connect()) {
+            Connection failingPartitions = (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("prepareStatement") && args[0] instanceof String sql
+                                && sql.contains("INSERT INTO") && sql.contains("projection_rebuild_partition")) {
+                            throw new SQLException("the partitions' insert failed");
+                        }
+                        try {
+                            return method.invoke(connection, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            assertThat(connection.getAutoCommit()).isTrue();
+
+            assertThatThrownBy(() -> runs.start(failingPartitions, ORDERS, "acme", T0))
+                    .hasMessageContaining("the partitions' insert failed");
+
+            assertThat(connection.getAutoCommit()).as("given back as it came").isTrue();
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM projection_rebuild")) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("no run without its partitions").isZero();
         }
     }
 
