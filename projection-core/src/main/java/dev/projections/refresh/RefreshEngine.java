@@ -293,7 +293,8 @@ public final class RefreshEngine {
     }
     /**
      * One claim in {@value #REBUILD_SHARE} of a projection whose claims come back full of live marks alone (a live
-     * backlog) while a run may have work is the run's: it claims rebuild marks only, so the run progresses by at least
+     * backlog) while a run may have work is the run's: it claims its handed keys and a batch of rebuild marks instead
+     * of due live marks, so the run progresses by at least
      * a batch (or takes a step) every {@value #REBUILD_SHARE} turns of its projection on each instance, and the live
      * backlog keeps the other turns (docs/contract.md §7).
      */
