@@ -70,13 +70,13 @@ class BatchingFollowsTheLoadTest {
                 .dataSource(dataSource)
                 .settings(settings)
                 .projections(catalog())
-                .threads(threads)
+                .container(PlainContainer.on(dataSource, threads))
                 .handoff(handoff)
-                .listener((key, outcome, took) -> {
+                .observers(Observers.NONE.listener((key, outcome, took) -> {
                     if (outcome != RefreshOutcome.FAILED) {
                         refreshed.add(key.entityId());
                     }
-                })
+                }))
                 .instanceId("test-instance")
                 .withoutRebuildSteps()
                 .build();

@@ -68,13 +68,12 @@ class EngineDrainersTest {
                 .dataSource(dataSource)
                 .settings(Settings.load(deployment))
                 .projections(catalog())
-                .threads(threads)
-                .runAs(work -> {
+                .container(PlainContainer.on(dataSource, threads).runAs(work -> {
                     if (refuseDoor.get()) {
                         throw new IllegalStateException("the container refused the call: the deployment stops");
                     }
                     work.run();
-                })
+                }))
                 .instanceId("test-instance")
                 .troubles(new Sweep.Troubles() {
                     @Override

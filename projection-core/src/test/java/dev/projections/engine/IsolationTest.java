@@ -173,7 +173,7 @@ class IsolationTest {
                 .dataSource(dataSource)
                 .settings(settings)
                 .projections(catalog)
-                .threads(threads)
+                .container(PlainContainer.on(dataSource, threads))
                 .instanceId("isolation-test")
                 .withoutRebuildSteps()
                 .build();

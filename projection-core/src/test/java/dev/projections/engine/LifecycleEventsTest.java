@@ -60,10 +60,11 @@ class LifecycleEventsTest {
             statement.executeUpdate("DELETE FROM projection_rebuild_partition");
             statement.executeUpdate("DELETE FROM projection_rebuild");
         }
-        engine = Engine.builder().dataSource(dataSource).clock(clock).settings(Settings.defaults())
+        engine = Engine.builder().dataSource(dataSource).container(PlainContainer.on(dataSource, threads).clock(clock))
+                .settings(Settings.defaults())
                 .projections(ProjectionCatalog.of(broken("orders"), empty("customers")))
-                .threads(threads).instanceId("lifecycle-test")
-                .lifecycle(event -> {
+                .instanceId("lifecycle-test")
+                .observers(Observers.NONE.lifecycle(event -> {
                     CountDownLatch held = observerHeld;
                     if (held != null) {
                         awaitQuietly(held);
@@ -73,7 +74,7 @@ class LifecycleEventsTest {
                     if (listenerThrows) {
                         throw new IllegalStateException("an observer that fails");
                     }
-                })
+                }))
                 .build();
     }
 

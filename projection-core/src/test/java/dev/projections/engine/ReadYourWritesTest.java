@@ -369,20 +369,19 @@ class ReadYourWritesTest {
         if ("this-instance".equals(instance)) {
             handOver = !"false".equals(values.remove("projection.auto-refresh"));
         }
-        Engine.Builder builder = Engine.builder()
+        EngineBuilder builder = Engine.builder()
                 .dataSource(dataSource)
-                .clock(clock)
+                .container(PlainContainer.on(dataSource, threads).clock(clock))
                 .settings(Settings.load(SettingSource.of(values)))
                 .projections(ProjectionCatalog.of(projection()))
-                .threads(threads)
                 .instanceId(instance)
                 .withoutRebuildSteps()
-                .listener((key, outcome, took) -> {
+                .observers(Observers.NONE.listener((key, outcome, took) -> {
                     if (waits != null && "this-instance".equals(instance)) {
                         waits.refreshed(key, outcome);
                     }
                     outcomes.add(outcome);
-                });
+                }));
         return builder.build();
     }
 

@@ -95,7 +95,8 @@ class RefreshLagTest {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             statement.executeUpdate("DELETE FROM projection_pending");
         }
-        engine = Engine.builder().dataSource(dataSource).clock(clock).settings(Settings.defaults())
+        engine = Engine.builder().dataSource(dataSource).container(PlainContainer.on(dataSource, threads).clock(clock))
+                .settings(Settings.defaults())
                 .projections(ProjectionCatalog.of(new Projection() {
                     @Override
                     public String name() {
@@ -107,8 +108,9 @@ class RefreshLagTest {
                         refreshed.add(id);
                     }
                 }))
-                .threads(threads).instanceId("lag-test").withoutRebuildSteps()
-                .lag((key, firstMarkedAt, committedAt) -> lags.add(new Instant[] {firstMarkedAt, committedAt}))
+                .instanceId("lag-test").withoutRebuildSteps()
+                .observers(Observers.NONE.lag((key, firstMarkedAt, committedAt) ->
+                        lags.add(new Instant[] {firstMarkedAt, committedAt})))
                 .build();
     }
 }

@@ -177,7 +177,8 @@ class RefreshTracingTest {
                 return (outcome, failure) -> ended.add(new Ended(outcome, failure));
             }
         };
-        engine = Engine.builder().dataSource(dataSource).clock(clock).settings(Settings.defaults())
+        engine = Engine.builder().dataSource(dataSource).container(PlainContainer.on(dataSource, threads).clock(clock))
+                .settings(Settings.defaults())
                 .projections(ProjectionCatalog.of(new Projection() {
                     @Override
                     public String name() {
@@ -197,6 +198,6 @@ class RefreshTracingTest {
                         ids.forEach(this::refresh);
                     }
                 }))
-                .threads(threads).instanceId("tracing-test").withoutRebuildSteps().tracing(recording).build();
+                .instanceId("tracing-test").withoutRebuildSteps().observers(Observers.NONE.tracing(recording)).build();
     }
 }

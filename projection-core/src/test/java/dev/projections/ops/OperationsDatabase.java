@@ -126,10 +126,26 @@ final class OperationsDatabase {
                 madeDue::incrementAndGet);
     }
 
-    /** The operator's actions over these parts, with their audit rows; marks of a projection gone 3 min are orphaned. */
+    private dev.projections.engine.Engine engine;
+
+    /**
+     * The operator's actions with their audit rows, as an engine on this database builds them for every face; the
+     * drainers they start are counted in {@link #madeDue} and never run (the tests look at the tables the actions
+     * leave), and marks of a projection gone 3 min (three sweep intervals of one minute) are orphaned.
+     */
     AuditedActions audited() {
-        return new AuditedActions(sql, marks(), pauses(), rebuilds(null, new java.util.HashSet<>()), catalog(), clock,
-                java.time.Duration.ofMinutes(3));
+        if (engine == null) {
+            engine = dev.projections.engine.Engine.builder()
+                    .dataSource(dataSource)
+                    .store(store)
+                    .container(dev.projections.engine.PlainContainer.on(dataSource, drainer -> madeDue.incrementAndGet()).clock(clock))
+                    .settings(dev.projections.config.Settings.load(dev.projections.config.SettingSource.of(
+                            java.util.Map.of(dev.projections.config.Settings.SWEEP_INTERVAL, "1m"))))
+                    .projections(catalog())
+                    .instanceId("operations-test")
+                    .build();
+        }
+        return engine.operations().audited();
     }
 
     /** The audit rows, oldest first: user, action, projection, tenant, entity id, detail. */

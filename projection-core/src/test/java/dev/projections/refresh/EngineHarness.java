@@ -44,6 +44,7 @@ final class EngineHarness {
     final EngineStats stats = new EngineStats();
     private final String url;
     private final JdbcTransactions jdbc;
+    private final javax.sql.DataSource dataSource;
     private final Map<String, String> deployment;
     private final Settings settings;
     private final Map<String, Projection> projections;
@@ -114,6 +115,7 @@ final class EngineHarness {
         dataSource.setURL(url);
         dataSource.setUser("sa");
         this.jdbc = new JdbcTransactions(dataSource);
+        this.dataSource = dataSource;
         this.deployment = Map.copyOf(settings);
         this.projections = new java.util.HashMap<>();
         for (Projection projection : projections) {
@@ -151,17 +153,18 @@ final class EngineHarness {
     }
 
     /** One more instance on the harness's database, assembled as the server's is, with a hand-off of its own. */
-    private dev.projections.engine.Engine.Builder engine(Settings settings) {
+    private dev.projections.engine.EngineBuilder engine(Settings settings) {
         return dev.projections.engine.Engine.builder()
+                .dataSource(dataSource)
                 .store(store)
-                .transactions(transactions)
-                .clock(clock)
+                .container(dev.projections.engine.PlainContainer.on(dataSource, Runnable::run) // tests call drain()
+                        .transactions(transactions)
+                        .clock(clock)
+                        .tenantScope(tenant -> tenantScope.enter(tenant)))
                 .settings(settings)
                 .projections(catalog())
-                .threads(Runnable::run) // the tests call drain() themselves
                 .handoff(new Handoff(1000, 1))
-                .tenantScope(tenant -> tenantScope.enter(tenant))
-                .listener(this::record)
+                .observers(dev.projections.engine.Observers.NONE.listener(this::record))
                 .stats(stats);
     }
 

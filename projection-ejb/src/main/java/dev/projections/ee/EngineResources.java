@@ -5,7 +5,6 @@ import dev.projections.config.Settings;
 import dev.projections.marking.ProjectedUnits;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.EngineStats;
-import dev.projections.refresh.Handoff;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.ops.Sql;
 import dev.projections.store.Tables;
@@ -37,7 +36,6 @@ public class EngineResources implements TestSupportSwitch {
     private Tables store;
     private Sql sql;
     private PendingCounts counts;
-    private Handoff handoff;
     private RefreshWaits waits;
     private IdleWaits idleWaits;
     private final AdjustableClock clock = new AdjustableClock();
@@ -50,10 +48,6 @@ public class EngineResources implements TestSupportSwitch {
     jakarta.enterprise.inject.Instance<RefreshTracing> tracers;
 
     private volatile RefreshTracing tracing;
-
-    /** Looked up when first needed: the registry reads the settings from here. */
-    @jakarta.inject.Inject
-    jakarta.enterprise.inject.Instance<ProjectionRegistry> registry;
 
     @PostConstruct
     void init() {
@@ -74,8 +68,6 @@ public class EngineResources implements TestSupportSwitch {
         sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
-        // each projection's cap and batch come from its own settings, resolved once the projections are known
-        handoff = Handoff.of(settings, () -> registry.get().settings());
         // the lease margin of the global lease: the clocks the check compares are kept within the shortest one's
         waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
                 (keys, committedAt, margin) -> sql.call("check a read-your-writes wait",
@@ -201,10 +193,6 @@ public class EngineResources implements TestSupportSwitch {
     /** The counts of the pending table that the overview, the facade and the gauges read. */
     public PendingCounts counts() {
         return counts;
-    }
-
-    public Handoff handoff() {
-        return handoff;
     }
 
     /** The engine's clock; tests move it forward to expire leases and backoffs without sleeping. */

@@ -1,9 +1,12 @@
 package dev.projections.ee;
 
 import dev.projections.RefreshListener;
+import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.engine.Engine;
 import dev.projections.engine.EveryListener;
+import dev.projections.engine.Observers;
+import dev.projections.ops.Operations;
 import dev.projections.metrics.LagTimer;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.InstanceHeartbeat;
@@ -11,17 +14,21 @@ import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.Sweep;
 import dev.projections.trend.TrendSampler;
+import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The deployment's {@link Engine}, built once by core's assembly from the container's parts: JTA transactions, the
- * {@link DrainerPool}'s threads, the {@link Drainer} EJB for the drainers' identity, the refresh timer and every
- * {@link RefreshListener} bean of the application.
+ * The deployment's {@link Engine}, built once by core's builder from the container ({@link ServerContainer}: JTA
+ * transactions, the {@link DrainerPool}'s threads, the {@link Drainer} EJB for the drainers' identity, after-commit
+ * work, the tenant beans) and its observers (the refresh timer and every {@link RefreshListener} bean of the
+ * application, the lag meter, tracing, the CDI lifecycle events, the cached pauses); the one door to its parts and
+ * operations.
  */
 @ApplicationScoped
 public class EngineRuntime {
@@ -52,6 +59,15 @@ public class EngineRuntime {
 
     @EJB
     Drainer drainer;
+
+    @Inject
+    Instance<TenantDirectory> tenantDirectory;
+
+    @Inject
+    PauseState pauseState;
+
+    @Resource
+    TransactionSynchronizationRegistry synchronizations;
 
     private volatile Engine assembled;
 
@@ -89,26 +105,24 @@ public class EngineRuntime {
 
     private Engine build() {
         return Engine.builder()
+                .dataSource(resources.dataSource())
                 .store(resources.store())
-                .transactions(transactions)
-                .clock(resources.clock())
+                .container(new ServerContainer(transactions, pool::execute, drainer::run, resources.lifecycleThread(),
+                        synchronizations, tenantScope, tenantDirectory, resources.clock()))
+                .observers(Observers.NONE
+                        .tracing(resources.tracing())
+                        .lifecycle(lifecycleEvents::fire)
+                        .pausesChanged(pauseState::invalidate)
+                        .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
+                        .listener((key, outcome, took) -> {
+                            resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
+                            applicationListeners().refreshed(key, outcome, took);
+                        }))
                 .settings(registry.settings())
                 .projections(registry)
-                .threads(pool::execute)
-                .runAs(drainer::run)
-                .tenantScope(tenant -> tenantScope().enter(tenant))
                 .stats(resources.stats())
-                .handoff(resources.handoff())
                 .instanceId(resources.instanceId())
                 .refreshMinutes(resources.refreshMinutes())
-                .tracing(resources.tracing())
-                .lifecycle(lifecycleEvents::fire)
-                .lifecycleThread(resources.lifecycleThread())
-                .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
-                .listener((key, outcome, took) -> {
-                    resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
-                    applicationListeners().refreshed(key, outcome, took);
-                })
                 .build();
     }
 
@@ -124,17 +138,7 @@ public class EngineRuntime {
         return found;
     }
 
-    private volatile TenantScope scope;
     private volatile RefreshListener applicationListeners;
-
-    private TenantScope tenantScope() {
-        TenantScope found = scope;
-        if (found == null) {
-            found = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
-            scope = found;
-        }
-        return found;
-    }
 
     /** The refresh timer, then every {@link RefreshListener} bean of the application, each told whatever the others do. */
     private RefreshListener applicationListeners() {
@@ -168,6 +172,11 @@ public class EngineRuntime {
 
     public Sweep sweep() {
         return assembled().sweep();
+    }
+
+    /** The operations every face calls: the console, the management API, the application's facade. */
+    public Operations operations() {
+        return assembled().operations();
     }
 
     /** Where commits, operations and the sweep start drainers. */

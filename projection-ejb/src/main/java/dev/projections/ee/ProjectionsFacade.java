@@ -40,9 +40,6 @@ public class ProjectionsFacade implements Projections {
     @Inject
     ExplicitMarking marking;
 
-    @Inject
-    Operations operations;
-
     /** The container's built-in bean for the caller, whom pauses and suspensions record. */
     @Inject
     java.security.Principal callerPrincipal;
@@ -56,9 +53,6 @@ public class ProjectionsFacade implements Projections {
 
     @Inject
     EngineResources resources;
-
-    @Inject
-    AfterCommitDrainer drainer;
 
     @Inject
     EngineRuntime runtime;
@@ -75,66 +69,66 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public long pending(String projection) {
-        return operations.marks().pending(projection);
+        return operations().marks().pending(projection);
     }
 
     @Override
     public long failing(String projection) {
-        return operations.marks().failing(projection);
+        return operations().marks().failing(projection);
     }
 
     @Override
     public List<FailedRefresh> failures(String projection, int limit) {
-        return operations.marks().failures(projection, limit);
+        return operations().marks().failures(projection, limit);
     }
 
     @Override
     public void suspend(String projection, String reason) {
-        operations.pauses().suspend(projection, reason, caller());
+        operations().pauses().suspend(projection, reason, caller());
     }
 
     @Override
     public long parked(String projection) {
-        return operations.marks().parked(projection);
+        return operations().marks().parked(projection);
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int resumeParked(dev.projections.ParkedSelection selection) {
-        return operations.marks().resumeParked(selection);
+        return operations().marks().resumeParked(selection);
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int skipParked(dev.projections.ParkedSelection selection) {
-        return operations.marks().skipParked(selection).size();
+        return operations().marks().skipParked(selection).size();
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int retryFailed(String projection) {
-        return operations.marks().retryFailed(projection);
+        return operations().marks().retryFailed(projection);
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void retry(String projection, String tenant, String id) {
-        operations.marks().retry(projection, tenant, id);
+        operations().marks().retry(projection, tenant, id);
     }
 
     @Override
     public void pause(String projection) {
-        operations.pauses().pause(projection, caller());
+        operations().pauses().pause(projection, caller());
     }
 
     @Override
     public void resume(String projection) {
-        operations.pauses().resume(projection, caller());
+        operations().pauses().resume(projection, caller());
     }
 
     @Override
     public boolean isPaused(String projection) {
-        return operations.pauses().isPaused(projection);
+        return operations().pauses().isPaused(projection);
     }
 
     @Override
@@ -150,43 +144,43 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public String rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        return operations.rebuilds().start(projection, tenant, scope, partitions, caller());
+        return operations().rebuilds().start(projection, tenant, scope, partitions, caller());
     }
 
     @Override
     public void cancelRebuild(String runId) {
-        operations.rebuilds().cancel(runId, caller());
+        operations().rebuilds().cancel(runId, caller());
     }
 
     @Override
     public List<RebuildProgress> rebuildHistory(String projection, int limit) {
-        return operations.rebuilds().history(projection, limit);
+        return operations().rebuilds().history(projection, limit);
     }
 
     @Override
     public List<String> rebuildAllTenants(String projection) {
-        return operations.rebuilds().startForEveryTenant(projection, RebuildScope.everything(), 1, caller());
+        return operations().rebuilds().startForEveryTenant(projection, RebuildScope.everything(), 1, caller());
     }
 
     @Override
     public RebuildProgress rebuildProgress(String runId) {
-        return operations.rebuilds().progress(runId);
+        return operations().rebuilds().progress(runId);
     }
 
     @Override
     public Optional<RebuildProgress> latestRebuild(String projection) {
         Arguments.projection(projection, registry);
-        return operations.rebuilds().latest(projection, sink.currentTenant());
+        return operations().rebuilds().latest(projection, sink.currentTenant());
     }
 
     @Override
     public List<ProjectionStatus> overview() {
-        return operations.overview().overview(sink.currentTenant());
+        return operations().overview().overview(sink.currentTenant());
     }
 
     @Override
     public EngineHealth health() {
-        return operations.overview().health();
+        return operations().overview().health();
     }
 
     @Override
@@ -246,9 +240,9 @@ public class ProjectionsFacade implements Projections {
         }
         int madeDue = 0;
         for (String name : names) {
-            madeDue += operations.marks().retryFailed(name);
+            madeDue += operations().marks().retryFailed(name);
         }
-        drainer.afterCommit(() -> runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP, names));
+        runtime.assembled().container().afterCommit(() -> runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP, names));
         return madeDue;
     }
 
@@ -263,6 +257,10 @@ public class ProjectionsFacade implements Projections {
             names.add(projection);
         }
         return names;
+    }
+
+    private dev.projections.ops.Operations operations() {
+        return runtime.operations();
     }
 
     private String caller() {

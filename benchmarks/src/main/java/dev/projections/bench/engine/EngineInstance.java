@@ -8,6 +8,10 @@ import dev.projections.bench.db.BenchDatabase;
 import dev.projections.bench.db.StatementCounting;
 import dev.projections.config.Settings;
 import dev.projections.engine.Engine;
+import dev.projections.engine.EngineBuilder;
+import dev.projections.engine.Observers;
+import dev.projections.engine.PlainContainer;
+import dev.projections.ops.Operations;
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.Handoff;
@@ -72,6 +76,8 @@ public final class EngineInstance implements AutoCloseable {
                                        LongAdder statements) {
         Properties deployment = new Properties();
         deployment.setProperty(Settings.WORKERS, Integer.toString(workers));
+        // the scenarios drive the drainers themselves: an operation (a rebuild's start) starts none of its own
+        deployment.setProperty(Settings.AUTO_REFRESH, "false");
         // as the server reads them: each projection's own settings (its defaultSettings()) too
         dev.projections.config.SettingSource source = dev.projections.config.SettingSource.standard(
                 System.getProperties(), System.getenv(), deployment);
@@ -86,14 +92,16 @@ public final class EngineInstance implements AutoCloseable {
             return thread;
         });
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Engine.Builder builder = Engine.builder()
+        EngineBuilder builder = Engine.builder()
+                .dataSource(pool)
                 .store(store)
-                .transactions(new JdbcTransactions(statements == null ? pool : StatementCounting.wrap(pool, statements)))
-                .clock(clock)
+                .container(PlainContainer.on(pool, threads)
+                        .transactions(new JdbcTransactions(statements == null ? pool
+                                : StatementCounting.wrap(pool, statements)))
+                        .clock(clock))
                 .settings(settings)
                 .projections(ProjectionCatalog.of(projections.toArray(Projection[]::new)))
-                .threads(threads)
-                .listener(listener)
+                .observers(Observers.NONE.listener(listener))
                 .instanceId("bench-" + INSTANCES.incrementAndGet())
                 .troubles(new FailOnTrouble(failure))
                 .unexpected(e -> failure.compareAndSet(null, e));
@@ -176,6 +184,11 @@ public final class EngineInstance implements AutoCloseable {
 
     public RebuildStepper rebuilds() {
         return engine.rebuilds();
+    }
+
+    /** The instance's operations, as the console and the API call them (a rebuild's start). */
+    public Operations operations() {
+        return engine.operations();
     }
 
     public JdbcTransactions transactions() {

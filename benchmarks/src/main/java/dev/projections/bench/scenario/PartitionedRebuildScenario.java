@@ -15,7 +15,6 @@ import dev.projections.bench.engine.ParallelLoop;
 import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.SetBasedOrderSearchProjection;
 import dev.projections.config.Settings;
-import dev.projections.refresh.RebuildPlan;
 import dev.projections.store.RebuildPartition;
 import dev.projections.store.RebuildHistory;
 import java.sql.Connection;
@@ -148,7 +147,7 @@ public final class PartitionedRebuildScenario implements Scenario {
             report.figures(marking.get(w), total.get(w));
         }
         long lapsed = takeovers.stream().flatMap(s -> s.values().stream()).mapToLong(Double::longValue).sum();
-        report.note("engine: RebuildPlan.bounds + RebuildRuns.start (bounds: MIN..MAX of the order ids cut evenly),");
+        report.note("engine: the rebuild operation's start (bounds: MIN..MAX of the order ids cut evenly),");
         report.note("then every drainer of every instance loops drain(); a step leases one partition and marks");
         report.note("ids(cursor, %,d, its range) when nothing is due or the run's marks run short."
                 .formatted(Settings.defaults().rebuildPageSize()));
@@ -181,16 +180,13 @@ public final class PartitionedRebuildScenario implements Scenario {
                         new SetBasedOrderSearchProjection(), workers, RefreshListener.NONE, true, null));
             }
             EngineInstance first = instances.get(0);
-            SetBasedOrderSearchProjection projection = new SetBasedOrderSearchProjection();
-            RebuildPlan.check(projection, scope, way.partitions());
             AtomicLong exhaustedAt = new AtomicLong();
             CpuMeter meter = new CpuMeter(context.database());
             CpuMeter.Sample before = meter.sample();
             long start = System.nanoTime();
-            String runId = first.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", scope,
-                            RebuildPlan.bounds(projection, scope, way.partitions()), "benchmark",
-                            context.clock().instant()));
+            // as an operator starts one: the projection, scope and partitions checked, the bounds read, one commit
+            String runId = first.operations().rebuilds().start(OrderSearchProjection.NAME, "", scope,
+                    way.partitions(), "benchmark");
             Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "partitions-watch");
             watcher.setDaemon(true);
             watcher.start();

@@ -2,6 +2,7 @@ package dev.projections.bench.scenario;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.projections.RebuildProgress;
+import dev.projections.RebuildScope;
 import dev.projections.RefreshListener;
 import dev.projections.bench.BenchContext;
 import dev.projections.bench.ScenarioReport;
@@ -111,8 +112,8 @@ public final class RebuildScenario implements Scenario {
                 new SetBasedOrderSearchProjection(), workers, RefreshListener.NONE, true, null)) {
             AtomicLong exhaustedAt = new AtomicLong();
             long start = System.nanoTime();
-            String runId = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
+            String runId = instance.operations().rebuilds().start(OrderSearchProjection.NAME, "",
+                    RebuildScope.everything(), 1, "benchmark");
             Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "cursor-watch");
             watcher.setDaemon(true);
             watcher.start();
@@ -143,8 +144,8 @@ public final class RebuildScenario implements Scenario {
     private static long markByStepsAlone(BenchContext context, ScenarioReport report, int run) throws Exception {
         try (EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                 new SetBasedOrderSearchProjection(), 1, RefreshListener.NONE, true, null)) {
-            String runId = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
-                    context.store().rebuildRuns().start(connection, OrderSearchProjection.NAME, "", context.clock().instant()));
+            String runId = instance.operations().rebuilds().start(OrderSearchProjection.NAME, "",
+                    RebuildScope.everything(), 1, "benchmark");
             long start = System.nanoTime();
             while (instance.rebuilds().step()) {
                 if (System.nanoTime() - start > GIVE_UP.toNanos()) {

@@ -138,7 +138,7 @@ class AutoRefreshIT {
         for (int i = 0; i < 2_000; i++) {
             projections.markDirty(GatedProjection.NAME, prefix + i);
         }
-        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        Await.until("the hand-off's drainers to end", () -> runtime.assembled().handoff().inFlight() == 0);
         long backlogDrainers = engine.stats().drainersStarted(DrainerOrigin.BACKLOG);
         java.util.concurrent.CountDownLatch release = gated.holdAll();
         Rows rows = new Rows(dataSource);
@@ -180,7 +180,7 @@ class AutoRefreshIT {
             engine.store().queue().upsert(connection, backlog, dev.projections.store.PendingQueue.LIVE,
                     engine.clock().instant());
         }
-        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        Await.until("the hand-off's drainers to end", () -> runtime.assembled().handoff().inFlight() == 0);
         Rows rows = new Rows(dataSource);
 
         transaction.begin();
@@ -231,7 +231,7 @@ class AutoRefreshIT {
         for (int i = 0; i < 2_000; i++) {
             projections.markDirty(GatedProjection.NAME, prefix + i);
         }
-        Await.until("the hand-off's drainers to end", () -> engine.handoff().inFlight() == 0);
+        Await.until("the hand-off's drainers to end", () -> runtime.assembled().handoff().inFlight() == 0);
         CountDownLatch drainersHeld = gated.holdAll();
         AtomicInteger running = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);

@@ -6,7 +6,7 @@ import dev.projections.RebuildScope;
 import dev.projections.TenantScope;
 import dev.projections.ops.Arguments;
 import dev.projections.ops.AuditedActions;
-import dev.projections.ee.Operations;
+import dev.projections.ee.EngineRuntime;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ops.Rebuildable;
 import jakarta.annotation.Resource;
@@ -37,7 +37,7 @@ public class ConsoleAdmin {
     ProjectionRegistry registry;
 
     @Inject
-    Operations operations;
+    EngineRuntime runtime;
 
     @Inject
     Instance<TenantScope> tenantScope;
@@ -126,7 +126,7 @@ public class ConsoleAdmin {
                     + "cleared and rebuilt", null);
         }
         List<String> tenants = tenant != null ? List.of(tenant)
-                : operations.rebuilds().hasTenantDirectory() ? operations.rebuilds().tenants() : List.of("");
+                : runtime.operations().rebuilds().hasTenantDirectory() ? runtime.operations().rebuilds().tenants() : List.of("");
         ConsoleAdmin self = context.getBusinessObject(ConsoleAdmin.class);
         TenantScope scope = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
         List<String> runs = new ArrayList<>();
@@ -180,7 +180,7 @@ public class ConsoleAdmin {
     }
 
     private AuditedActions audited() {
-        return operations.audited();
+        return runtime.operations().audited();
     }
 
     /** What the engine refuses reaches the console with its message, and rolls the action and its audit back. */

@@ -6,7 +6,7 @@ import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.TenantDirectory;
 import dev.projections.ee.EngineResources;
-import dev.projections.ee.Operations;
+import dev.projections.ee.EngineRuntime;
 import dev.projections.ee.ProjectionRegistry;
 import dev.projections.ops.Rebuildable;
 import dev.projections.ops.Sql;
@@ -73,7 +73,7 @@ public class ConsoleReads {
     EngineResources resources;
 
     @Inject
-    Operations operations;
+    EngineRuntime runtime;
 
     @Inject
     ProjectionRegistry registry;
@@ -123,7 +123,7 @@ public class ConsoleReads {
 
     /** A run by its id, if there is one (a link may name a run that never was: not an error to log). */
     public java.util.Optional<RebuildProgress> findRebuild(String runId) {
-        return operations.rebuilds().find(runId);
+        return runtime.operations().rebuilds().find(runId);
     }
 
     /** The newest rebuild runs, of one projection or ({@code null}) of all. */
@@ -133,7 +133,7 @@ public class ConsoleReads {
 
     /** A run's partitions: ranges, cursors, leases. */
     public List<PartitionProgress> rebuildPartitions(String runId) {
-        return operations.rebuilds().partitions(runId).stream().map(ConsoleReads::progress).toList();
+        return runtime.operations().rebuilds().partitions(runId).stream().map(ConsoleReads::progress).toList();
     }
 
     private static PartitionProgress progress(RebuildPartition p) {
