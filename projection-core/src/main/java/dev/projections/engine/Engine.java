@@ -22,6 +22,7 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.RefreshEngine;
 import dev.projections.refresh.RefreshLag;
+import dev.projections.refresh.RefreshObservers;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Transactions;
 import dev.projections.retention.HistoryPruner;
@@ -90,8 +91,9 @@ public final class Engine {
                         projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle)
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, container.tenantScope(),
-                everyListener(b.refreshMinutes, observers.listeners()), everyLag(b.refreshMinutes, observers.lag()),
-                observers.tracing(), stats, rebuilds, lifecycle);
+                new RefreshObservers(everyListener(b.refreshMinutes, observers.listeners()),
+                        everyLag(b.refreshMinutes, observers.lag()), observers.tracing(), lifecycle, stats),
+                rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, container.threads(), container.runAs(), b.troubles,
                 b.unexpected);
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,

@@ -1,7 +1,6 @@
 package dev.projections.refresh;
 
 import dev.projections.RefreshOutcome;
-import dev.projections.RefreshListener;
 import dev.projections.Projection;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
@@ -60,11 +59,10 @@ final class BatchRefresher {
     private final RefreshTracing tracing;
 
     BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
-                   Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
-                   RefreshLag lag, RefreshTracing tracing, EngineStats stats, LeasePolicy leases, InFlight inFlight,
-                   BooleanSupplier stopping, LifecycleAnnouncer lifecycle) {
-        this.lag = lag;
-        this.tracing = tracing;
+                   Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshObservers observers,
+                   LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+        this.lag = observers.lag();
+        this.tracing = observers.tracing();
         this.queue = queue;
         this.claims = claims;
         this.transactions = transactions;
@@ -73,10 +71,10 @@ final class BatchRefresher {
         this.settings = settings;
         this.catalog = catalog;
         this.tenantScope = tenantScope;
-        this.callbacks = new ApplicationCallbacks(listener, stats, clock);
+        this.callbacks = new ApplicationCallbacks(observers.listener(), observers.stats(), clock);
         this.leases = leases;
-        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings, lifecycle);
-        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, lifecycle);
+        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings, observers.lifecycle());
+        this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, observers.lifecycle());
         this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, settings, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;

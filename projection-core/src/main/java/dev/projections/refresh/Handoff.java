@@ -335,19 +335,10 @@ public final class Handoff {
      * {@code batch-size}, {@code batch-linger}, {@link #KEEP_ALIVE}.
      */
     public static Handoff of(dev.projections.config.Settings settings) {
-        return of(settings, () -> settings);
-    }
-
-    /**
-     * The same, each projection's {@code workers} and {@code batch-size} read from {@code resolved} when its lane is
-     * first used (a server resolves each projection's settings once its projections are known).
-     */
-    public static Handoff of(dev.projections.config.Settings settings,
-                             java.util.function.Supplier<dev.projections.config.Settings> resolved) {
         Handoff handoff = new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE,
-                System::nanoTime, projection -> resolved.get().of(projection).workers(),
-                projection -> resolved.get().of(projection).batchSize());
-        handoff.defaultCaps = projection -> resolved.get().of(projection).workersByDefault();
+                System::nanoTime, projection -> settings.of(projection).workers(),
+                projection -> settings.of(projection).batchSize());
+        handoff.defaultCaps = projection -> settings.of(projection).workersByDefault();
         return handoff;
     }
 

@@ -1,6 +1,5 @@
 package dev.projections.refresh;
 
-import dev.projections.RefreshListener;
 import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
@@ -55,22 +54,13 @@ public final class RefreshEngine {
     private final LifecycleAnnouncer lifecycle;
 
     /**
-     * {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). {@code stats}
-     * counts what {@code listener} and {@code tenantScope} throw once a refresh's outcome is settled.
+     * {@code rebuilds} may be {@code null}: drainers then only refresh (tests of the refresh protocol). The observers'
+     * counters count what their listener and {@code tenantScope} throw once a refresh's outcome is settled.
      */
     public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
-                         ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener,
-                         EngineStats stats, RebuildStepper rebuilds) {
-        this(store, transactions, clock, settings, handoff, catalog, tenantScope, listener, RefreshLag.NONE,
-                RefreshTracing.NONE, stats, rebuilds, LifecycleAnnouncer.NONE);
-    }
-
-    /** The same, with each committed refresh's lag told to {@code lag} and each refresh traced by {@code tracing}. */
-    public RefreshEngine(Tables store, Transactions transactions, Clock clock, Settings settings, Handoff handoff,
-                         ProjectionCatalog catalog, TenantScope tenantScope, RefreshListener listener, RefreshLag lag,
-                         RefreshTracing tracing, EngineStats stats, RebuildStepper rebuilds,
-                         LifecycleAnnouncer lifecycle) {
-        this.lifecycle = lifecycle;
+                         ProjectionCatalog catalog, TenantScope tenantScope, RefreshObservers observers,
+                         RebuildStepper rebuilds) {
+        this.lifecycle = observers.lifecycle();
         this.queue = store.queue();
         this.control = store.control();
         this.clock = clock;
@@ -81,8 +71,8 @@ public final class RefreshEngine {
         this.leases = new LeasePolicy(settings.leaseTime(), projection -> settings.of(projection).leaseTime());
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
-        this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog, tenantScope, listener,
-                lag, tracing, stats, leases, inFlight, () -> stopping, lifecycle);
+        this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog,
+                tenantScope, observers, leases, inFlight, () -> stopping);
     }
 
     /**

@@ -82,7 +82,7 @@ class LostClaimCommitTest {
         };
         ProjectionCatalog catalog = ProjectionCatalog.of(orders);
         engine = new RefreshEngine(store, transactions, Clock.fixed(NOW, ZoneOffset.UTC), Settings.defaults(),
-                new Handoff(100, 1), catalog, TenantScope.NONE, RefreshListener.NONE, new EngineStats(), null);
+                new Handoff(100, 1), catalog, TenantScope.NONE, RefreshObservers.of(RefreshListener.NONE, new EngineStats()), null);
         transactions.inNewTransaction(Duration.ofSeconds(5), connection -> {
             store.queue().upsert(connection, List.of(new MarkKey("orders", "", "1"), new MarkKey("orders", "", "2")),
                     PendingQueue.LIVE, NOW);

@@ -202,7 +202,8 @@ class RefreshProtocolIT {
         // a second engine on the same database, as another instance would run it
         RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
                 new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
-                dev.projections.RefreshListener.NONE, new dev.projections.refresh.EngineStats(), null);
+                dev.projections.refresh.RefreshObservers.of(dev.projections.RefreshListener.NONE,
+                        new dev.projections.refresh.EngineStats()), null);
 
         projections.pause(GatedProjection.NAME);
         try {
