@@ -70,7 +70,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
 
     /** On the committing thread, after the commit: the keys to the hand-off, and a drainer if one must start. */
     public void committed(Collection<MarkKey> keys) {
-        Handoff.Slot slot = handoff.offer(keys);
+        Slot slot = handoff.offer(keys);
         if (slot != null) {
             start(DrainerOrigin.HANDOFF, slot, false);
         }
@@ -104,7 +104,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         if (handoff.askForDueLook(projections)) {
             return true;
         }
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         if (slot == null) {
             return false;
         }
@@ -139,7 +139,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
      * stopped, or the container refused the call while the deployment stops). With {@code lookFirst} its first claim
      * looks for due marks; without, it collects handed keys first.
      */
-    void start(DrainerOrigin origin, Handoff.Slot slot, boolean lookFirst) {
+    void start(DrainerOrigin origin, Slot slot, boolean lookFirst) {
         try {
             threads.execute(() -> {
                 try {
@@ -153,13 +153,13 @@ public final class DrainerLauncher implements Sweep.Drainers {
         }
     }
 
-    private static void notStarted(Handoff.Slot slot, RuntimeException e) {
+    private static void notStarted(Slot slot, RuntimeException e) {
         slot.startFailed();
         LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
     }
 
     /** A drainer: holds its slot while it drains, then gives it back or passes it to a successor. */
-    private void drain(DrainerOrigin origin, Handoff.Slot slot, boolean lookFirst) {
+    private void drain(DrainerOrigin origin, Slot slot, boolean lookFirst) {
         if (!slot.run()) {
             return; // its slot was taken back by the sweep while it waited to run
         }
@@ -175,7 +175,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
             LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
             unexpected.accept(e);
         } finally {
-            Handoff.Slot successor = slot.finish(moreWork, engine.stopping());
+            Slot successor = slot.finish(moreWork, engine.stopping());
             if (successor != null) {
                 // work left at the turn's end: the successor goes on with it; keys that arrived: it collects them
                 start(DrainerOrigin.HANDOFF, successor, moreWork);

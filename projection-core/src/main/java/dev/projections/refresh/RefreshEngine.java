@@ -94,7 +94,7 @@ public final class RefreshEngine {
      * {@code lookFirst} it takes what it can serve at once (a sweep or an operation started it for due marks); a
      * drainer started for handed keys collects first (docs/design.md D41).
      */
-    public boolean drain(Consumer<String> backlogFound, Consumer<Handoff.Slot> helpers, Handoff.Slot slot,
+    public boolean drain(Consumer<String> backlogFound, Consumer<Slot> helpers, Slot slot,
                          boolean lookFirst) {
         inFlight.drainBegins();
         try {
@@ -120,10 +120,10 @@ public final class RefreshEngine {
      * A drainer works for at most {@link #DRAIN_TURN} and then ends, returning true when work may remain, so its
      * slot passes to a fresh drainer. At undeploy the container waits for running asynchronous invocations before
      * the engine hears that it stops: a drainer that drained until the queue was empty could hold an undeploy for
-     * as long as a big rebuild takes. Each pass is one projection's {@link Handoff.Turn turn} (docs/design.md D45).
+     * as long as a big rebuild takes. Each pass is one projection's {@link Turn turn} (docs/design.md D45).
      */
-    private boolean drainUntilEmptyOrDue(Consumer<String> backlogFound, Consumer<Handoff.Slot> helpers,
-                                         Handoff.Slot slot, boolean lookFirst) {
+    private boolean drainUntilEmptyOrDue(Consumer<String> backlogFound, Consumer<Slot> helpers,
+                                         Slot slot, boolean lookFirst) {
         long turnEnds = System.nanoTime() + DRAIN_TURN.toNanos();
         if (slot == null && lookFirst) {
             handoff.askForDueLook(catalog.claimable()); // a drainer without a slot looks at every projection
@@ -148,7 +148,7 @@ public final class RefreshEngine {
                 rebuilds.purgeCancelled();
             }
             Set<String> claimable = catalog.claimable();
-            Handoff.Turn turn = slot == null ? handoff.takeTurn(claimable) : slot.nextTurn(collect, claimable);
+            Turn turn = slot == null ? handoff.takeTurn(claimable) : slot.nextTurn(collect, claimable);
             if (turn == null) {
                 if (!collect && slot != null) {
                     collect = true; // a backlog ran out: stay a while for the next commit before ending
@@ -208,7 +208,7 @@ public final class RefreshEngine {
      * a run pays one lease query that often while another's run is active), after its live marks were refreshed. Live
      * marks still come first in every claim (priority). No rebuild statement runs at all while no run has work.
      */
-    private Claim take(Handoff.Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
+    private Claim take(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
         String projection = turn.projection();
         int batchSize = settings.of(projection).batchSize();
         DueLook look = dueLook(projection);

@@ -36,11 +36,11 @@ class HandoffCollectingTest {
     }
 
     /** The keys of the slot's next turn, collecting; the turn ends at once. */
-    private static List<MarkKey> nextKeys(Handoff.Slot slot) {
+    private static List<MarkKey> nextKeys(Slot slot) {
         return keys(slot.nextTurn(true, Set.of("p")));
     }
 
-    private static List<MarkKey> keys(Handoff.Turn turn) {
+    private static List<MarkKey> keys(Turn turn) {
         if (turn == null) {
             return List.of();
         }
@@ -60,11 +60,11 @@ class HandoffCollectingTest {
         threads.shutdownNow(); // a collector still waiting is interrupted and returns
     }
 
-    private CompletableFuture<Handoff.Turn> collectTurn(Handoff.Slot slot) {
+    private CompletableFuture<Turn> collectTurn(Slot slot) {
         return CompletableFuture.supplyAsync(() -> slot.nextTurn(true, Set.of("p")), threads);
     }
 
-    private CompletableFuture<List<MarkKey>> collect(Handoff.Slot slot) {
+    private CompletableFuture<List<MarkKey>> collect(Slot slot) {
         return collectTurn(slot).thenApply(HandoffCollectingTest::keys);
     }
 
@@ -80,7 +80,7 @@ class HandoffCollectingTest {
     @Test
     void aLoneCommitIsTakenAtOnceByTheDrainerCollectingAndStartsNoOther() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         slot.run();
         CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
@@ -95,7 +95,7 @@ class HandoffCollectingTest {
     void aCommitInABurstWaitsForCompanionsUntilABatchIsFull() throws Exception {
         batch = 3;
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         assertThat(nextKeys(slot)).as("alone: at once").containsExactly(key(1));
         advance(Duration.ofMillis(1));
@@ -113,7 +113,7 @@ class HandoffCollectingTest {
     @Test
     void aCommitInABurstIsTakenOnceItHasLingeredWithWhatCameMeanwhile() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         nextKeys(slot);
         advance(Duration.ofMillis(1));
@@ -132,7 +132,7 @@ class HandoffCollectingTest {
     @Test
     void aCommitAfterAQuietSpellIsAloneAgain() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         nextKeys(slot);
         advance(BURST_GAP);
@@ -145,7 +145,7 @@ class HandoffCollectingTest {
     void keysLeftOverFromAFullBatchGoWithTheNextPassWithoutLingering() {
         batch = 2;
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1), key(2), key(3)));
+        Slot slot = handoff.offer(List.of(key(1), key(2), key(3)));
         slot.run();
         assertThat(nextKeys(slot)).containsExactly(key(1), key(2));
         assertThat(nextKeys(slot)).containsExactly(key(3));
@@ -154,7 +154,7 @@ class HandoffCollectingTest {
     @Test
     void anIdleDrainerStaysForItsKeepAliveThenReturnsNothing() throws Exception {
         Handoff handoff = handoff(Duration.ofMillis(20));
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         slot.run();
         CompletableFuture<List<MarkKey>> taken = collect(slot);
         awaitCollecting(handoff, 1);
@@ -169,14 +169,14 @@ class HandoffCollectingTest {
     @Test
     void theSweepAsksACollectingDrainerToLookAtDueMarksRatherThanStartingAnother() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         slot.run();
-        CompletableFuture<Handoff.Turn> taken = collectTurn(slot);
+        CompletableFuture<Turn> taken = collectTurn(slot);
         awaitCollecting(handoff, 1);
 
         assertThat(handoff.askForDueLook(Set.of("p"))).isTrue();
 
-        Handoff.Turn turn = taken.get(10, TimeUnit.SECONDS);
+        Turn turn = taken.get(10, TimeUnit.SECONDS);
         assertThat(turn.keys()).isEmpty();
         assertThat(turn.lookOwed()).as("the look is the turn's").isTrue();
         turn.end();
@@ -188,10 +188,10 @@ class HandoffCollectingTest {
     void withNoDrainerCollectingOrAboutToRunTheSweepMustStartOne() {
         Handoff handoff = handoff(Duration.ofHours(1));
         assertThat(handoff.askForDueLook(Set.of("p"))).isFalse();
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         assertThat(handoff.askForDueLook(Set.of("p"))).as("about to run: asked too").isTrue();
         slot.run();
-        Handoff.Turn turn = slot.nextTurn(false, Set.of("p"));
+        Turn turn = slot.nextTurn(false, Set.of("p"));
         assertThat(turn.lookOwed()).as("its first turn has the look").isTrue();
         assertThat(handoff.askForDueLook(Set.of("p"))).as("working").isFalse();
     }
@@ -199,17 +199,17 @@ class HandoffCollectingTest {
     @Test
     void anAskedDrainerTakesWhatWaitsWithItsLookAndThenCollectsAsBefore() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         nextKeys(slot);
-        CompletableFuture<Handoff.Turn> lingering = collectTurn(slot);
+        CompletableFuture<Turn> lingering = collectTurn(slot);
         awaitCollecting(handoff, 1);
         advance(Duration.ofMillis(1));
         handoff.offer(List.of(key(2))); // a burst: it lingers
 
         assertThat(handoff.askForDueLook(Set.of("p"))).isTrue();
 
-        Handoff.Turn turn = lingering.get(10, TimeUnit.SECONDS);
+        Turn turn = lingering.get(10, TimeUnit.SECONDS);
         assertThat(turn.keys()).as("taken with the look, not held").containsExactly(key(2));
         assertThat(turn.lookOwed()).isTrue();
         turn.end();
@@ -224,7 +224,7 @@ class HandoffCollectingTest {
     @Test
     void keysOfferedToADrainerThatNeverStartedAskForASweepStartedOne() {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         assertThat(handoff.offer(List.of(key(2)))).as("left to the one about to run").isNull();
 
         slot.startFailed();
@@ -236,8 +236,8 @@ class HandoffCollectingTest {
     void aDrainerEndingWhileAnotherCollectsStartsNoSuccessorForTheKeysThatOneWillTake() throws Exception {
         batch = 2;
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot collecting = handoff.tryReserve();
-        Handoff.Slot ending = handoff.tryReserve();
+        Slot collecting = handoff.tryReserve();
+        Slot ending = handoff.tryReserve();
         collecting.run();
         ending.run();
         handoff.offer(List.of(key(0)));
@@ -255,8 +255,8 @@ class HandoffCollectingTest {
     @Test
     void stoppingEndsEveryCollectingDrainerAtOnce() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot one = handoff.tryReserve();
-        Handoff.Slot two = handoff.tryReserve();
+        Slot one = handoff.tryReserve();
+        Slot two = handoff.tryReserve();
         one.run();
         two.run();
         CompletableFuture<List<MarkKey>> first = collect(one);
@@ -273,7 +273,7 @@ class HandoffCollectingTest {
     @Test
     void withoutLingerOrKeepAliveADrainerTakesWhatWaitsAndNeverWaits() {
         Handoff handoff = new Handoff(100, 1);
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         slot.run();
         handoff.offer(List.of(key(2)));
         assertThat(nextKeys(slot)).containsExactly(key(1), key(2));

@@ -44,8 +44,8 @@ class HandoffLanesTest {
                 projection -> caps.getOrDefault(projection, 4), projection -> 3);
     }
 
-    private static Handoff.Slot running(Handoff handoff) {
-        Handoff.Slot slot = handoff.tryReserve();
+    private static Slot running(Handoff handoff) {
+        Slot slot = handoff.tryReserve();
         assertThat(slot.run()).isTrue();
         return slot;
     }
@@ -54,9 +54,9 @@ class HandoffLanesTest {
     void aTurnTakesOneProjectionsKeysAtMostItsBatch() {
         Handoff handoff = handoff(Duration.ZERO);
         handoff.offer(List.of(key("slow", 1), key("fast", 1), key("slow", 2), key("slow", 3), key("slow", 4)));
-        Handoff.Slot slot = running(handoff);
+        Slot slot = running(handoff);
 
-        Handoff.Turn turn = slot.nextTurn(false, ALL);
+        Turn turn = slot.nextTurn(false, ALL);
 
         assertThat(turn.projection()).isEqualTo("slow");
         assertThat(turn.keys()).containsExactly(key("slow", 1), key("slow", 2), key("slow", 3));
@@ -68,9 +68,9 @@ class HandoffLanesTest {
         Handoff handoff = handoff(Duration.ZERO);
         handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4), key("slow", 5),
                 key("slow", 6), key("slow", 7)));
-        Handoff.Turn first = running(handoff).nextTurn(false, ALL);
-        Handoff.Turn second = running(handoff).nextTurn(false, ALL);
-        Handoff.Slot third = running(handoff);
+        Turn first = running(handoff).nextTurn(false, ALL);
+        Turn second = running(handoff).nextTurn(false, ALL);
+        Slot third = running(handoff);
 
         assertThat(third.nextTurn(false, ALL)).as("slow has its two drainers").isNull();
         assertThat(handoff.busy("slow")).isEqualTo(2);
@@ -80,7 +80,7 @@ class HandoffLanesTest {
         first.end();
         first.end(); // ending twice frees one drainer only
         assertThat(handoff.busy("slow")).isEqualTo(1);
-        Handoff.Turn again = third.nextTurn(false, ALL);
+        Turn again = third.nextTurn(false, ALL);
         assertThat(again.keys()).containsExactly(key("slow", 7));
         assertThat(handoff.busy("slow")).isEqualTo(2);
         second.end();
@@ -97,8 +97,8 @@ class HandoffLanesTest {
     void twoSlowLanesAtTheirCapsLeaveTheLastDrainerForAThirdProjection() {
         Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ZERO, nanos::get, projection -> 3,
                 projection -> 1);
-        List<Handoff.Turn> slowTurns = new ArrayList<>();
-        List<Handoff.Slot> drainers = new ArrayList<>();
+        List<Turn> slowTurns = new ArrayList<>();
+        List<Slot> drainers = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             drainers.add(running(handoff));
         }
@@ -108,12 +108,12 @@ class HandoffLanesTest {
         for (int i = 0; i < 3; i++) {
             slowTurns.add(drainers.get(i).nextTurn(false, ALL));
         }
-        assertThat(slowTurns).extracting(Handoff.Turn::projection).as("the slow lanes take three drainers")
+        assertThat(slowTurns).extracting(Turn::projection).as("the slow lanes take three drainers")
                 .containsExactlyInAnyOrder("slow", "fast", "slow");
 
         assertThat(drainers.get(3).nextTurn(false, ALL)).as("the last drainer is not a slow lane's third").isNull();
         handoff.offer(List.of(key("other", 1)));
-        Handoff.Turn third = drainers.get(3).nextTurn(false, ALL);
+        Turn third = drainers.get(3).nextTurn(false, ALL);
         assertThat(third.projection()).as("kept for the projection without a drainer").isEqualTo("other");
         assertThat(third.keys()).containsExactly(key("other", 1));
 
@@ -143,7 +143,7 @@ class HandoffLanesTest {
 
     /** How many of 4 running drainers get a turn of slow's 8 keys, each asking once with {@code claimable}. */
     private static int turnsTaken(Handoff handoff, Set<String> claimable) {
-        List<Handoff.Slot> drainers = new ArrayList<>();
+        List<Slot> drainers = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             drainers.add(running(handoff));
         }
@@ -151,7 +151,7 @@ class HandoffLanesTest {
             handoff.offer(List.of(key("slow", i)));
         }
         int taken = 0;
-        for (Handoff.Slot drainer : drainers) {
+        for (Slot drainer : drainers) {
             if (drainer.nextTurn(false, claimable) != null) {
                 taken++;
             }
@@ -188,11 +188,11 @@ class HandoffLanesTest {
     void aLaneCappedAtEveryWorkerIsNotHeldBackByTheReserve() {
         Handoff handoff = new Handoff(1000, 2, Duration.ZERO, Duration.ZERO, nanos::get, projection -> 2,
                 projection -> 1);
-        Handoff.Slot one = running(handoff);
-        Handoff.Slot two = running(handoff);
+        Slot one = running(handoff);
+        Slot two = running(handoff);
         handoff.offer(List.of(key("slow", 1), key("slow", 2)));
-        Handoff.Turn first = one.nextTurn(false, ALL);
-        Handoff.Turn second = two.nextTurn(false, ALL);
+        Turn first = one.nextTurn(false, ALL);
+        Turn second = two.nextTurn(false, ALL);
         assertThat(List.of(first.projection(), second.projection())).as("its own workers setting allows every one")
                 .containsExactly("slow", "slow");
     }
@@ -200,14 +200,14 @@ class HandoffLanesTest {
     @Test
     void theLaneServedLeastRecentlyGoesFirst() {
         Handoff handoff = handoff(Duration.ZERO);
-        Handoff.Slot slot = running(handoff);
+        Slot slot = running(handoff);
         List<String> served = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             // fast always has more waiting than a batch; the others a few keys each round
             handoff.offer(List.of(key("fast", 10 * round), key("fast", 10 * round + 1), key("fast", 10 * round + 2),
                     key("fast", 10 * round + 3), key("other", round), key("slow", round)));
             for (int turn = 0; turn < 3; turn++) {
-                Handoff.Turn taken = slot.nextTurn(false, ALL);
+                Turn taken = slot.nextTurn(false, ALL);
                 served.add(taken.projection());
                 taken.end();
             }
@@ -219,16 +219,16 @@ class HandoffLanesTest {
     @Test
     void aCollectorThatTakesOneLaneReservesAHelperForAnotherThatWaits() throws Exception {
         Handoff handoff = handoff(Duration.ofHours(1));
-        Handoff.Slot collector = handoff.offer(List.of(key("slow", 1), key("fast", 1)));
+        Slot collector = handoff.offer(List.of(key("slow", 1), key("fast", 1)));
         collector.run();
 
-        Handoff.Turn turn = collector.nextTurn(true, ALL);
+        Turn turn = collector.nextTurn(true, ALL);
 
         assertThat(turn.projection()).isEqualTo("slow");
         assertThat(turn.helper()).as("fast's key waits and no drainer collects: a helper").isNotNull();
         assertThat(handoff.inFlight()).isEqualTo(2);
         assertThat(turn.helper().run()).isTrue();
-        Handoff.Turn helped = turn.helper().nextTurn(true, ALL);
+        Turn helped = turn.helper().nextTurn(true, ALL);
         assertThat(helped.keys()).containsExactly(key("fast", 1));
         assertThat(helped.helper()).as("nothing else waits").isNull();
     }
@@ -238,10 +238,10 @@ class HandoffLanesTest {
         Handoff handoff = handoff(Duration.ofHours(1));
         handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4), key("slow", 5),
                 key("slow", 6), key("slow", 7)));
-        Handoff.Turn first = running(handoff).nextTurn(false, ALL);
+        Turn first = running(handoff).nextTurn(false, ALL);
         running(handoff).nextTurn(false, ALL);
-        Handoff.Slot collector = running(handoff);
-        CompletableFuture<Handoff.Turn> taken = CompletableFuture.supplyAsync(() -> collector.nextTurn(true, ALL),
+        Slot collector = running(handoff);
+        CompletableFuture<Turn> taken = CompletableFuture.supplyAsync(() -> collector.nextTurn(true, ALL),
                 threads);
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (handoff.collecting() < 1 && System.nanoTime() < until) {
@@ -258,11 +258,11 @@ class HandoffLanesTest {
     @Test
     void aLookOwedMakesALaneReadyWithoutKeysAndAPausedProjectionsKeysAreDropped() {
         Handoff handoff = handoff(Duration.ZERO);
-        Handoff.Slot slot = handoff.offer(List.of(key("slow", 1)));
+        Slot slot = handoff.offer(List.of(key("slow", 1)));
         slot.run();
         assertThat(handoff.askForDueLook(Set.of("fast"))).as("started, its first turn will have the look").isTrue();
 
-        Handoff.Turn turn = slot.nextTurn(false, Set.of("fast")); // slow is paused
+        Turn turn = slot.nextTurn(false, Set.of("fast")); // slow is paused
 
         assertThat(turn.projection()).isEqualTo("fast");
         assertThat(turn.keys()).isEmpty();
@@ -271,9 +271,9 @@ class HandoffLanesTest {
         turn.end();
         assertThat(slot.finish(false, false)).as("slow owes a look, but it is paused: no successor for it").isNull();
 
-        Handoff.Slot resumed = handoff.tryReserve();
+        Slot resumed = handoff.tryReserve();
         resumed.run();
-        Handoff.Turn afterResume = resumed.nextTurn(false, ALL);
+        Turn afterResume = resumed.nextTurn(false, ALL);
         assertThat(afterResume.projection()).isEqualTo("slow");
         assertThat(afterResume.lookOwed()).as("resumed: its marks are looked for").isTrue();
     }
@@ -281,7 +281,7 @@ class HandoffLanesTest {
     @Test
     void aCollectorsViewOfThePausesMayBeStaleSoItPassesAPausedLaneOverWithoutDroppingItsKeys() {
         Handoff handoff = handoff(Duration.ZERO);
-        Handoff.Slot slot = handoff.offer(List.of(key("slow", 1)));
+        Slot slot = handoff.offer(List.of(key("slow", 1)));
         slot.run();
 
         assertThat(slot.nextTurn(true, Set.of("fast"))).isNull();
@@ -294,9 +294,9 @@ class HandoffLanesTest {
     @Test
     void aCommitToALaneAtItsCapStartsNoDrainerItsOwnWillTakeIt() {
         Handoff handoff = handoff(Duration.ZERO);
-        Handoff.Slot one = handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4)));
+        Slot one = handoff.offer(List.of(key("slow", 1), key("slow", 2), key("slow", 3), key("slow", 4)));
         one.run();
-        Handoff.Slot helper = one.nextTurn(false, ALL).helper();
+        Slot helper = one.nextTurn(false, ALL).helper();
         assertThat(helper).as("a key of slow is left and slow may have one more drainer").isNotNull();
         helper.run();
         helper.nextTurn(false, ALL);

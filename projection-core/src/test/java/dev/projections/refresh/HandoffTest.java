@@ -16,7 +16,7 @@ class HandoffTest {
     @Test
     void aCommitStartsADrainerOnlyWhenNoneIsAboutToRunAndEveryRunningOneWorks() {
         Handoff handoff = new Handoff(100, 3);
-        Handoff.Slot first = handoff.offer(List.of(key(1)));
+        Slot first = handoff.offer(List.of(key(1)));
         assertThat(first).isNotNull();
         assertThat(handoff.offer(List.of(key(2)))).as("the first, about to run, will take it").isNull();
         first.run();
@@ -30,7 +30,7 @@ class HandoffTest {
     @Test
     void aStartedDrainerBusyBeforeItsFirstTurnLetsACommitStartAnother() {
         Handoff handoff = new Handoff(100, 3);
-        Handoff.Slot first = handoff.tryReserve();
+        Slot first = handoff.tryReserve();
         first.run();
         assertThat(handoff.offer(List.of(key(1)))).as("started: it will take it").isNull();
 
@@ -50,12 +50,12 @@ class HandoffTest {
     @Test
     void aDrainerThatFinishesWhileKeysWaitPassesItsSlotToASuccessor() {
         Handoff handoff = new Handoff(100, 1);
-        Handoff.Slot slot = handoff.offer(List.of(key(1)));
+        Slot slot = handoff.offer(List.of(key(1)));
         assertThat(slot.run()).isTrue();
         assertThat(handoff.take(10)).containsExactly(key(1));
         assertThat(handoff.offer(List.of(key(2)))).as("the only slot is busy").isNull();
 
-        Handoff.Slot successor = slot.finish(false, false);
+        Slot successor = slot.finish(false, false);
 
         assertThat(successor).as("key 2 arrived meanwhile").isNotNull().isNotSameAs(slot);
         assertThat(handoff.inFlight()).isEqualTo(1);
@@ -68,9 +68,9 @@ class HandoffTest {
     @Test
     void aDrainerWhoseTurnEndedWithWorkLeftPassesItsSlotOnUnlessTheEngineStops() {
         Handoff handoff = new Handoff(100, 1);
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         slot.run();
-        Handoff.Slot successor = slot.finish(true, false);
+        Slot successor = slot.finish(true, false);
         assertThat(successor).isNotNull();
         successor.run();
         assertThat(successor.finish(true, true)).as("stopping: no successor").isNull();
@@ -80,7 +80,7 @@ class HandoffTest {
     @Test
     void afterBackPressureNoDrainerStartsForThePauseNotForACommitASuccessorOrTheSweep() {
         Handoff handoff = new Handoff(100, 2);
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         slot.run();
         handoff.pressedFor(java.time.Duration.ofHours(1));
         assertThat(slot.finish(true, false)).as("no successor").isNull();
@@ -106,7 +106,7 @@ class HandoffTest {
         Handoff handoff = new Handoff(50_000, 4);
         int started = 0;
         for (int i = 0; i < 10_000; i++) {
-            Handoff.Slot slot = handoff.offer(List.of(key(i)));
+            Slot slot = handoff.offer(List.of(key(i)));
             if (slot != null) {
                 slot.run(); // each drainer starts at once and is busy with its first turn
                 slot.nextTurn(false, Set.of("p"));
@@ -120,7 +120,7 @@ class HandoffTest {
     @Test
     void theSweepGetsASlotOnlyWhenOneIsFree() {
         Handoff handoff = new Handoff(10, 1);
-        Handoff.Slot slot = handoff.tryReserve();
+        Slot slot = handoff.tryReserve();
         assertThat(slot).isNotNull();
         assertThat(handoff.tryReserve()).isNull();
         slot.startFailed();
@@ -149,12 +149,12 @@ class HandoffTest {
     void aSlotPassingBetweenTwoDrainersAtEachOfTwoSweepsIsNotTakenBack() {
         // the sweep finds the slot between drainer 1 and 2, then between drainer 2 and 3: a different slot each time
         Handoff handoff = new Handoff(10, 1);
-        Handoff.Slot first = handoff.tryReserve();
+        Slot first = handoff.tryReserve();
         first.run();
-        Handoff.Slot second = first.finish(true, false);
+        Slot second = first.finish(true, false);
         assertThat(handoff.reclaimLostSlots()).as("sweep 1: the successor not running yet").isZero();
         assertThat(second.run()).isTrue();
-        Handoff.Slot third = second.finish(true, false);
+        Slot third = second.finish(true, false);
         assertThat(handoff.reclaimLostSlots()).as("sweep 2: another successor not running yet").isZero();
 
         assertThat(third.run()).as("the successor keeps its slot").isTrue();
@@ -164,10 +164,10 @@ class HandoffTest {
     @Test
     void aDrainerThatRunsAfterItsSlotWasTakenBackEndsWithoutExceedingTheBound() {
         Handoff handoff = new Handoff(10, 1);
-        Handoff.Slot lost = handoff.offer(List.of(key(1)));
+        Slot lost = handoff.offer(List.of(key(1)));
         handoff.reclaimLostSlots();
         assertThat(handoff.reclaimLostSlots()).isEqualTo(1);
-        Handoff.Slot fresh = handoff.tryReserve();
+        Slot fresh = handoff.tryReserve();
         assertThat(fresh).as("the sweep starts a new drainer").isNotNull();
         assertThat(fresh.run()).as("the new drainer runs").isTrue();
         assertThat(lost.run()).as("the late one ends at once").isFalse();
