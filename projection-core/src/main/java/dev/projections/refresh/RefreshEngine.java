@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -47,6 +45,7 @@ public final class RefreshEngine {
     private final RebuildStepper rebuilds;
     private final Claimer claimer;
     private final BatchRefresher refresher;
+    private final RebuildPacing pacing;
     private final InFlight inFlight = new InFlight();
     /** Each projection's: whether its next claim looks for due marks too. */
     private final Map<String, DueLook> dueLooks = new ConcurrentHashMap<>();
@@ -71,6 +70,7 @@ public final class RefreshEngine {
         this.leases = new LeasePolicy(settings.leaseTime(), projection -> settings.of(projection).leaseTime());
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
+        this.pacing = new RebuildPacing(rebuilds, handoff, settings); // without rebuilds: counts claims only
         this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog,
                 tenantScope, observers, leases, inFlight, () -> stopping);
     }
@@ -204,7 +204,7 @@ public final class RefreshEngine {
      * short with rebuild marks in it, so the next page is marked while the last of the previous one is refreshed and
      * the queue holds about one page of a run at a time. Under steady live traffic every claim holds a live key or
      * two and none runs dry, and a run waiting for that never took its first step (engine review E4): a short claim
-     * without rebuild marks steps too, at most every {@link #STEP_TRY_INTERVAL} per projection (a projection without
+     * without rebuild marks steps too, at most every {@link RebuildPacing#STEP_TRY_INTERVAL} per projection (a projection without
      * a run pays one lease query that often while another's run is active), after its live marks were refreshed. Live
      * marks still come first in every claim (priority). No rebuild statement runs at all while no run has work.
      */
@@ -216,14 +216,14 @@ public final class RefreshEngine {
         // due marks too whenever one may wait (DueLook): under steady commits retries, re-marks and other instances'
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
-        boolean rebuildShare = lookAtRebuilds && rebuildShareDue(projection);
+        boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
         List<ClaimedMark> claimed;
         if (rebuildShare) {
             // the run's turn beside a live backlog: its handed keys and a batch of its rebuild marks, no live due marks
             claimed = claimer.claimRebuildShare(projection, turn.keys(), batchSize);
         } else {
             claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
-            countLiveBacklog(projection, claimed, batchSize);
+            pacing.liveClaimed(projection, claimed, batchSize);
         }
         // the last statement a drainer sends for a projection before it ends is a look that found nothing due
         if (rebuildShare) {
@@ -235,14 +235,13 @@ public final class RefreshEngine {
         }
         long rebuildMarks = claimed.stream().filter(mark -> mark.priority() == PendingQueue.REBUILD).count();
         if (rebuilds != null && rebuildMarks > 0) {
-            rebuilds.runsMayExist(); // another instance's run, whose marks came here
-            runSeen.add(projection);
+            pacing.rebuildMarksClaimed(projection);
         }
         boolean runningDry = claimed.isEmpty() || claimed.size() < batchSize && rebuildMarks > 0;
         if (lookAtRebuilds && runningDry) {
-            boolean stepped = step(projection);
+            boolean stepped = pacing.step(projection);
             if (rebuildShare && !stepped && rebuildMarks == 0) {
-                shareFoundNothing(projection);
+                pacing.shareFoundNothing(projection);
             }
         }
         if (claimed.isEmpty()) {
@@ -263,15 +262,8 @@ public final class RefreshEngine {
             look.lookAgain(); // given back, re-marked or failed: due again now or after a backoff
             lookBeforeEnding.add(projection);
         }
-        if (lookAtRebuilds && !runningDry && claimed.size() < batchSize && stepTryDue(projection)) {
-            step(projection); // steady live traffic: no claim runs dry
-        } else if (lookAtRebuilds && !runningDry && halfPageLeft(projection, rebuildMarks)) {
-            // the next page marked while the other drainers refresh the rest of this one
-            if (!rebuilds.step(Set.of(projection))) {
-                unclaimed(projection).updateAndGet(left -> Math.max(0, left - pageSize(projection)));
-            } else {
-                handoff.askForDueLook(Set.of(projection));
-            }
+        if (lookAtRebuilds && !runningDry) {
+            pacing.afterRefresh(projection, claimed.size(), batchSize, rebuildMarks);
         }
         if (batch.isPressed()) {
             // no connection or thread to be had: claiming more would only wait for them too; no drainer starts
@@ -280,111 +272,6 @@ public final class RefreshEngine {
             return Claim.PRESSED;
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
-    }
-    /**
-     * One claim in {@value #REBUILD_SHARE} of a projection whose claims come back full of live marks alone (a live
-     * backlog) while a run may have work is the run's: it claims its handed keys and a batch of rebuild marks instead
-     * of due live marks, so the run progresses by at least
-     * a batch (or takes a step) every {@value #REBUILD_SHARE} turns of its projection on each instance, and the live
-     * backlog keeps the other turns (docs/contract.md §7).
-     */
-    static final int REBUILD_SHARE = 4;
-
-    /* per projection, its claims in a row that came back full of live marks alone */
-    private final Map<String, AtomicInteger> liveBacklogClaims = new ConcurrentHashMap<>();
-
-    private boolean rebuildShareDue(String projection) {
-        AtomicInteger inRow = liveBacklogClaims.get(projection);
-        if (inRow == null) {
-            return false;
-        }
-        int seen = inRow.get();
-        return seen >= REBUILD_SHARE - 1 && inRow.compareAndSet(seen, 0); // one drainer takes the share
-    }
-
-    private void countLiveBacklog(String projection, List<ClaimedMark> claimed, int batchSize) {
-        boolean liveOnlyAndFull = claimed.size() >= batchSize
-                && claimed.stream().allMatch(mark -> mark.priority() != PendingQueue.REBUILD);
-        AtomicInteger inRow = liveBacklogClaims.computeIfAbsent(projection, name -> new AtomicInteger());
-        if (liveOnlyAndFull) {
-            inRow.incrementAndGet();
-        } else {
-            inRow.set(0);
-        }
-    }
-
-    /* the projections whose rebuild marks this instance claimed, or whose run it stepped, since it last found none */
-    private final Set<String> runSeen = ConcurrentHashMap.newKeySet();
-
-    /**
-     * A share turn found no rebuild mark to claim and nothing to mark: the run it served has ended on this instance's
-     * side (its last marks refreshed), so it is finished now, since under a live backlog no drainer ends to do it (the
-     * sweep would, at its next run); a projection without a run of its own (another projection's run made the share
-     * due) waits eight times as long for its next share.
-     */
-    private void shareFoundNothing(String projection) {
-        if (runSeen.remove(projection)) {
-            rebuilds.finishExhausted();
-        } else {
-            liveBacklogClaims.get(projection).set(-8 * REBUILD_SHARE);
-        }
-    }
-
-    /*
-     * per projection, the rebuild marks this instance's steps marked (a page each, at most) less those it claimed
-     * since: about what is left queued of the run's pages here
-     */
-    private final Map<String, AtomicLong> unclaimedMarked = new ConcurrentHashMap<>();
-
-    private AtomicLong unclaimed(String projection) {
-        return unclaimedMarked.computeIfAbsent(projection, name -> new AtomicLong());
-    }
-
-    private long pageSize(String projection) {
-        return Math.max(1, settings.of(projection).rebuildPageSize());
-    }
-
-    /**
-     * Counts a claim's {@code rebuildMarks} off what this instance marked, and whether the next page should be marked
-     * now: what is left is down to half a page. The page is then counted at once, so one drainer steps, and the queue
-     * holds between half a page and a page and a half of the run per instance (docs/design.md D40): a step waiting
-     * for the page to run dry left every other drainer idle while one marked.
-     */
-    private boolean halfPageLeft(String projection, long rebuildMarks) {
-        if (rebuildMarks == 0) {
-            return false;
-        }
-        long page = pageSize(projection);
-        AtomicLong unclaimed = unclaimed(projection);
-        long left = unclaimed.updateAndGet(marked -> Math.max(0, marked - rebuildMarks));
-        return left <= page / 2 && unclaimed.compareAndSet(left, left + page);
-    }
-
-    /** How often a short claim without rebuild marks tries a step of its projection's run (see {@link #take}). */
-    static final Duration STEP_TRY_INTERVAL = Duration.ofMillis(200);
-
-    /* per projection, when a short claim without rebuild marks last tried a step, in the hand-off's time */
-    private final Map<String, Long> stepTries = new ConcurrentHashMap<>();
-
-    private boolean stepTryDue(String projection) {
-        long now = handoff.now();
-        Long last = stepTries.get(projection);
-        if (last != null && now - last < STEP_TRY_INTERVAL.toNanos()) {
-            return false;
-        }
-        stepTries.put(projection, now);
-        return true;
-    }
-
-    /** Steps a run of {@code projection}; whether it marked anything. */
-    private boolean step(String projection) {
-        boolean stepped = rebuilds.step(Set.of(projection));
-        if (stepped) {
-            runSeen.add(projection);
-            unclaimed(projection).addAndGet(pageSize(projection));
-            handoff.askForDueLook(Set.of(projection)); // the page just marked is due
-        }
-        return stepped;
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */

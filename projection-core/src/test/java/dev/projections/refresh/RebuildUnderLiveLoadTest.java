@@ -80,7 +80,7 @@ class RebuildUnderLiveLoadTest {
     /**
      * A live backlog: 100 live marks due, and each live refresh commits one more, so every claim of the projection comes
      * back full of live marks until the traffic stops after {@value #BACKLOG_COMMITS} commits. One claim in four is the
-     * run's (RefreshEngine.REBUILD_SHARE): the run of 30 ids in pages of 10, claimed 10 at a time, finishes while the
+     * run's (RebuildPacing.REBUILD_SHARE): the run of 30 ids in pages of 10, claimed 10 at a time, finishes while the
      * backlog still stands, within 4 × (3 pages + 3 batches + 1) turns, i.e. fewer than 280 live refreshes.
      */
     @Test
