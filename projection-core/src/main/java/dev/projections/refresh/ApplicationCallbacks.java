@@ -1,6 +1,7 @@
 package dev.projections.refresh;
 
 import dev.projections.MarkKey;
+import dev.projections.store.AckOutcome;
 import dev.projections.RefreshListener;
 import dev.projections.RefreshOutcome;
 import java.time.Clock;
@@ -37,6 +38,11 @@ final class ApplicationCallbacks {
         this.listener = listener;
         this.stats = stats;
         this.clock = clock;
+    }
+
+    /** Tells the listener of {@code key}'s refresh, acked as {@code ack}; never throws what the listener threw. */
+    void refreshed(MarkKey key, AckOutcome ack, Duration took) {
+        refreshed(key, ack == AckOutcome.SUCCESS ? RefreshOutcome.SUCCESS : RefreshOutcome.REPEATED, took);
     }
 
     /** Tells the listener of {@code key}'s outcome; never throws what the listener threw. */

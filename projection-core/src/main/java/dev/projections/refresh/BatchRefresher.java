@@ -16,9 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -53,6 +51,7 @@ final class BatchRefresher {
     private final FailureRecorder failures;
     private final PressureGiveBacks giveBacks;
     private final InFlight inFlight;
+    private final ClaimsInHand inHand;
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
     private final RefreshLag lag;
@@ -78,6 +77,7 @@ final class BatchRefresher {
         this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, settings, failures, guard, callbacks);
         this.inFlight = inFlight;
         this.stopping = stopping;
+        this.inHand = new ClaimsInHand(claims, shortTransactions, clock, leases);
     }
 
     /**
@@ -87,7 +87,7 @@ final class BatchRefresher {
     void process(ClaimedBatch batch, BooleanSupplier turnOver) {
         active.add(batch);
         try {
-            for (List<ClaimedMark> group : groupsOf(batch.marks())) {
+            for (List<ClaimedMark> group : batch.groups()) {
                 if (stopping.getAsBoolean() || batch.isPressed()) {
                     return;
                 }
@@ -173,11 +173,11 @@ final class BatchRefresher {
                     || !catalog.claimable().contains(projectionOfGroup) // paused or suspended by another drainer
 
                     || leaseTooShort && oneEnded && (oneFailed || turnOver.getAsBoolean())) {
-                abandon(new ArrayList<>(toGo));
+                inHand.abandon(new ArrayList<>(toGo));
                 return;
             }
             if (leaseTooShort) {
-                toGo = new ArrayDeque<>(renew(new ArrayList<>(toGo)));
+                toGo = new ArrayDeque<>(inHand.renew(new ArrayList<>(toGo)));
                 continue;
             }
             Ended ended = refreshOne(toGo.pollFirst(), batch);
@@ -188,7 +188,7 @@ final class BatchRefresher {
                 // the server is short of connections or threads: the rest would only wait for them too; given back
                 // due as they were (no drainer starts for a retry delay anyway)
                 List<ClaimedMark> rest = new ArrayList<>(toGo);
-                PressureGiveBacks.underPressure("give back", () -> abandon(rest), rest.size());
+                PressureGiveBacks.underPressure("give back", () -> inHand.abandon(rest), rest.size());
                 return;
             }
             oneFailed |= ended == Ended.FAILED;
@@ -210,7 +210,7 @@ final class BatchRefresher {
         List<AckOutcome> outcomes;
         try {
             outcomes = TenantScoped.run(tenantScope, first.key().tenantId(), () -> {
-                List<ClaimedMark> held = fitting(marks);
+                List<ClaimedMark> held = inHand.fitting(marks);
                 if (held == null) {
                     return null;
                 }
@@ -250,7 +250,7 @@ final class BatchRefresher {
             lagged(marks.get(i), committedAt);
             guard.succeeded(marks.get(i).key());
             giveBacks.ended(marks.get(i).key());
-            callbacks.refreshed(marks.get(i).key(), outcomeOf(outcomes.get(i)), took);
+            callbacks.refreshed(marks.get(i).key(), outcomes.get(i), took);
         }
         return Ended.REFRESHED;
     }
@@ -313,7 +313,7 @@ final class BatchRefresher {
         }
         guard.succeeded(mark.key());
         giveBacks.ended(mark.key());
-        callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+        callbacks.refreshed(mark.key(), outcome, Duration.between(start, clock.instant()));
         return Ended.REFRESHED;
     }
 
@@ -327,7 +327,7 @@ final class BatchRefresher {
         traced.begin(List.of(mark));
         try {
             AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> {
-                List<ClaimedMark> held = fitting(List.of(mark));
+                List<ClaimedMark> held = inHand.fitting(List.of(mark));
                 if (held == null) {
                     return null;
                 }
@@ -368,7 +368,7 @@ final class BatchRefresher {
             // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)
             lagged(mark, clock.instant());
             guard.forget(mark.key().projection());
-            callbacks.refreshed(mark.key(), outcomeOf(outcome), Duration.between(start, clock.instant()));
+            callbacks.refreshed(mark.key(), outcome, Duration.between(start, clock.instant()));
             return true;
         } finally {
             inFlight.refreshEnds();
@@ -390,65 +390,8 @@ final class BatchRefresher {
         guard.forget(projection);
     }
 
-    /**
-     * {@code marks} (in key order) with leases that fit a refresh beginning now. What runs before the refresh's
-     * transaction — the read of the trace contexts, which waits for a connection up to the pool's timeout, and the
-     * tenant scope's entry — may have used too much of them, and a transaction timed from the claim would then outlive
-     * the lease and overlap the next worker's (engine review E5): they are renewed first. {@code null} when a claim was
-     * lost meanwhile; the ones still held are given back.
-     */
-    private List<ClaimedMark> fitting(List<ClaimedMark> marks) {
-        Instant now = clock.instant();
-        if (marks.stream().allMatch(mark -> leases.leftToStart(mark, now))) {
-            return marks;
-        }
-        List<ClaimedMark> renewed = new ArrayList<>(renew(marks));
-        if (renewed.size() < marks.size()) {
-            release(renewed);
-            return null;
-        }
-        renewed.sort(Comparator.comparing(ClaimedMark::key));
-        return renewed;
-    }
-
-    private List<ClaimedMark> renew(List<ClaimedMark> marks) {
-        // a turn's batch is one projection's; steps of a test may hold several, each renewed with its own lease
-        Map<String, List<ClaimedMark>> byProjection = new java.util.TreeMap<>();
-        marks.forEach(mark -> byProjection.computeIfAbsent(mark.key().projection(), p -> new ArrayList<>()).add(mark));
-        return shortTransactions.run("lease renewal", connection -> {
-            List<ClaimedMark> renewed = new ArrayList<>();
-            for (Map.Entry<String, List<ClaimedMark>> group : byProjection.entrySet()) {
-                renewed.addAll(claims.renew(connection, group.getValue(), clock.instant(), leases.of(group.getKey())));
-            }
-            return renewed;
-        });
-    }
-
     /** Gives back claims that were never started. */
     void release(List<ClaimedMark> marks) {
-        if (!marks.isEmpty()) {
-            shortTransactions.run("release", connection -> claims.release(connection, marks, clock.instant()));
-        }
-    }
-
-    /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */
-    private void abandon(List<ClaimedMark> marks) {
-        if (!marks.isEmpty()) {
-            shortTransactions.run("release", connection -> claims.abandon(connection, marks, clock.instant()));
-        }
-    }
-
-    private static RefreshOutcome outcomeOf(AckOutcome ack) {
-        return ack == AckOutcome.SUCCESS ? RefreshOutcome.SUCCESS : RefreshOutcome.REPEATED;
-    }
-
-    /** Claimed marks grouped by projection and tenant, in claim order. */
-    private static List<List<ClaimedMark>> groupsOf(List<ClaimedMark> marks) {
-        Map<String, List<ClaimedMark>> groups = new LinkedHashMap<>();
-        for (ClaimedMark mark : marks) {
-            groups.computeIfAbsent(mark.key().projection() + '\u0000' + mark.key().tenantId(), k -> new ArrayList<>())
-                    .add(mark);
-        }
-        return new ArrayList<>(groups.values());
+        inHand.release(marks);
     }
 }

@@ -2,7 +2,9 @@ package dev.projections.refresh;
 
 import dev.projections.store.ClaimedMark;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -62,6 +64,16 @@ final class ClaimedBatch {
 
     List<ClaimedMark> marks() {
         return marks;
+    }
+
+    /** Its marks grouped by projection and tenant, in claim order: what one {@code refreshAll} may take. */
+    List<List<ClaimedMark>> groups() {
+        Map<String, List<ClaimedMark>> groups = new LinkedHashMap<>();
+        for (ClaimedMark mark : marks) {
+            groups.computeIfAbsent(mark.key().projection() + '\u0000' + mark.key().tenantId(), k -> new ArrayList<>())
+                    .add(mark);
+        }
+        return new ArrayList<>(groups.values());
     }
 
     boolean start(ClaimedMark mark) {
