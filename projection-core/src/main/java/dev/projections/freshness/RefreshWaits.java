@@ -11,8 +11,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +26,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -81,8 +82,8 @@ public final class RefreshWaits {
     private final Duration margin;
     private final PendingCheck check;
     private final BooleanSupplier inTransaction;
-    private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> counts = new java.util.EnumMap<>(Result.class);
-    private final java.util.Map<Result, java.util.concurrent.atomic.LongAdder> nanos = new java.util.EnumMap<>(Result.class);
+    private final Map<Result, LongAdder> counts = new EnumMap<>(Result.class);
+    private final Map<Result, LongAdder> nanos = new EnumMap<>(Result.class);
     private final Semaphore permits;
     /* the checks' threads, started with the waits (in a server, in the deployment's context, not a request's) */
     private final ThreadPoolExecutor checks;
@@ -113,8 +114,8 @@ public final class RefreshWaits {
         this.check = check;
         this.inTransaction = inTransaction;
         for (Result result : Result.values()) {
-            counts.put(result, new java.util.concurrent.atomic.LongAdder());
-            nanos.put(result, new java.util.concurrent.atomic.LongAdder());
+            counts.put(result, new LongAdder());
+            nanos.put(result, new LongAdder());
         }
         this.permits = new Semaphore(bounds.maxWaiters());
         int threads = Math.max(1, Math.min(CHECK_THREADS, bounds.maxWaiters()));
@@ -343,43 +344,6 @@ public final class RefreshWaits {
     /** Their time waited in all, in seconds. */
     public double secondsWaited(Result result) {
         return nanos.get(result).sum() / 1e9;
-    }
-
-    /** One waiting thread: its keys not yet seen refreshed, and a wake-up that is never lost between check and sleep. */
-    private static final class Waiter {
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition woken = lock.newCondition();
-        private boolean wake;
-        volatile Set<MarkKey> remaining;
-        /** The check asked last, perhaps still running. */
-        volatile CompletableFuture<Set<MarkKey>> check;
-
-        Waiter(Set<MarkKey> keys) {
-            this.remaining = keys;
-        }
-
-        void wake() {
-            lock.lock();
-            try {
-                wake = true;
-                woken.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        void sleep(long nanos) throws InterruptedException {
-            lock.lock();
-            try {
-                long left = nanos;
-                while (!wake && left > 0) {
-                    left = woken.awaitNanos(left);
-                }
-                wake = false;
-            } finally {
-                lock.unlock();
-            }
-        }
     }
 
     /**
