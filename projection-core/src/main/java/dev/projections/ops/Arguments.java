@@ -9,11 +9,10 @@ public final class Arguments {
     private Arguments() {
     }
 
-    /** {@code projection}, if deployed; otherwise an {@link IllegalArgumentException} listing the known ones. */
+    /** {@code projection}, if deployed; otherwise an {@link UnknownProjection} listing the known ones. */
     public static String projection(String projection, ProjectionCatalog catalog) {
         if (projection == null || !catalog.names().contains(projection)) {
-            throw new IllegalArgumentException("unknown projection " + quoted(projection) + "; known projections: "
-                    + catalog.names());
+            throw new UnknownProjection(projection, catalog.names());
         }
         return projection;
     }

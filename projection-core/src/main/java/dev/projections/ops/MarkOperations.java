@@ -88,7 +88,7 @@ public final class MarkOperations {
         }
         MarkKey key = new MarkKey(projection, Arguments.tenant(tenant), Arguments.id(id, projection));
         if (!sql.call("retry " + key, c -> store.actions().retry(c, key, clock.instant()))) {
-            throw new IllegalArgumentException("no failing mark " + key + " to retry");
+            throw new NoSuchMark(key, "failing", "retry");
         }
         madeDue.run();
     }

@@ -9,7 +9,7 @@ import javax.sql.DataSource;
  * One connection of the projection datasource for one piece of an operation's SQL, joining the caller's
  * transaction where the datasource enlists in one (a JTA datasource does), and so at the datasource's isolation:
  * on MariaDB without the snapshot check ({@link Tables#outsideSnapshotChecks}), since the caller may have
- * read before. An {@link SQLException} becomes an {@link IllegalStateException} saying what could not be done.
+ * read before. An {@link SQLException} becomes a {@link DatabaseFailure} saying what could not be done.
  */
 @FunctionalInterface
 public interface Sql {
@@ -30,7 +30,7 @@ public interface Sql {
                 try (Connection connection = dataSource.getConnection()) {
                     return store.outsideSnapshotChecks(connection, work::run);
                 } catch (SQLException e) {
-                    throw new IllegalStateException("could not " + what + ": " + e.getMessage(), e);
+                    throw new DatabaseFailure(what, e);
                 }
             }
         };

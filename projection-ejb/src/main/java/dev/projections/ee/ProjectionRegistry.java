@@ -72,7 +72,7 @@ public class ProjectionRegistry implements ProjectionCatalog {
     public Projection byName(String name) {
         Projection projection = byName.get(name);
         if (projection == null) {
-            throw new IllegalArgumentException("unknown projection \"" + name + "\"; known projections: " + names());
+            throw new dev.projections.ops.UnknownProjection(name, names());
         }
         return projection;
     }

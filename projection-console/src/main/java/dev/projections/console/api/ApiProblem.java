@@ -1,10 +1,14 @@
 package dev.projections.console.api;
 
 import dev.projections.ee.admin.ActionRefused;
+import dev.projections.ops.DatabaseFailure;
+import dev.projections.ops.NoSuchMark;
+import dev.projections.ops.UnknownProjection;
 import jakarta.json.Json;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.sql.SQLException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A request the management API answers with an error, written as {@code application/problem+json} (RFC 9457): the
@@ -43,18 +47,22 @@ final class ApiProblem extends RuntimeException {
     }
 
     /**
-     * What the engine refused, by what refused it: a bad argument is the caller's (400), a state that does not allow
-     * the action — a rebuild already running, a projection that cannot be rebuilt — a conflict (409), and the
-     * database failing the action the server's trouble (503), not the caller's.
+     * What the engine refused, by the type of what refused it: an unknown projection or a mark not in the state the
+     * action needs is not found (404), another bad argument the caller's (400), a state that does not allow the action
+     * — a rebuild already running, a projection that cannot be rebuilt — a conflict (409), and the database failing
+     * the action the server's trouble (503), not the caller's.
      */
     static ApiProblem refused(ActionRefused refused) {
         Throwable cause = refused.getCause();
-        if (cause instanceof IllegalStateException && cause.getCause() instanceof SQLException) {
+        if (cause instanceof DatabaseFailure failure) {
             // the database's own text may quote SQL and driver internals: it goes to the log, not the caller
-            java.util.logging.Logger.getLogger(ApiProblem.class.getName()).log(java.util.logging.Level.WARNING,
-                    "management API action failed in the database", cause);
-            return new ApiProblem(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the database could not complete the "
-                    + "action; nothing was done, and the server's log has the cause");
+            Logger.getLogger(ApiProblem.class.getName()).log(Level.WARNING,
+                    "management API action failed in the database", failure);
+            return new ApiProblem(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the database could not "
+                    + failure.what() + "; nothing was done, and the server's log has the cause");
+        }
+        if (cause instanceof UnknownProjection || cause instanceof NoSuchMark) {
+            return notFound(refused.getMessage());
         }
         if (cause instanceof IllegalArgumentException) {
             return badRequest(refused.getMessage());

@@ -245,15 +245,10 @@ final class ApiResources {
         String tenant = body.string("tenant");
         String id = body.string("id");
         if (id != null) {
-            try {
-                act(() -> {
-                    admin.retry(name, tenant == null ? "" : tenant, id);
-                    return null;
-                });
-            } catch (ApiProblem refused) {
-                throw refused.getMessage().startsWith("no failing mark") ? ApiProblem.notFound(refused.getMessage())
-                        : refused;
-            }
+            act(() -> {
+                admin.retry(name, tenant == null ? "" : tenant, id);
+                return null;
+            });
             return Reply.ok(Json.createObjectBuilder().add("retried", 1));
         }
         String error = errorPrefix(body);

@@ -1,0 +1,85 @@
+package dev.projections.console.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.MarkKey;
+import dev.projections.ee.admin.ActionRefused;
+import dev.projections.ee.admin.ConsoleAdmin;
+import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.ops.DatabaseFailure;
+import dev.projections.ops.NoSuchMark;
+import dev.projections.ops.UnknownProjection;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the engine refuses reaches an API caller as a problem chosen by the refusal's type, never by its message
+ * (docs/contract.md §12): not found, a bad value, a conflict, or the server's trouble with the database's text kept
+ * out of the answer.
+ */
+class ApiRefusalsTest {
+
+    private static ActionRefused refused(RuntimeException cause) {
+        return new ActionRefused(cause.getMessage(), cause);
+    }
+
+    @Test
+    void anUnknownProjectionAndAMarkNotInTheActionsStateAreNotFound() {
+        assertThat(ApiProblem.refused(refused(new UnknownProjection("ordrs", Set.of("orders")))).status())
+                .isEqualTo(404);
+        ApiProblem noMark = ApiProblem.refused(refused(new NoSuchMark(new MarkKey("orders", "", "7"), "failing",
+                "retry")));
+        assertThat(noMark.status()).isEqualTo(404);
+        assertThat(noMark.getMessage()).contains("orders").contains("7");
+    }
+
+    @Test
+    void anotherBadValueIsTheCallersAndAStateThatForbidsTheActionAConflict() {
+        assertThat(ApiProblem.refused(refused(new IllegalArgumentException("partitions must be 1..64, was 0")))
+                .status()).isEqualTo(400);
+        assertThat(ApiProblem.refused(refused(new IllegalStateException("a rebuild of orders is running"))).status())
+                .isEqualTo(409);
+        // a message that reads like a refusal of another kind does not change the answer: the type decides
+        assertThat(ApiProblem.refused(refused(new IllegalStateException("no failing mark orders/7 to retry")))
+                .status()).isEqualTo(409);
+    }
+
+    @Test
+    void theDatabaseFailingAnActionIsTheServersTroubleAndItsTextStaysInTheLog() {
+        ApiProblem problem = ApiProblem.refused(refused(new DatabaseFailure("retry failing marks of orders",
+                new SQLException("ERROR: relation \"projection_pending\" does not exist", "42P01"))));
+
+        assertThat(problem.status()).isEqualTo(503);
+        assertThat(problem.getMessage()).contains("retry failing marks of orders").doesNotContain("projection_pending");
+    }
+
+    @Test
+    void aRetryOfAKeyWithNoFailingMarkIsAnsweredNotFound() {
+        ConsoleReads reads = new ConsoleReads() {
+            @Override
+            public Set<String> projectionNames() {
+                return Set.of("orders");
+            }
+        };
+        ConsoleAdmin admin = new ConsoleAdmin() {
+            @Override
+            public void retry(String projection, String tenant, String id) {
+                throw refused(new NoSuchMark(new MarkKey(projection, tenant, id), "failing", "retry"));
+            }
+        };
+        ApiResources api = new ApiResources(reads, admin, new ApiLinks("/projections/api/v1"));
+
+        assertThatThrownBy(() -> api.retry("orders", body("{\"id\": \"7\"}")))
+                .isInstanceOfSatisfying(ApiProblem.class, problem -> assertThat(problem.status()).isEqualTo(404))
+                .hasMessage("no failing mark " + new MarkKey("orders", "", "7") + " to retry");
+    }
+
+    private static JsonBody body(String json) throws Exception {
+        return JsonBody.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "application/json",
+                ApiResources.MARK_ACTION_FIELDS);
+    }
+}
