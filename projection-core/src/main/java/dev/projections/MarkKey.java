@@ -9,6 +9,11 @@ import java.util.Comparator;
  */
 public record MarkKey(String projection, String tenantId, String entityId) implements Comparable<MarkKey> {
 
+    /** The longest entity id a mark may have: the width of {@code entity_id} in the product's tables. */
+    public static final int MAX_ID_LENGTH = 200;
+    /** The longest tenant id a mark may have: the width of {@code tenant_id}. */
+    public static final int MAX_TENANT_LENGTH = 64;
+
     private static final Comparator<MarkKey> KEY_ORDER = Comparator.comparing(MarkKey::projection)
             .thenComparing(MarkKey::tenantId)
             .thenComparing(MarkKey::entityId);

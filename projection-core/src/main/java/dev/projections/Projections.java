@@ -14,8 +14,10 @@ import java.util.Set;
  */
 public interface Projections {
 
-    int MAX_ID_LENGTH = 200;
-    int MAX_TENANT_LENGTH = 64;
+    /** The longest entity id a mark may have ({@link MarkKey#MAX_ID_LENGTH}). */
+    int MAX_ID_LENGTH = MarkKey.MAX_ID_LENGTH;
+    /** The longest tenant id a mark may have ({@link MarkKey#MAX_TENANT_LENGTH}). */
+    int MAX_TENANT_LENGTH = MarkKey.MAX_TENANT_LENGTH;
 
     /**
      * Marks {@code id} of {@code projection} dirty in the caller's tenant. Inside a JTA transaction the mark

@@ -34,9 +34,9 @@ public record RebuildScope(String from, String to, Instant changedSince, String 
         if (value == null || value.isBlank()) {
             return null;
         }
-        if (value.length() > Projections.MAX_ID_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
+        if (value.length() > MarkKey.MAX_ID_LENGTH || value.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("a rebuild scope's " + what + " must be at most "
-                    + Projections.MAX_ID_LENGTH + " printable characters, was \"" + value + "\"");
+                    + MarkKey.MAX_ID_LENGTH + " printable characters, was \"" + value + "\"");
         }
         return value;
     }

@@ -114,9 +114,9 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
         }
         String resolved = sink.currentTenant();
         String tenant = resolved == null ? "" : resolved;
-        if (tenant.length() > dev.projections.Projections.MAX_TENANT_LENGTH) {
+        if (tenant.length() > MarkKey.MAX_TENANT_LENGTH) {
             throw new IllegalStateException("tenant \"" + tenant + "\" is over "
-                    + dev.projections.Projections.MAX_TENANT_LENGTH + " characters");
+                    + MarkKey.MAX_TENANT_LENGTH + " characters");
         }
         return tenant;
     }
@@ -126,9 +126,9 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
             throw new IllegalStateException("a change to " + projection + " id " + entityId + " was flushed after this "
                     + "transaction wrote its marks; it would never be refreshed");
         }
-        if (entityId.length() > dev.projections.Projections.MAX_ID_LENGTH) {
+        if (entityId.length() > MarkKey.MAX_ID_LENGTH) {
             throw new IllegalStateException("the key of " + projection + " is " + entityId.length()
-                    + " characters long, at most " + dev.projections.Projections.MAX_ID_LENGTH + " fit a mark: "
+                    + " characters long, at most " + MarkKey.MAX_ID_LENGTH + " fit a mark: "
                     + entityId.substring(0, 40) + "…");
         }
         keys.add(new MarkKey(projection, tenant, entityId));

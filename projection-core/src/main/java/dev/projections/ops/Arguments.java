@@ -1,6 +1,6 @@
 package dev.projections.ops;
 
-import dev.projections.Projections;
+import dev.projections.MarkKey;
 import dev.projections.refresh.ProjectionCatalog;
 
 /** The operations' argument rules (docs/contract.md §2): every message names the bad value and what is allowed. */
@@ -24,9 +24,9 @@ public final class Arguments {
         if (id.isBlank()) {
             throw new IllegalArgumentException("an id of projection " + projection + " is blank: " + quoted(id));
         }
-        if (id.length() > Projections.MAX_ID_LENGTH) {
+        if (id.length() > MarkKey.MAX_ID_LENGTH) {
             throw new IllegalArgumentException("id " + quoted(id.substring(0, 40) + "…") + " of projection " + projection
-                    + " is " + id.length() + " characters long; at most " + Projections.MAX_ID_LENGTH + " are allowed");
+                    + " is " + id.length() + " characters long; at most " + MarkKey.MAX_ID_LENGTH + " are allowed");
         }
         if (id.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalArgumentException("id " + quoted(id.replaceAll("\\p{Cntrl}", "?"))
@@ -37,9 +37,9 @@ public final class Arguments {
 
     /** {@code tenant}, {@code ""} for {@code null}, if not longer than a tenant may be. */
     public static String tenant(String tenant) {
-        if (tenant != null && tenant.length() > Projections.MAX_TENANT_LENGTH) {
+        if (tenant != null && tenant.length() > MarkKey.MAX_TENANT_LENGTH) {
             throw new IllegalArgumentException("tenant " + quoted(tenant) + " is " + tenant.length()
-                    + " characters long; at most " + Projections.MAX_TENANT_LENGTH + " are allowed");
+                    + " characters long; at most " + MarkKey.MAX_TENANT_LENGTH + " are allowed");
         }
         return tenant == null ? "" : tenant;
     }

@@ -1,7 +1,7 @@
 package dev.projections.refresh;
 
 import dev.projections.Projection;
-import dev.projections.Projections;
+import dev.projections.MarkKey;
 import dev.projections.RebuildScope;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -93,7 +93,7 @@ public final class RebuildPlan {
         }
         Set<String> seen = new HashSet<>();
         for (String bound : bounds) {
-            if (bound == null || bound.isBlank() || bound.length() > Projections.MAX_ID_LENGTH
+            if (bound == null || bound.isBlank() || bound.length() > MarkKey.MAX_ID_LENGTH
                     || bound.chars().anyMatch(Character::isISOControl) || !seen.add(bound)) {
                 throw new IllegalStateException("partitionBounds() of " + projection.name() + " returned an invalid "
                         + "or repeated bound \"" + bound + "\" in " + bounds);

@@ -6,7 +6,7 @@ import dev.projections.lifecycle.RebuildEnded;
 
 import dev.projections.MarkKey;
 import dev.projections.Projection;
-import dev.projections.Projections;
+
 import dev.projections.TenantScope;
 import dev.projections.store.PendingQueue;
 import dev.projections.store.RebuildRun;
@@ -386,7 +386,7 @@ public final class RebuildStepper {
     }
 
     private static String checked(String id, RebuildRun run) {
-        if (id == null || id.isBlank() || id.length() > Projections.MAX_ID_LENGTH
+        if (id == null || id.isBlank() || id.length() > MarkKey.MAX_ID_LENGTH
                 || id.chars().anyMatch(Character::isISOControl)) {
             throw new IllegalStateException("ids() of " + run.projection() + " returned an invalid id after cursor "
                     + run.cursor() + ": \"" + id + "\"");

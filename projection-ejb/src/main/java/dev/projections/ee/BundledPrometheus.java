@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * The Prometheus registry bundled in the EAR, touched only through this class: an application that leaves
  * micrometer-registry-prometheus out of its EAR never loads it, and gets no metrics rather than a failed deployment.
  * Even loading this class needs the registry (the verifier checks it is a {@code MeterRegistry}), so callers ask
- * {@link EngineMetrics} whether it is there first, by name.
+ * {@code EngineMetrics} whether it is there first, by name.
  */
 final class BundledPrometheus {
 

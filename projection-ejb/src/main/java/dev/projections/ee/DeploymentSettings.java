@@ -31,7 +31,8 @@ final class DeploymentSettings {
         Properties deployment = deploymentOverrides();
         if (microProfileConfigVisible()) {
             try {
-                SettingSource source = MicroProfileSettings.of(Thread.currentThread().getContextClassLoader(), deployment);
+                SettingSource source = MicroProfileSettings.of(Thread.currentThread().getContextClassLoader(), deployment,
+                        DEPLOYMENT_OVERRIDES);
                 LOG.info("projection settings are read through MicroProfile Config, then " + DEPLOYMENT_OVERRIDES);
                 return source;
             } catch (RuntimeException | LinkageError e) {

@@ -160,7 +160,7 @@ public class EngineResources implements TestSupportSwitch {
 
     /**
      * Where the settings were read from, as read at start-up; each projection's own come from it too
-     * ({@link ProjectionRegistry#settings()}), and the console names each value's origin from it.
+     * ({@code ProjectionRegistry.settings()}), and the console names each value's origin from it.
      */
     public SettingSource settingSource() {
         return settingSource;

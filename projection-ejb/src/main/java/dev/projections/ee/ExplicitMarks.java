@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.MarkKey;
 import dev.projections.marking.MarkBuffer;
+import dev.projections.marking.MarkSink;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -25,18 +26,18 @@ import java.util.TreeSet;
 final class ExplicitMarks implements Synchronization, MarkBuffer {
 
     private final EngineResources resources;
-    private final MarkSinkBean sink;
+    private final MarkSink sink;
     private final Set<MarkKey> keys = new TreeSet<>();
     private final Set<MarkKey> written = new TreeSet<>();
     private boolean closed;
 
-    private ExplicitMarks(EngineResources resources, MarkSinkBean sink) {
+    private ExplicitMarks(EngineResources resources, MarkSink sink) {
         this.resources = resources;
         this.sink = sink;
     }
 
     /** Buffers {@code more} in the transaction's buffer: a session's if one is open, else this kind. */
-    static void buffer(TransactionSynchronizationRegistry registry, EngineResources resources, MarkSinkBean sink,
+    static void buffer(TransactionSynchronizationRegistry registry, EngineResources resources, MarkSink sink,
                        List<MarkKey> more) {
         MarkBuffer current = (MarkBuffer) registry.getResource(MarkBuffer.class);
         if (current != null && current.addAll(more)) {

@@ -19,14 +19,18 @@ final class MicroProfileSettings implements SettingSource {
 
     private final Config config;
     private final Properties deployment;
+    /** Where {@code deployment} was read from, the origin its values are named by. */
+    private final String deploymentFile;
 
-    MicroProfileSettings(Config config, Properties deployment) {
+    MicroProfileSettings(Config config, Properties deployment, String deploymentFile) {
         this.config = config;
         this.deployment = deployment;
+        this.deploymentFile = deploymentFile;
     }
 
-    static SettingSource of(ClassLoader loader, Properties deployment) {
-        return new MicroProfileSettings(org.eclipse.microprofile.config.ConfigProvider.getConfig(loader), deployment);
+    static SettingSource of(ClassLoader loader, Properties deployment, String deploymentFile) {
+        return new MicroProfileSettings(org.eclipse.microprofile.config.ConfigProvider.getConfig(loader), deployment,
+                deploymentFile);
     }
 
     @Override
@@ -36,7 +40,7 @@ final class MicroProfileSettings implements SettingSource {
             return new Found(value.getValue(), "MicroProfile Config " + value.getSourceName());
         }
         String packaged = deployment.getProperty(key);
-        return packaged == null ? null : new Found(packaged, DeploymentSettings.DEPLOYMENT_OVERRIDES);
+        return packaged == null ? null : new Found(packaged, deploymentFile);
     }
 
     @Override
