@@ -206,7 +206,8 @@ public enum Dialect {
     /**
      * Whether {@code SELECT … ORDER BY … FOR UPDATE SKIP LOCKED} under a row limit locks only the rows it returns;
      * where not, candidates are read without a lock and locked one by one. MariaDB locks only what it returns at
-     * READ COMMITTED when the order comes from an index.
+     * READ COMMITTED when it reads the primary key; through a secondary index it also keeps the rows its WHERE
+     * rejected locked, so its claims lock by primary key (docs/pitfalls.md #94).
      */
     boolean locksOnlyReturnedRows() {
         return true;

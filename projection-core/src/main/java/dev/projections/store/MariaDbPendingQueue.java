@@ -5,8 +5,11 @@ import static dev.projections.store.Statements.bindKey;
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -78,45 +81,112 @@ final class MariaDbPendingQueue extends PendingQueue {
     }
 
     /*
-     * As on PostgreSQL (docs/pitfalls.md #41), "projection IN (…) ORDER BY priority, available_at" cannot read the
-     * claim index in order across projections: MariaDB sorts, and a locking read that sorts keeps every row it
-     * sorted locked, the whole due backlog, though it returns a batch. So each projection's marks are read in the
-     * claim index's order under a LIMIT of their own, locked as they are read, and only those few candidates are
-     * sorted and cut (marks due at the same instant in key order); a candidate locked but cut stays locked until the
-     * claim commits, milliseconds later. At READ COMMITTED a row read and rejected by the WHERE is unlocked at once.
-     * The paused check reads projection_control without locking it (a locking read's subquery is a plain read on
-     * MariaDB), so an instance taking a suspended projection's probe turn does not make its marks claimable.
+     * The claim reads its candidates without a lock and then locks them by primary key (docs/pitfalls.md #94). A
+     * locking read through the claim index, as this claim once was, locks in due order, not key order; MariaDB keeps
+     * the rows it read there and its WHERE rejected (those leased to other workers) locked until the claim commits,
+     * and its SKIP LOCKED now and then waits for a claim index entry that another transaction's update or delete
+     * holds. The claim then waited, holding rows that very transaction (an ack, a business commit) wanted next:
+     * a deadlock, whose victim InnoDB picks by weight (rows changed plus locks held), so it may be the business
+     * transaction. Through the primary key the claim locks only the rows it returns (a row its WHERE rejects is
+     * unlocked at once) and no secondary index entry, and a statement of it that ever waited would hold only keys
+     * smaller than the one it waits for, as every other writer of marks locks in key order.
+     *
+     * The candidates: as on PostgreSQL (docs/pitfalls.md #41), "projection IN (…) ORDER BY priority, available_at"
+     * cannot read the claim index in order across projections, so each projection's due marks are read in the claim
+     * index's order under a LIMIT of their own (MariaDbClaimPlanTest), and only those few are sorted and cut (marks due
+     * at the same instant in key order). The paused check reads projection_control.
      */
-    private static final String CLAIM_ONE_PROJECTION = """
-            (SELECT projection, tenant_id, entity_id, generation, attempts, priority, available_at, first_marked_at
+    private static final String DUE_OF_ONE_PROJECTION = """
+            (SELECT projection, tenant_id, entity_id, priority, available_at
                FROM projection_pending
               WHERE projection = ? AND priority >= ? AND available_at <= ?
                 AND (claimed_until IS NULL OR claimed_until <= ?)
                 AND NOT EXISTS (SELECT 1 FROM projection_control c
                                  WHERE c.projection = projection_pending.projection AND c.paused)
               ORDER BY priority, available_at
-              LIMIT %d
-                FOR UPDATE SKIP LOCKED)""";
+              LIMIT %d)""";
 
-    /** The claim of due marks: one part per projection (public to the plan test). */
+    /*
+     * The lock of candidates, or of keys handed to a drainer: a range over the listed keys of the primary key (forced:
+     * the entity index would serve the list as well), each row locked as it is read, in key order, and checked on its
+     * latest committed version; one that is no longer claimable is unlocked at once, one another transaction holds is
+     * skipped. The paused check reads projection_control without locking it (a locking read's subquery is a plain
+     * read on MariaDB), so an instance taking a suspended projection's probe turn does not make its marks claimable.
+     * Sorting what it locked keeps no other row locked: every row it returns is claimed.
+     */
+    private static final String LOCK_BY_KEY = """
+            SELECT projection, tenant_id, entity_id, generation, attempts, priority, available_at, first_marked_at
+              FROM projection_pending FORCE INDEX (PRIMARY)
+             WHERE %s(projection, tenant_id, entity_id) IN (%s)%s
+               AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_control c
+                                WHERE c.projection = projection_pending.projection AND c.paused)
+             ORDER BY %s
+               FOR UPDATE SKIP LOCKED""";
+
+    /** The due candidates, read without a lock: one part per projection (public to the plan test). */
     String claimDueSql(int projections, int limit) {
-        return String.join("\nUNION ALL\n", Collections.nCopies(projections, CLAIM_ONE_PROJECTION.formatted(limit)))
+        return String.join("\nUNION ALL\n", Collections.nCopies(projections, DUE_OF_ONE_PROJECTION.formatted(limit)))
                 + "\nORDER BY priority, available_at, projection, tenant_id, entity_id LIMIT " + limit;
     }
 
+    /** The lock of {@code keys} due candidates, in claim order. */
+    String lockDueSql(int keys) {
+        return LOCK_BY_KEY.formatted("", keyList(keys), "\n   AND priority >= ?",
+                "priority, available_at, projection, tenant_id, entity_id");
+    }
+
+    /** The lock of {@code keys} handed keys of {@code projections} projections, in key order. */
     @Override
-    PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
-                                      int fromPriority) throws SQLException {
-        // its subqueries read before it locks: without the check (SnapshotChecks)
-        PreparedStatement select = connection.prepareStatement(SnapshotChecks.statement(connection,
-                claimDueSql(projections.size(), limit)));
-        int i = 1;
-        for (String projection : projections) {
-            select.setString(i++, projection);
-            select.setInt(i++, fromPriority);
-            select.setObject(i++, dialect.timestamp(now));
-            select.setObject(i++, dialect.timestamp(now));
+    String claimKeysSql(int keys, int projections) {
+        return LOCK_BY_KEY.formatted("projection IN (" + String.join(", ", Collections.nCopies(projections, "?"))
+                + ") AND ", keyList(keys), "", "projection, tenant_id, entity_id");
+    }
+
+    private static String keyList(int keys) {
+        return String.join(", ", Collections.nCopies(keys, "(?, ?, ?)"));
+    }
+
+    /**
+     * Claims up to {@code limit} of the oldest due marks, live first: those of them no other transaction holds. A
+     * candidate another claim took meanwhile is skipped, not replaced, so a claim beside others may come back short,
+     * as on H2; the next look finds what is still due.
+     */
+    @Override
+    public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
+                                      Duration lease, String token, int limit, int fromPriority) throws SQLException {
+        if (projections.isEmpty() || limit < 1) {
+            return List.of();
         }
-        return select;
+        List<MarkKey> candidates = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(claimDueSql(projections.size(), limit))) {
+            int i = 1;
+            for (String projection : projections) {
+                select.setString(i++, projection);
+                select.setInt(i++, fromPriority);
+                select.setObject(i++, dialect.timestamp(now));
+                select.setObject(i++, dialect.timestamp(now));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    candidates.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
+                }
+            }
+        }
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        // its subquery reads before it locks: without the check (SnapshotChecks)
+        try (PreparedStatement lock = connection.prepareStatement(SnapshotChecks.statement(connection,
+                lockDueSql(candidates.size())))) {
+            int i = 1;
+            for (MarkKey key : candidates) {
+                i = bindKey(lock, i, key);
+            }
+            lock.setInt(i++, fromPriority);
+            lock.setObject(i++, dialect.timestamp(now));
+            lock.setObject(i, dialect.timestamp(now));
+            return claim(connection, lock, now, lease, token);
+        }
     }
 }

@@ -222,8 +222,9 @@ public abstract class PendingQueue {
                 "projection, tenant_id, entity_id", dialect.firstRows(keys)) + lockClause();
     }
 
-    private List<ClaimedMark> claim(Connection connection, PreparedStatement select, Instant now, Duration lease,
-                                    String token) throws SQLException {
+    /** Claims the rows {@code select} returns (and locked), as {@link #claimStatement} describes. */
+    final List<ClaimedMark> claim(Connection connection, PreparedStatement select, Instant now, Duration lease,
+                                  String token) throws SQLException {
         Instant leaseUntil = now.plus(lease);
         boolean oneStatement = claimParameters() > 0;
         if (oneStatement) {
