@@ -11,6 +11,7 @@ import dev.projections.ops.Operations;
 import dev.projections.ops.Overview;
 import dev.projections.ops.PauseOperations;
 import dev.projections.ops.RebuildOperations;
+import dev.projections.ops.Reads;
 import dev.projections.ops.Sql;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.DrainerOrigin;
@@ -74,6 +75,7 @@ public final class Engine {
     private final LifecycleAnnouncer lifecycle;
     private final Container container;
     private final Operations operations;
+    private final Reads reads;
 
     Engine(EngineBuilder b) {
         settings = b.settings;
@@ -106,6 +108,8 @@ public final class Engine {
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
         operations = rebuilds == null ? null : operations(b.dataSource, catalog, observers.pausesChanged());
+        reads = operations == null ? null : new Reads(Sql.on(b.dataSource, store), store, clock, settings, stats,
+                catalog, b.instanceId, operations.rebuilds());
     }
 
     public static EngineBuilder builder() {
@@ -264,6 +268,14 @@ public final class Engine {
      */
     public Operations operations() {
         return operations;
+    }
+
+    /**
+     * What an operator reads, for every face (mark pages, counts, errors, tenants, trends, lags, instances, audit,
+     * partitions); {@code null} when built without rebuild steps.
+     */
+    public Reads reads() {
+        return reads;
     }
 
     /** What the engine runs in: its transactions, threads, after-commit work, tenants and clock. */
