@@ -6,9 +6,10 @@ import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.ControlTable;
 import dev.projections.store.HeldClaims;
+import dev.projections.store.PendingChecks;
 import dev.projections.store.PendingQueue;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,7 +39,7 @@ final class BatchRefresher {
     private static final Logger LOG = Logger.getLogger(BatchRefresher.class.getName());
 
     private final PendingQueue queue;
-    private final HeldClaims claims;
+    private final PendingChecks checks;
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
     private final Clock clock;
@@ -57,13 +58,14 @@ final class BatchRefresher {
     private final RefreshLag lag;
     private final RefreshTracing tracing;
 
-    BatchRefresher(PendingQueue queue, HeldClaims claims, ControlTable control, Transactions transactions, Clock clock,
-                   Settings settings, ProjectionCatalog catalog, TenantScope tenantScope, RefreshObservers observers,
-                   LeasePolicy leases, InFlight inFlight, BooleanSupplier stopping) {
+    BatchRefresher(Tables store, Transactions transactions, Clock clock, Settings settings, ProjectionCatalog catalog,
+                   TenantScope tenantScope, RefreshObservers observers, LeasePolicy leases, InFlight inFlight,
+                   BooleanSupplier stopping) {
         this.lag = observers.lag();
         this.tracing = observers.tracing();
-        this.queue = queue;
-        this.claims = claims;
+        this.queue = store.queue();
+        this.checks = store.checks();
+        HeldClaims claims = store.claims();
         this.transactions = transactions;
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.clock = clock;
@@ -72,7 +74,7 @@ final class BatchRefresher {
         this.tenantScope = tenantScope;
         this.callbacks = new ApplicationCallbacks(observers.listener(), observers.stats(), clock);
         this.leases = leases;
-        this.guard = new SuspensionGuard(control, shortTransactions, clock, settings, observers.lifecycle());
+        this.guard = new SuspensionGuard(store.control(), shortTransactions, clock, settings, observers.lifecycle());
         this.failures = new FailureRecorder(claims, shortTransactions, clock, settings, observers.lifecycle());
         this.giveBacks = new PressureGiveBacks(claims, shortTransactions, clock, settings, failures, guard, callbacks);
         this.inFlight = inFlight;
@@ -205,7 +207,7 @@ final class BatchRefresher {
         Projection projection = catalog.byName(first.key().projection());
         List<String> ids = marks.stream().map(m -> m.key().entityId()).toList();
         Instant start = clock.instant();
-        TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
+        TracedRefresh traced = new TracedRefresh(tracing, checks, transactions);
         traced.begin(marks);
         List<AckOutcome> outcomes;
         try {
@@ -323,7 +325,7 @@ final class BatchRefresher {
      * scope's close after the commit is not.
      */
     private AckOutcome refreshAndAck(Projection projection, ClaimedMark mark) throws Exception {
-        TracedRefresh traced = new TracedRefresh(tracing, queue, transactions);
+        TracedRefresh traced = new TracedRefresh(tracing, checks, transactions);
         traced.begin(List.of(mark));
         try {
             AckOutcome outcome = TenantScoped.run(tenantScope, mark.key().tenantId(), () -> {
@@ -381,8 +383,7 @@ final class BatchRefresher {
                 new Object[] {mark.key(), FailureText.of(e)});
         // no attempt counted; due after the next probe's turn, so that probe tries another mark first (one key
         // failing for its own reason must not keep its projection suspended)
-        shortTransactions.run("give back a probe", connection -> claims.giveBackUntried(connection, mark,
-                clock.instant(), clock.instant().plus(settings.probeInterval())));
+        inHand.giveBackUntried(mark, clock.instant().plus(settings.probeInterval()));
     }
 
     /** Outcomes seen while a projection was suspended say nothing about it once the suspension is lifted. */

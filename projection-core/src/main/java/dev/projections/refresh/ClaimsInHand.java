@@ -70,6 +70,12 @@ final class ClaimsInHand {
         }
     }
 
+    /** Gives back a claim without counting an attempt, due again at {@code dueAt} (a probe that failed). */
+    void giveBackUntried(ClaimedMark mark, Instant dueAt) {
+        shortTransactions.run("give back a probe",
+                connection -> claims.giveBackUntried(connection, mark, clock.instant(), dueAt));
+    }
+
     /** Gives back claims whose refresh was attempted (their batch failed) and not finished. */
     void abandon(List<ClaimedMark> marks) {
         if (!marks.isEmpty()) {

@@ -5,7 +5,9 @@ import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.ControlTable;
+import dev.projections.store.PendingChecks;
 import dev.projections.store.PendingQueue;
+import dev.projections.store.ProbeClaims;
 import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
 import java.time.Clock;
@@ -40,6 +42,8 @@ public final class RefreshEngine {
     private final ProjectionCatalog catalog;
     private final PendingQueue queue;
     private final ControlTable control;
+    private final PendingChecks checks;
+    private final ProbeClaims probes;
     private final LeasePolicy leases;
     private final ShortTransactions shortTransactions;
     private final RebuildStepper rebuilds;
@@ -62,6 +66,8 @@ public final class RefreshEngine {
         this.lifecycle = observers.lifecycle();
         this.queue = store.queue();
         this.control = store.control();
+        this.checks = store.checks();
+        this.probes = store.probes();
         this.clock = clock;
         this.settings = settings;
         this.handoff = handoff;
@@ -71,7 +77,7 @@ public final class RefreshEngine {
         this.shortTransactions = new ShortTransactions(transactions, leases);
         this.claimer = new Claimer(queue, store.claims(), shortTransactions, clock, settings, leases);
         this.pacing = new RebuildPacing(rebuilds, handoff, settings); // without rebuilds: counts claims only
-        this.refresher = new BatchRefresher(queue, store.claims(), control, transactions, clock, settings, catalog,
+        this.refresher = new BatchRefresher(store, transactions, clock, settings, catalog,
                 tenantScope, observers, leases, inFlight, () -> stopping);
     }
 
@@ -331,7 +337,7 @@ public final class RefreshEngine {
             // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
             ClaimedMark probe = shortTransactions.run("claim a probe",
                     c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
-                            ? queue.claimProbe(c, projection, now, leases.of(projection), token) : null);
+                            ? probes.claim(c, projection, now, leases.of(projection), token) : null);
             if (probe == null || !refresher.probe(probe)) {
                 continue;
             }
@@ -361,6 +367,6 @@ public final class RefreshEngine {
     /** The sweep's question: is anything due that this instance may claim? */
     public boolean hasDueWork() {
         return shortTransactions.run("due check",
-                connection -> queue.hasDue(connection, catalog.claimable(), clock.instant()));
+                connection -> checks.hasDue(connection, catalog.claimable(), clock.instant()));
     }
 }

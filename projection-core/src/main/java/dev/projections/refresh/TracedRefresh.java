@@ -1,7 +1,7 @@
 package dev.projections.refresh;
 
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingQueue;
+import dev.projections.store.PendingChecks;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
@@ -26,13 +26,13 @@ final class TracedRefresh {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(5);
 
     private final RefreshTracing tracing;
-    private final PendingQueue queue;
+    private final PendingChecks checks;
     private final Transactions transactions;
     private RefreshTracing.Span span = RefreshTracing.Span.NONE;
 
-    TracedRefresh(RefreshTracing tracing, PendingQueue queue, Transactions transactions) {
+    TracedRefresh(RefreshTracing tracing, PendingChecks checks, Transactions transactions) {
         this.tracing = tracing;
-        this.queue = queue;
+        this.checks = checks;
         this.transactions = transactions;
     }
 
@@ -44,7 +44,7 @@ final class TracedRefresh {
                 return;
             }
             List<String> traceparents = transactions.inNewTransaction(READ_TIMEOUT,
-                    connection -> queue.traceparents(connection, marks, RefreshTracing.MAX_LINKS));
+                    connection -> checks.traceparents(connection, marks, RefreshTracing.MAX_LINKS));
             span = tracing.start(first.key().projection(), first.key().tenantId(), marks.size(), traceparents);
         } catch (Exception | LinkageError e) {
             LOG.log(Level.FINE, "the refresh of " + marks.size() + " marks of " + first.key().projection()

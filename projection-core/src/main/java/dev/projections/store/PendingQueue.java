@@ -113,7 +113,7 @@ public abstract class PendingQueue {
                FOR UPDATE SKIP LOCKED
             """;
 
-    private static final String SET_CLAIM = """
+    static final String SET_CLAIM = """
             UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ?
              WHERE projection = ? AND tenant_id = ? AND entity_id = ?
             """;
@@ -131,22 +131,6 @@ public abstract class PendingQueue {
             UPDATE projection_pending
                SET generation = ?, claim_token = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,
                    first_failed_at = NULL, available_at = ?, first_marked_at = ?, first_marked_by = ?""";
-
-    private static final String ANY_DUE = """
-            SELECT 1 FROM projection_pending
-             WHERE projection IN (%s) AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-               AND NOT EXISTS (SELECT 1 FROM projection_control c
-                                WHERE c.projection = projection_pending.projection AND c.paused)%s
-            """;
-
-    /* a suspended projection's due marks, claimable but for the suspension: a handful, for one probe */
-    private static final String PROBE_CANDIDATES = """
-            SELECT projection, tenant_id, entity_id, generation, attempts, priority, first_marked_at FROM projection_pending
-             WHERE projection = ? AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-               AND EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = projection_pending.projection
-                                                                AND c.paused AND c.suspended_reason IS NOT NULL)
-             ORDER BY available_at%s
-            """;
 
     /**
      * Claims up to {@code limit} due marks of {@code projections} without a valid lease, live before rebuild,
@@ -296,7 +280,7 @@ public abstract class PendingQueue {
     }
 
     /** Locks candidates in key order, keeping those still claimable and free, with their current state. */
-    private List<ClaimedMark> lockOneByOne(Connection connection, List<ClaimedMark> candidates, Instant now)
+    List<ClaimedMark> lockOneByOne(Connection connection, List<ClaimedMark> candidates, Instant now)
             throws SQLException {
         List<ClaimedMark> locked = new ArrayList<>();
         try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
@@ -389,189 +373,6 @@ public abstract class PendingQueue {
      */
     RowLocator locate(Connection connection, List<MarkKey> sortedKeys, Instant now) throws SQLException {
         return RowLocator.BY_KEY;
-    }
-
-    /** Whether any mark of {@code projections} is due and unleased at {@code now}. */
-    public boolean hasDue(Connection connection, Collection<String> projections, Instant now) throws SQLException {
-        if (projections.isEmpty()) {
-            return false;
-        }
-        try (PreparedStatement select = connection.prepareStatement(anyDueSql(projections.size()))) {
-            int i = 1;
-            for (String projection : projections) {
-                select.setString(i++, projection);
-            }
-            select.setObject(i++, dialect.timestamp(now));
-            select.setObject(i, dialect.timestamp(now));
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next();
-            }
-        }
-    }
-
-    /**
-     * Claims one due mark of suspended {@code projection} for a probe, the suspension notwithstanding; {@code null}
-     * when none is due and free.
-     */
-    public ClaimedMark claimProbe(Connection connection, String projection, Instant now, Duration lease, String token)
-            throws SQLException {
-        List<ClaimedMark> candidates = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(PROBE_CANDIDATES.formatted(dialect.firstRows(5)))) {
-            select.setString(1, projection);
-            select.setObject(2, dialect.timestamp(now));
-            select.setObject(3, dialect.timestamp(now));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    candidates.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
-                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6), null,
-                            dialect.instant(rows, 7)));
-                }
-            }
-        }
-        // read without a lock, then tried one at a time in due order (a deferred probe's mark comes last): the
-        // first still free is the probe, whatever the database
-        ClaimedMark probe = null;
-        for (ClaimedMark candidate : candidates) {
-            List<ClaimedMark> locked = lockOneByOne(connection, List.of(candidate), now);
-            if (!locked.isEmpty()) {
-                probe = locked.get(0);
-                break;
-            }
-        }
-        if (probe == null) {
-            return null;
-        }
-        try (PreparedStatement update = connection.prepareStatement(SET_CLAIM)) {
-            update.setString(1, token);
-            update.setObject(2, dialect.timestamp(probe.leaseUntil()));
-            update.setString(3, holder);
-            bindKey(update, 4, probe.key());
-            update.executeUpdate();
-        }
-        return probe;
-    }
-
-    /** Keys per statement of {@link #stillPending}: a bound on its text and parameters on every database. */
-    static final int KEYS_PER_CHECK = 500;
-
-    /* a row first marked by this instance (its clock) against the commit's time; any other against it plus the margin */
-    private static final String STILL_PENDING = """
-            SELECT projection, tenant_id, entity_id FROM projection_pending
-             WHERE (projection, tenant_id, entity_id) IN (%s)
-               AND (first_marked_by = ? AND first_marked_at <= ?
-                    OR (first_marked_by IS NULL OR first_marked_by <> ?) AND first_marked_at <= ?)
-            """;
-
-    /**
-     * Those of {@code keys} that still wait for a refresh that read the state committed at {@code committedBefore}
-     * (docs/contract.md §14): their row is there and was first marked at or before it. A key is done when its row is
-     * gone — from that commit on the row held that commit's generation or a later one, and an ack deletes a row only
-     * with the generation its claim read, so the refresh ran after that commit (the other deletes are an operator's
-     * skip of a parked mark and the purge of an undeployed projection's marks) — or when its row was first marked
-     * later: inserted after such an ack, or re-marked by a missed ack to the time of a claim that began later.
-     * Parked and backing-off marks are still pending. Read without a lock, at most {@link #KEYS_PER_CHECK} keys a
-     * statement, each found by the primary key.
-     */
-    public java.util.Set<MarkKey> stillPending(Connection connection, Collection<MarkKey> keys, Instant committedBefore)
-            throws SQLException {
-        return stillPending(connection, keys, committedBefore, java.time.Duration.ZERO);
-    }
-
-    /**
-     * As {@link #stillPending(Connection, Collection, Instant)} for a commit this instance made at {@code committedAt}
-     * (its clock): a row this instance first marked ({@code first_marked_by}, its clock too) is compared with that
-     * time, any other row with that time plus {@code margin}, how far another instance's clock may run ahead of this
-     * one's (docs/contract.md §4 "Time"). A key marked again during each of its refreshes on this instance, whose
-     * missed ack sets the row to the claim's time, is then done once a claim that began after the commit missed it,
-     * not only once the margin passed (engine review E6).
-     */
-    public java.util.Set<MarkKey> stillPending(Connection connection, Collection<MarkKey> keys, Instant committedAt,
-                                               java.time.Duration margin) throws SQLException {
-        java.util.Set<MarkKey> pending = new java.util.HashSet<>();
-        List<MarkKey> all = new ArrayList<>(keys);
-        for (int from = 0; from < all.size(); from += KEYS_PER_CHECK) {
-            List<MarkKey> chunk = all.subList(from, Math.min(all.size(), from + KEYS_PER_CHECK));
-            try (PreparedStatement select = connection.prepareStatement(stillPendingSql(chunk.size()))) {
-                int i = 1;
-                for (MarkKey key : chunk) {
-                    i = bindKey(select, i, key);
-                }
-                select.setString(i++, holder);
-                select.setObject(i++, dialect.timestamp(committedAt));
-                select.setString(i++, holder);
-                select.setObject(i, dialect.timestamp(committedAt.plus(margin)));
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        pending.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
-                    }
-                }
-            }
-        }
-        return pending;
-    }
-
-    private static final String TRACEPARENTS = """
-            SELECT DISTINCT traceparent FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id IN (%s) AND traceparent IS NOT NULL
-            """;
-
-    /**
-     * The trace contexts of the business transactions that marked {@code marks} (one projection's and tenant's, as a
-     * refresh takes them), distinct, at most {@code limit}: read only when refreshes are traced, by the primary key,
-     * without a lock, in the refresh's own transaction.
-     */
-    public List<String> traceparents(Connection connection, List<ClaimedMark> marks, int limit) throws SQLException {
-        java.util.Set<String> found = new java.util.LinkedHashSet<>();
-        for (int from = 0; from < marks.size() && found.size() < limit; from += KEYS_PER_CHECK) {
-            List<ClaimedMark> chunk = marks.subList(from, Math.min(marks.size(), from + KEYS_PER_CHECK));
-            try (PreparedStatement select = connection.prepareStatement(
-                    TRACEPARENTS.formatted(placeholders(chunk.size())))) {
-                select.setString(1, chunk.get(0).key().projection());
-                select.setString(2, chunk.get(0).key().tenantId());
-                for (int i = 0; i < chunk.size(); i++) {
-                    select.setString(i + 3, chunk.get(i).key().entityId());
-                }
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next() && found.size() < limit) {
-                        found.add(rows.getString(1));
-                    }
-                }
-            }
-        }
-        return List.copyOf(found);
-    }
-
-    /* ordered by the key, so that the planner reads the primary key under the limit whatever its estimates: without,
-       it may scan the table for a projection it thinks has many rows, and scan all of it when that one has none */
-    private static final String ANY_MARK = """
-            SELECT 1 FROM projection_pending WHERE projection = ? ORDER BY projection, tenant_id, entity_id%s""";
-
-    /**
-     * Whether {@code projection} has any mark at all — due, leased, backing off or parked: the test support's idle
-     * check (docs/contract.md §14). The primary key's first column, one row at most.
-     */
-    public boolean hasMarks(Connection connection, String projection) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(anyMarkSql())) {
-            select.setString(1, projection);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next();
-            }
-        }
-    }
-
-    /** The idle check's statement (package-private for the plan test). */
-    String anyMarkSql() {
-        return ANY_MARK.formatted(dialect.firstRows(1));
-    }
-
-    /** The check of {@code keys} keys (package-private for the plan test). */
-    String stillPendingSql(int keys) {
-        return STILL_PENDING.formatted(String.join(", ", java.util.Collections.nCopies(keys, "(?, ?, ?)")));
-    }
-
-    /** The due check for {@code projections} projections (public to the plan tests). */
-    String anyDueSql(int projections) {
-        return ANY_DUE.formatted(placeholders(projections), dialect.firstRows(1));
     }
 
     static List<ClaimedMark> sortedByKey(List<ClaimedMark> marks) {

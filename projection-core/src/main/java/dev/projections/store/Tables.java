@@ -25,6 +25,8 @@ public final class Tables {
     private final RebuildPartitions rebuildPartitions;
     private final RebuildMarks rebuildMarks;
     private final RebuildHistory rebuildHistory;
+    private final PendingChecks checks;
+    private final ProbeClaims probes;
 
     /** Work on a connection of the projection datasource. */
     @FunctionalInterface
@@ -45,6 +47,8 @@ public final class Tables {
         this.rebuildMarks = new RebuildMarks(dialect);
         this.rebuildRuns = new RebuildRuns(dialect, rebuildPartitions, rebuildMarks);
         this.rebuildHistory = new RebuildHistory(dialect, rebuildMarks);
+        this.checks = new PendingChecks(dialect, queue.holder);
+        this.probes = new ProbeClaims(queue);
     }
 
     /** The store for the database behind {@code dataSource}, chosen from its JDBC metadata. */
@@ -136,6 +140,16 @@ public final class Tables {
     }
 
     /** {@code projection_rebuild}: a rebuild run's life, from its start to its end state. */
+    /** Reads of the pending table by key, without a lock: read-your-writes, trace contexts, due and idle checks. */
+    public PendingChecks checks() {
+        return checks;
+    }
+
+    /** The claim of a suspended projection's probe. */
+    public ProbeClaims probes() {
+        return probes;
+    }
+
     public RebuildRuns rebuildRuns() {
         return rebuildRuns;
     }

@@ -347,7 +347,7 @@ class ReadYourWritesTest {
         waits = new RefreshWaits(clock, bounds, margin, (keys, committedAt, margin) -> {
             Set<MarkKey> pending;
             try (Connection connection = dataSource.getConnection()) {
-                pending = engine.store().queue().stillPending(connection, keys, committedAt, margin);
+                pending = engine.store().checks().stillPending(connection, keys, committedAt, margin);
             }
             checks.add(pending);
             return pending;

@@ -734,7 +734,7 @@ abstract class PendingStoreContract {
         assertThat(this.<java.util.Set<String>>inTransaction(c -> store.control().paused(c))).containsExactly(ORDERS);
         assertThat(claimDue(at(2), tokenA, 10, ORDERS)).isEmpty();
         assertThat(claimKeys(List.of(ORDER_1), at(2), tokenA, ORDERS)).isEmpty();
-        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.checks().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
 
         inTransaction(c -> {
             store.control().setPaused(c, ORDERS, false, "operator", at(3));
@@ -755,13 +755,13 @@ abstract class PendingStoreContract {
                 .containsOnlyKeys(ORDERS).extractingByKey(ORDERS)
                 .isEqualTo(new Suspension("12 of 12 refreshes failed across 12 keys", "system", at(1)));
         assertThat(keysOf(claimDue(at(2), tokenA, 10, ORDERS, STATS))).containsExactly(key(STATS, "9"));
-        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.checks().hasDue(c, List.of(ORDERS), at(2)))).isFalse();
 
         assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(3), Duration.ofSeconds(30))))
                 .isTrue();
         assertThat(this.<Boolean>inTransaction(c -> store.control().takeProbeTurn(c, ORDERS, at(10), Duration.ofSeconds(30))))
                 .as("another instance within the interval").isFalse();
-        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(10), LEASE, tokenB));
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.probes().claim(c, ORDERS, at(10), LEASE, tokenB));
         assertThat(probe).isNotNull();
         assertThat(probe.key().projection()).isEqualTo(ORDERS);
         assertThat(row(probe.key()).claimToken()).isEqualTo(tokenB);
@@ -817,7 +817,7 @@ abstract class PendingStoreContract {
                 .containsOnlyKeys(ORDERS, STATS);
 
         mark(at(5), ORDER_1);
-        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(6), LEASE, tokenA));
+        ClaimedMark probe = this.<ClaimedMark>inTransaction(c -> store.probes().claim(c, ORDERS, at(6), LEASE, tokenA));
         assertThat(this.<Boolean>inTransaction(c -> store.claims().giveBackUntried(c, probe, at(7), at(37)))).isTrue();
         assertThat(row(ORDER_1).attempts()).isZero();
         assertThat(row(ORDER_1).claimToken()).isNull();
@@ -844,7 +844,7 @@ abstract class PendingStoreContract {
         });
         assertThat(this.<java.util.Map<String, Suspension>>inTransaction(c -> store.control().suspensions(c))).isEmpty();
         assertThat(keysOf(claimDue(at(6), tokenA, 10, ORDERS))).containsExactly(ORDER_1);
-        assertThat(this.<ClaimedMark>inTransaction(c -> store.queue().claimProbe(c, ORDERS, at(6), LEASE, tokenB)))
+        assertThat(this.<ClaimedMark>inTransaction(c -> store.probes().claim(c, ORDERS, at(6), LEASE, tokenB)))
                 .as("nothing due and free").isNull();
     }
 
@@ -905,7 +905,7 @@ abstract class PendingStoreContract {
 
         Instant muchLater = at(0).plus(Duration.ofDays(3650));
         assertThat(keysOf(claimDue(muchLater, tokenC, 10, ORDERS))).containsExactly(ORDER_2);
-        assertThat(this.<Boolean>inTransaction(c -> store.queue().hasDue(c, List.of(ORDERS), muchLater))).isFalse();
+        assertThat(this.<Boolean>inTransaction(c -> store.checks().hasDue(c, List.of(ORDERS), muchLater))).isFalse();
         assertThat(this.<Long>inTransaction(c -> counts.parked(c, ORDERS))).isEqualTo(1L);
         assertThat(this.<Long>inTransaction(c -> counts.failing(c, ORDERS))).as("a parked mark failed too").isEqualTo(1L);
         assertThat(this.<Integer>inTransaction(c -> store.actions().retryFailed(c, ORDERS, at(12))))
@@ -1731,7 +1731,7 @@ abstract class PendingStoreContract {
 
     @Test
     void manyKeysAreCheckedInBoundedStatementsAndOnlyTheGivenKeysAreReported() throws Exception {
-        MarkKey[] many = IntStream.range(0, PendingQueue.KEYS_PER_CHECK + 120)
+        MarkKey[] many = IntStream.range(0, PendingChecks.KEYS_PER_CHECK + 120)
                 .mapToObj(i -> key(ORDERS, String.format("%05d", i))).toArray(MarkKey[]::new);
         mark(at(0), many);
         mark(at(0), key(STATS, "00001"), key(ORDERS, "other"));
@@ -1741,7 +1741,7 @@ abstract class PendingStoreContract {
         asked.add(neverMarked);
         asked.add(new MarkKey(ORDERS, "acme", "00001")); // another tenant's key of the same id
 
-        Set<MarkKey> pending = inTransaction(connection -> store.queue().stillPending(connection, asked, at(0)));
+        Set<MarkKey> pending = inTransaction(connection -> store.checks().stillPending(connection, asked, at(0)));
         assertThat(pending).containsExactlyInAnyOrder(many);
     }
 
@@ -1773,15 +1773,15 @@ abstract class PendingStoreContract {
     }
 
     boolean hasMarks(String projection) throws Exception {
-        return inTransaction(connection -> store.queue().hasMarks(connection, projection));
+        return inTransaction(connection -> store.checks().hasMarks(connection, projection));
     }
 
     Set<MarkKey> stillPending(Instant committedAt, MarkKey... keys) throws Exception {
-        return inTransaction(connection -> store.queue().stillPending(connection, List.of(keys), committedAt));
+        return inTransaction(connection -> store.checks().stillPending(connection, List.of(keys), committedAt));
     }
 
     Set<MarkKey> stillPending(Instant committedAt, java.time.Duration margin, MarkKey... keys) throws Exception {
-        return inTransaction(connection -> store.queue().stillPending(connection, List.of(keys), committedAt, margin));
+        return inTransaction(connection -> store.checks().stillPending(connection, List.of(keys), committedAt, margin));
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -1865,9 +1865,9 @@ abstract class PendingStoreContract {
         List<ClaimedMark> claimed = claimKeys(List.of(ORDER_1, ORDER_2, ORDER_3), at(2), tokenA, ORDERS);
         List<ClaimedMark> inKeyOrder = sortedByKey(claimed);
 
-        List<String> all = inTransaction(c -> store.queue().traceparents(c, inKeyOrder, 10));
-        List<String> capped = inTransaction(c -> store.queue().traceparents(c, inKeyOrder, 1));
-        List<String> none = inTransaction(c -> store.queue().traceparents(c, List.of(inKeyOrder.get(2)), 10));
+        List<String> all = inTransaction(c -> store.checks().traceparents(c, inKeyOrder, 10));
+        List<String> capped = inTransaction(c -> store.checks().traceparents(c, inKeyOrder, 1));
+        List<String> none = inTransaction(c -> store.checks().traceparents(c, List.of(inKeyOrder.get(2)), 10));
         assertThat(all).containsExactlyInAnyOrder(postA, postB);
         assertThat(capped).hasSize(1);
         assertThat(none).isEmpty();

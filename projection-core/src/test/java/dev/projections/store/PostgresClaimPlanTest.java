@@ -29,6 +29,7 @@ class PostgresClaimPlanTest {
     private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
     private static final List<String> PROJECTIONS = List.of("p0", "p1", "p2");
     private static final PostgresPendingQueue QUEUE = new PostgresPendingQueue("plan-test");
+    private static final PendingChecks CHECKS = Tables.forProduct("PostgreSQL", "plan-test").checks();
     private static String url;
 
     @BeforeAll
@@ -165,7 +166,7 @@ class PostgresClaimPlanTest {
     void aWaitsCheckOfItsKeysFindsEachByAKeyIndex() throws Exception {
         int keys = 30;
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + QUEUE.stillPendingSql(keys), select -> {
+            String plan = plan(connection, "EXPLAIN " + CHECKS.stillPendingSql(keys), select -> {
                 int i = 1;
                 for (int k = 0; k < keys; k++) {
                     select.setString(i++, "p" + (k % 3));
@@ -187,7 +188,7 @@ class PostgresClaimPlanTest {
     void theIdleCheckReadsOneIndexedRowOfTheProjection() throws Exception {
         try (Connection connection = connect()) {
             for (String projection : List.of("p1", "not-deployed-here")) {
-                String plan = plan(connection, "EXPLAIN " + QUEUE.anyMarkSql(), select -> select.setString(1, projection));
+                String plan = plan(connection, "EXPLAIN " + CHECKS.anyMarkSql(), select -> select.setString(1, projection));
                 assertThat(plan).as(plan).containsPattern("Index (Only )?Scan using projection_pending_pk")
                         .contains("Limit").doesNotContain("Seq Scan on projection_pending").doesNotContain("Sort");
             }
@@ -234,7 +235,7 @@ class PostgresClaimPlanTest {
     @Test
     void theDueCheckAndTheLongestDueReadAreIndexReads() throws Exception {
         Instant fewDue = Instant.parse("2030-01-01T10:00:00.500Z");
-        String anyDue = Tables.forProduct("PostgreSQL").queue().anyDueSql(3);
+        String anyDue = Tables.forProduct("PostgreSQL").checks().anyDueSql(3);
         String longestDue = new PendingCounts(Dialect.POSTGRESQL).longestDueSql();
         try (Connection connection = connect()) {
             String due = plan(connection, "EXPLAIN " + anyDue, select -> {

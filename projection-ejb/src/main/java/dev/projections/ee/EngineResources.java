@@ -71,7 +71,7 @@ public class EngineResources implements TestSupportSwitch {
         // the lease margin of the global lease: the clocks the check compares are kept within the shortest one's
         waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
                 (keys, committedAt, margin) -> sql.call("check a read-your-writes wait",
-                        connection -> store.queue().stillPending(connection, keys, committedAt, margin)),
+                        connection -> store.checks().stillPending(connection, keys, committedAt, margin)),
                 this::inTransaction, checkThreads);
         if (!settings.enabled()) {
             waits.stop(); // a disabled engine refreshes nothing: no wait waits
@@ -92,7 +92,7 @@ public class EngineResources implements TestSupportSwitch {
                 connection -> {
                     java.util.Set<String> left = new java.util.TreeSet<>();
                     for (String projection : projections) {
-                        if (store.queue().hasMarks(connection, projection)) {
+                        if (store.checks().hasMarks(connection, projection)) {
                             left.add(projection);
                         }
                     }

@@ -83,7 +83,7 @@ public final class ReadYourWritesScenario implements Scenario {
             waits[0] = new RefreshWaits(Clock.systemUTC(), Settings.defaults().awaits(), Duration.ZERO,
                     (keys, committedAt, margin) -> {
                         try (Connection connection = checks.getConnection()) {
-                            return context.store().queue().stillPending(connection, keys, committedAt, margin);
+                            return context.store().checks().stillPending(connection, keys, committedAt, margin);
                         }
                     }, () -> false, runnable -> {
                         Thread thread = new Thread(runnable);
