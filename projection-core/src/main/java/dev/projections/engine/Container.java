@@ -4,10 +4,13 @@ import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.Transactions;
+import dev.projections.ops.Sql;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 
 /**
  * What only the container an engine runs in knows, as one port of the {@link Engine}'s builder: its transactions,
@@ -52,4 +55,12 @@ public interface Container {
 
     /** The engine's clock: leases, due times and ages are read on it (tests move it). */
     Clock clock();
+
+    /**
+     * How an operation's SQL runs on {@code dataSource}: in a server on a connection that joins the caller's
+     * transaction (a JTA datasource enlists it), so an action and its audit row commit together with the caller's
+     * work; outside one, each piece of work on a connection in auto-commit mode, so that it is committed when the
+     * operation returns whatever the pool's default.
+     */
+    Sql sql(DataSource dataSource, Tables store);
 }

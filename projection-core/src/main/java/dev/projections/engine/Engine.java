@@ -108,7 +108,7 @@ public final class Engine {
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
         operations = rebuilds == null ? null : operations(b.dataSource, catalog, observers.pausesChanged());
-        reads = operations == null ? null : new Reads(Sql.on(b.dataSource, store), store, clock, settings, stats,
+        reads = operations == null ? null : new Reads(container.sql(b.dataSource, store), store, clock, settings, stats,
                 catalog, b.instanceId, operations.rebuilds());
     }
 
@@ -123,7 +123,7 @@ public final class Engine {
      * in one, and what they made due, paused or announced takes effect once that transaction committed.
      */
     private Operations operations(javax.sql.DataSource dataSource, ProjectionCatalog catalog, Runnable pausesChanged) {
-        Sql sql = Sql.on(dataSource, store);
+        Sql sql = container.sql(dataSource, store);
         PendingCounts counts = new PendingCounts(store.dialect());
         MarkOperations marks = new MarkOperations(sql, store, counts, clock, catalog, () -> afterCommitDrain(() -> { }));
         PauseOperations pauses = new PauseOperations(sql, store, clock, catalog,

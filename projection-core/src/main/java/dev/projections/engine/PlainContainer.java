@@ -2,9 +2,11 @@ package dev.projections.engine;
 
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
+import dev.projections.ops.Sql;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.Transactions;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
@@ -115,5 +117,29 @@ public final class PlainContainer implements Container {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    /** Each piece of work in auto-commit mode (a pool may hand out connections without it), restored after. */
+    @Override
+    public Sql sql(DataSource dataSource, Tables store) {
+        Sql on = Sql.on(dataSource, store);
+        return new Sql() {
+            @Override
+            public <T> T call(String what, Work<T> work) {
+                return on.call(what, connection -> {
+                    boolean autoCommit = connection.getAutoCommit();
+                    if (!autoCommit) {
+                        connection.setAutoCommit(true);
+                    }
+                    try {
+                        return work.run(connection);
+                    } finally {
+                        if (!autoCommit) {
+                            connection.setAutoCommit(false);
+                        }
+                    }
+                });
+            }
+        };
     }
 }

@@ -105,6 +105,11 @@ class EngineOperationsTest {
         public Clock clock() {
             return plain.clock();
         }
+
+        @Override
+        public dev.projections.ops.Sql sql(javax.sql.DataSource dataSource, dev.projections.store.Tables store) {
+            return plain.sql(dataSource, store);
+        }
     }
 
     private final AtomicInteger drainersStarted = new AtomicInteger();

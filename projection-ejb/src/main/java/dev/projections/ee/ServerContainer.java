@@ -3,8 +3,10 @@ package dev.projections.ee;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
 import dev.projections.engine.Container;
+import dev.projections.ops.Sql;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.Transactions;
+import dev.projections.store.Tables;
 import jakarta.enterprise.inject.Instance;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
@@ -12,6 +14,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 
 /**
  * The engine's {@link Container} in a Jakarta EE server: JTA transactions, the {@link DrainerPool}'s managed threads,
@@ -113,5 +116,11 @@ final class ServerContainer implements Container {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    /** On the JTA datasource: its connections join the caller's transaction. */
+    @Override
+    public Sql sql(DataSource dataSource, Tables store) {
+        return Sql.on(dataSource, store);
     }
 }

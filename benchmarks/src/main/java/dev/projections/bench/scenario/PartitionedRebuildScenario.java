@@ -184,9 +184,11 @@ public final class PartitionedRebuildScenario implements Scenario {
             CpuMeter meter = new CpuMeter(context.database());
             CpuMeter.Sample before = meter.sample();
             long start = System.nanoTime();
-            // as an operator starts one: the projection, scope and partitions checked, the bounds read, one commit
-            String runId = first.operations().rebuilds().start(OrderSearchProjection.NAME, "", scope,
-                    way.partitions(), "benchmark");
+            // as an operator starts one: the projection, scope and partitions checked, the bounds read (the projection
+            // reads in the engine's transaction of its thread, as in the server it reads in the operator's), one commit
+            String runId = first.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
+                    first.operations().rebuilds().start(OrderSearchProjection.NAME, "", scope, way.partitions(),
+                            "benchmark"));
             Thread watcher = new Thread(() -> RebuildRunRow.watchAllMarked(context, runId, exhaustedAt), "partitions-watch");
             watcher.setDaemon(true);
             watcher.start();
