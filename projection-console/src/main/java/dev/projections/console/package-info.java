@@ -1,5 +1,6 @@
 /**
- * Internal: the Jakarta Faces console, health and metrics endpoints (docs/contract.md §12).
+ * Internal: the Jakarta Faces console (docs/contract.md §12); the management API is {@code console.api}, health and
+ * metrics are {@code projection-endpoints}.
  *
  * <p>One name per page: the page {@code marks.xhtml} has the bean {@code MarksPage}, named {@code projectionsMarks} in
  * EL — a bean's EL name is {@code projections} and its class name without a {@code Page} or {@code Console} affix

@@ -3,7 +3,7 @@ package dev.projections.engine;
 import dev.projections.RefreshListener;
 import dev.projections.lifecycle.LifecycleListener;
 import dev.projections.refresh.RefreshLag;
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import dev.projections.spi.RefreshTracing;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.PendingChecks;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import dev.projections.Projection;
 import dev.projections.config.Settings;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import dev.projections.store.LiquibaseSchema;
 import java.sql.Connection;
 import java.sql.Statement;

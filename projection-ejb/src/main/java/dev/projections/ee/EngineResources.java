@@ -14,7 +14,7 @@ import dev.projections.freshness.IdleWaits;
 import dev.projections.freshness.RefreshWaits;
 import dev.projections.freshness.TestSupportSwitch;
 import dev.projections.refresh.LeaseMargin;
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

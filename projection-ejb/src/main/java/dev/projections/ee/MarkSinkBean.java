@@ -101,9 +101,9 @@ public class MarkSinkBean implements MarkSink {
      */
     private String traceparent() {
         try {
-            dev.projections.refresh.RefreshTracing tracing = resources.tracing();
+            dev.projections.spi.RefreshTracing tracing = resources.tracing();
             String traceparent = tracing.enabled() ? tracing.currentTraceparent() : null;
-            return traceparent != null && dev.projections.refresh.RefreshTracing.TRACEPARENT.matcher(traceparent).matches()
+            return traceparent != null && dev.projections.spi.RefreshTracing.TRACEPARENT.matcher(traceparent).matches()
                     ? traceparent : null;
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.FINE, "no trace context for these marks", e);

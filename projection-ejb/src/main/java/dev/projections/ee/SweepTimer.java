@@ -1,7 +1,7 @@
 package dev.projections.ee;
 
 import dev.projections.config.Settings;
-import dev.projections.health.RunningEngines;
+import dev.projections.spi.RunningEngines;
 import dev.projections.refresh.Sweep;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

@@ -1,7 +1,7 @@
 package dev.projections.health.microprofile;
 
 import dev.projections.EngineHealth;
-import dev.projections.health.RunningEngines;
+import dev.projections.spi.RunningEngines;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;

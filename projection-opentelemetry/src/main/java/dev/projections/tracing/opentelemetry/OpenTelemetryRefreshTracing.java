@@ -1,6 +1,6 @@
 package dev.projections.tracing.opentelemetry;
 
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

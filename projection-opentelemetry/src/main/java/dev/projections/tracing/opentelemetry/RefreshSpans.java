@@ -1,6 +1,6 @@
 package dev.projections.tracing.opentelemetry;
 
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanBuilder;

@@ -2,7 +2,7 @@ package dev.projections.tracing.opentelemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.refresh.RefreshTracing;
+import dev.projections.spi.RefreshTracing;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;

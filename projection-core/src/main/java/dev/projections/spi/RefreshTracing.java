@@ -1,4 +1,4 @@
-package dev.projections.refresh;
+package dev.projections.spi;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.projections.health;
+package dev.projections.spi;
 
 import dev.projections.EngineHealth;
 import java.util.List;
