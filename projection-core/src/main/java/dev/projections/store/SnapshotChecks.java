@@ -1,9 +1,5 @@
 package dev.projections.store;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,8 +46,7 @@ final class SnapshotChecks {
         if (!present(connection)) {
             return connection;
         }
-        return (Connection) Proxy.newProxyInstance(SnapshotChecks.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, new Rewriting(connection));
+        return SqlRewriting.proxy(connection, new Rewriting(connection, connection));
     }
 
     /** Whether {@code connection}'s server is a MariaDB with the variable; at deployment, that it can go without it. */
@@ -92,39 +87,20 @@ final class SnapshotChecks {
     }
 
     /** Prefixes the SQL of every statement made through a connection, and of those run by its plain statements. */
-    private static final class Rewriting implements InvocationHandler {
+    private static final class Rewriting extends SqlRewriting {
 
-        private final Object target;
-        private final Connection connection;
-
-        Rewriting(Connection connection) {
-            this(connection, connection);
-        }
-
-        private Rewriting(Object target, Connection connection) {
-            this.target = target;
-            this.connection = connection;
+        Rewriting(Object target, Connection connection) {
+            super(target, connection);
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
-            if (args != null && args.length > 0 && args[0] instanceof String sql
-                    && (name.startsWith("prepare") || name.startsWith("execute") || name.equals("addBatch"))) {
-                args = args.clone();
-                args[0] = statement(connection, sql);
-            }
-            Object result;
-            try {
-                result = method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-            if (target == connection && name.equals("createStatement") && result instanceof Statement plain) {
-                return Proxy.newProxyInstance(SnapshotChecks.class.getClassLoader(), new Class<?>[] {Statement.class},
-                        new Rewriting(plain, connection));
-            }
-            return result;
+        String rewrite(String sql) throws SQLException {
+            return statement(connection(), sql);
+        }
+
+        @Override
+        SqlRewriting forStatement(Statement statement) {
+            return new Rewriting(statement, connection());
         }
     }
 }

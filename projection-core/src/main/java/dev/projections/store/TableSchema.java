@@ -1,9 +1,6 @@
 package dev.projections.store;
 
 import java.io.PrintWriter;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -145,8 +142,7 @@ public final class TableSchema {
                 && Proxy.getInvocationHandler(connection) instanceof Qualifying q && q.tables == this) {
             return connection;
         }
-        return (Connection) Proxy.newProxyInstance(TableSchema.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, new Qualifying(this, connection, connection, false));
+        return SqlRewriting.proxy(connection, new Qualifying(this, connection, connection, false));
     }
 
     /**
@@ -159,8 +155,7 @@ public final class TableSchema {
         if (schema == null) {
             return connection;
         }
-        return (Connection) Proxy.newProxyInstance(TableSchema.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, new Qualifying(this, connection, connection, true));
+        return SqlRewriting.proxy(connection, new Qualifying(this, connection, connection, true));
     }
 
     private static final Pattern SESSION_SWITCH =
@@ -177,49 +172,44 @@ public final class TableSchema {
     }
 
     /** Qualifies the SQL of every statement made through a connection, and of those run by its plain statements. */
-    private static final class Qualifying implements InvocationHandler {
+    private static final class Qualifying extends SqlRewriting {
 
         private final TableSchema tables;
-        private final Object target;
-        private final Connection connection;
         private final boolean migration;
 
         Qualifying(TableSchema tables, Object target, Connection connection, boolean migration) {
+            super(target, connection);
             this.tables = tables;
-            this.target = target;
-            this.connection = connection;
             this.migration = migration;
         }
 
         @Override
-        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-            String name = method.getName();
+        boolean takesSql(String name) {
+            return super.takesSql(name) || name.equals("nativeSQL");
+        }
+
+        @Override
+        Object instead(Object proxy, String name, Object[] args) {
             if (name.equals("equals") && args != null && args.length == 1) {
                 return proxy == args[0];
             }
             if (name.equals("hashCode") && (args == null || args.length == 0)) {
                 return System.identityHashCode(proxy);
             }
-            if (args != null && args.length > 0 && args[0] instanceof String sql
-                    && (name.startsWith("prepare") || name.startsWith("execute") || name.equals("addBatch")
-                    || name.equals("nativeSQL"))) {
-                args = args.clone();
-                args[0] = migration && SESSION_SWITCH.matcher(sql).matches() ? "SELECT 1" : tables.qualify(sql);
-            }
-            if (migration && target == connection && (name.equals("setSchema") || name.equals("setCatalog"))) {
+            if (migration && onConnection() && (name.equals("setSchema") || name.equals("setCatalog"))) {
                 return null;
             }
-            Object result;
-            try {
-                result = method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-            if (target == connection && name.equals("createStatement") && result instanceof Statement plain) {
-                return Proxy.newProxyInstance(TableSchema.class.getClassLoader(), new Class<?>[] {Statement.class},
-                        new Qualifying(tables, plain, connection, migration));
-            }
-            return result;
+            return PROCEED;
+        }
+
+        @Override
+        String rewrite(String sql) {
+            return migration && SESSION_SWITCH.matcher(sql).matches() ? "SELECT 1" : tables.qualify(sql);
+        }
+
+        @Override
+        SqlRewriting forStatement(Statement statement) {
+            return new Qualifying(tables, statement, connection(), migration);
         }
     }
 
