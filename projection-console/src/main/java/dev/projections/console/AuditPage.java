@@ -20,50 +20,7 @@ public class AuditPage implements Serializable {
 
     static final int PAGE = 50;
 
-    /** One entry (getters for EL). */
-    public static final class Line implements Serializable {
-        private final AuditEntry entry;
-        private final Instant now;
-
-        Line(AuditEntry entry, Instant now) {
-            this.entry = entry;
-            this.now = now;
-        }
-
-        public String getAt() {
-            return Format.relative(entry.at(), now);
-        }
-
-        public String getAtExact() {
-            return Format.exact(entry.at());
-        }
-
-        public String getUser() {
-            return entry.user();
-        }
-
-        public String getAction() {
-            return entry.action();
-        }
-
-        public String getProjection() {
-            return entry.projection() == null ? "" : entry.projection();
-        }
-
-        public String getTenant() {
-            return entry.tenant() == null ? "" : entry.tenant().isEmpty() ? Text.of("audit.tenant.none") : entry.tenant();
-        }
-
-        public String getEntityId() {
-            return entry.entityId() == null ? "" : entry.entityId();
-        }
-
-        public String getDetail() {
-            return entry.detail() == null ? "" : entry.detail();
-        }
-    }
-
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject
@@ -80,9 +37,9 @@ public class AuditPage implements Serializable {
         entries = query.filter() == null ? List.of() : reads.audit(query.filter(), query.before(), PAGE);
     }
 
-    public List<Line> getLines() {
+    public List<AuditLine> getLines() {
         Instant now = clock.now();
-        return entries == null ? List.of() : entries.stream().map(entry -> new Line(entry, now)).toList();
+        return entries == null ? List.of() : entries.stream().map(entry -> new AuditLine(entry, now)).toList();
     }
 
     public boolean isHasOlder() {

@@ -1,8 +1,6 @@
 package dev.projections.console;
 
 import dev.projections.inspect.AuditFilter;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -123,19 +121,8 @@ public final class AuditQuery {
 
     /** The filter's parameters as typed (no position): for the "older" link, the newest page and the export. */
     public String filterQueryString() {
-        List<String> parts = new ArrayList<>();
-        add(parts, "user", user);
-        add(parts, "action", action);
-        add(parts, "projection", projection);
-        add(parts, "from", from);
-        add(parts, "to", to);
-        return String.join("&", parts);
-    }
-
-    private static void add(List<String> parts, String name, String value) {
-        if (!value.isEmpty()) {
-            parts.add(name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
-        }
+        return new QueryString().addNonEmpty("user", user).addNonEmpty("action", action)
+                .addNonEmpty("projection", projection).addNonEmpty("from", from).addNonEmpty("to", to).toString();
     }
 
     public String user() {

@@ -17,7 +17,7 @@ public class ConsoleClock {
 
     private final Clock wall = Clock.systemUTC();
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     /** The instant a page is drawn at: every age and state on it is measured against this one. */

@@ -15,7 +15,7 @@ import java.util.List;
 @RequestScoped
 public class FindPage {
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject

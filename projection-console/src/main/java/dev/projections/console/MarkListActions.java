@@ -19,10 +19,10 @@ import java.io.Serializable;
 @ViewScoped
 public class MarkListActions implements Serializable {
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleAdmin admin;
 
     @Inject

@@ -4,9 +4,6 @@ import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkState;
 import dev.projections.inspect.PageCursor;
 import java.io.Serializable;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -110,31 +107,22 @@ public final class MarkListQuery implements Serializable {
      * that a shared link says what it shows and nothing else.
      */
     public String toQueryString() {
-        List<String> parts = new ArrayList<>();
-        add(parts, "projection", projection);
+        QueryString query = new QueryString().add("projection", projection);
         if (failingOnly) {
-            add(parts, "failing", "true");
+            query.add("failing", "true");
         }
         if (state != MarkState.ANY) {
-            add(parts, "state", state.name());
+            query.add("state", state.name());
         }
         if (tenant != null) {
-            add(parts, "tenant", tenant);
+            query.add("tenant", tenant);
         }
-        if (!errorPrefix.isEmpty()) {
-            add(parts, "error", errorPrefix);
-        }
+        query.addNonEmpty("error", errorPrefix);
         if (cursor != null) {
-            add(parts, forward ? "after" : "before", CursorToken.encode(cursor));
-            add(parts, "page", String.valueOf(page));
+            query.add(forward ? "after" : "before", CursorToken.encode(cursor));
+            query.add("page", String.valueOf(page));
         }
-        return String.join("&", parts);
-    }
-
-    private static void add(List<String> parts, String name, String value) {
-        if (value != null) {
-            parts.add(name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20"));
-        }
+        return query.toString();
     }
 
     public String projection() {

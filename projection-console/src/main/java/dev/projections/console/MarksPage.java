@@ -33,7 +33,7 @@ public class MarksPage implements Serializable {
 
     public static final int PAGE_SIZE = 50;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject

@@ -28,10 +28,10 @@ public class OverviewPage implements Serializable {
     /** Trend rows arrive a few times a minute (each instance's sweep): the page's updates read them every 30 s. */
     static final Duration TRENDS_READ_EVERY = Duration.ofSeconds(30);
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleAdmin admin;
 
     @Inject

@@ -26,33 +26,7 @@ public class ProjectionPage {
     /** Rebuild runs shown; the Rebuilds page has them all. */
     static final int RUNS = 5;
 
-    /** A setting as the page lists it (a class with getters: Jakarta EL 5 does not read record components). */
-    public static final class Setting {
-        private final String key;
-        private final String value;
-        private final String origin;
-
-        Setting(String key, String value, String origin) {
-            this.key = key;
-            this.value = value;
-            this.origin = origin;
-        }
-
-        public String getKey() {
-            return key;
-        }
-
-        public String getValue() {
-            return value;
-        }
-
-        /** Where the value came from: a system property, the environment, a file, the projection's code, default. */
-        public String getOrigin() {
-            return origin;
-        }
-    }
-
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject
@@ -138,9 +112,9 @@ public class ProjectionPage {
      * projection's, each under the key that would change it (for this projection alone where it can be), with where
      * its value came from.
      */
-    public List<Setting> getSettings() {
+    public List<SettingLine> getSettings() {
         Settings s = reads.settings();
-        List<Setting> settings = new ArrayList<>();
+        List<SettingLine> settings = new ArrayList<>();
         ProjectionSettings own = name == null ? null : reads.projectionSettings(name);
         if (own == null) {
             settings.add(global(Settings.BATCH_SIZE, Format.number(s.batchSize())));
@@ -180,12 +154,12 @@ public class ProjectionPage {
         return settings;
     }
 
-    private Setting global(String key, String value) {
-        return new Setting(key, value, reads.settingOrigin(key));
+    private SettingLine global(String key, String value) {
+        return new SettingLine(key, value, reads.settingOrigin(key));
     }
 
-    private static Setting own(ProjectionSettings own, String key, String value) {
-        return new Setting(ProjectionSettings.key(own.projection(), key), value, own.origins().get(key));
+    private static SettingLine own(ProjectionSettings own, String key, String value) {
+        return new SettingLine(ProjectionSettings.key(own.projection(), key), value, own.origins().get(key));
     }
 
     /** The most frequent errors among the projection's failing marks. */

@@ -24,10 +24,10 @@ public class RebuildDialog implements Serializable {
     /** What the panel asks about. */
     public enum Question { REBUILD, CLEAR_AND_REBUILD, PURGE }
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleAdmin admin;
 
     @Inject

@@ -16,61 +16,10 @@ import java.util.List;
 @ViewScoped
 public class RebuildPage implements Serializable {
 
-    /** One partition's line (getters for EL). */
-    public static final class Part implements Serializable {
-        private final PartitionProgress partition;
-        private final boolean running;
-        private final Instant now;
-
-        Part(PartitionProgress partition, boolean running, Instant now) {
-            this.partition = partition;
-            this.running = running;
-            this.now = now;
-        }
-
-        public int getNumber() {
-            return partition.number();
-        }
-
-        /** "after 400 up to 700", "up to 400", "after 700", "every id". */
-        public String getRange() {
-            if (partition.after() == null) {
-                return partition.upTo() == null ? Text.of("run.partition.every-id")
-                        : Text.of("run.partition.up-to", partition.upTo());
-            }
-            return partition.upTo() == null ? Text.of("run.partition.after", partition.after())
-                    : Text.of("run.partition.between", partition.after(), partition.upTo());
-        }
-
-        public String getCursor() {
-            return partition.cursor() == null ? Text.of("run.partition.start") : partition.cursor();
-        }
-
-        public String getMarked() {
-            return Format.number(partition.marked());
-        }
-
-        public String getState() {
-            if (partition.exhausted()) {
-                return Text.of("run.partition.exhausted");
-            }
-            if (!running) {
-                return Text.of("run.partition.stopped");
-            }
-            return partition.held() && partition.leaseUntil() != null && partition.leaseUntil().isAfter(now)
-                    ? Text.of("run.partition.stepping", Format.relative(partition.leaseUntil(), now))
-                    : Text.of("run.partition.waiting");
-        }
-
-        public int getTakeovers() {
-            return partition.takeovers();
-        }
-    }
-
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleAdmin admin;
 
     @Inject
@@ -78,7 +27,7 @@ public class RebuildPage implements Serializable {
 
     private String runId;
     private RebuildLine run;
-    private List<Part> partitions = List.of();
+    private List<PartitionLine> partitions = List.of();
     private boolean confirmingCancel;
 
     public String getRunId() {
@@ -105,14 +54,14 @@ public class RebuildPage implements Serializable {
         }
         run = new RebuildLine(progress.get(), now);
         boolean running = run.isRunning();
-        partitions = reads.rebuildPartitions(runId).stream().map(p -> new Part(p, running, now)).toList();
+        partitions = reads.rebuildPartitions(runId).stream().map(p -> new PartitionLine(p, running, now)).toList();
     }
 
     public RebuildLine getRun() {
         return run;
     }
 
-    public List<Part> getPartitions() {
+    public List<PartitionLine> getPartitions() {
         return partitions;
     }
 

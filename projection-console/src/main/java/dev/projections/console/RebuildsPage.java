@@ -18,7 +18,7 @@ public class RebuildsPage {
     /** Runs listed: enough for weeks of rebuilds; older ones stay in the table. */
     static final int LINES = 200;
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject

@@ -12,43 +12,14 @@ import java.util.List;
 @RequestScoped
 public class TenantsPage {
 
-    /** One line (getters for EL). */
-    public static final class Line {
-        private final TenantCounts counts;
-
-        Line(TenantCounts counts) {
-            this.counts = counts;
-        }
-
-        public String getProjection() {
-            return counts.projection();
-        }
-
-        public String getTenant() {
-            return counts.tenant();
-        }
-
-        public String getTenantShown() {
-            return counts.tenant().isEmpty() ? Text.of("tenants.tenant.none") : counts.tenant();
-        }
-
-        public String getPending() {
-            return Format.number(counts.pending());
-        }
-
-        public String getFailing() {
-            return Format.number(counts.failing());
-        }
-    }
-
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
-    private List<Line> lines;
+    private List<TenantLine> lines;
 
-    public List<Line> getLines() {
+    public List<TenantLine> getLines() {
         if (lines == null) {
-            lines = reads.byTenant().stream().map(Line::new).toList();
+            lines = reads.byTenant().stream().map(TenantLine::new).toList();
         }
         return lines;
     }

@@ -14,5 +14,8 @@
  * <p>Pages read through {@code ConsoleReads} and act through {@code ConsoleAdmin}, and see only the API
  * ({@code dev.projections}) and {@code dev.projections.inspect} types, never the store's. What "now" is comes from
  * {@link dev.projections.console.ConsoleClock}.
+ * <p>
+ * The role-checked EJBs are injected with {@code @Inject}, never {@code @EJB}: Payara leaves {@code @EJB} fields of a
+ * web-fragment jar null (docs/pitfalls.md #66).
  */
 package dev.projections.console;

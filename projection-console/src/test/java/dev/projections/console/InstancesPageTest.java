@@ -31,9 +31,9 @@ class InstancesPageTest {
         assertThat(line(Duration.ofSeconds(11)).isSkewed()).isTrue();
     }
 
-    private InstancesPage.Line line(Duration skew) {
+    private InstanceLine line(Duration skew) {
         InstanceReport node = new InstanceReport("node-a", NOW, NOW, 4, 0, 0, 0, skew);
-        return new InstancesPage.Line(node, new Instances(List.of(node), Map.of(), NOW, Duration.ofSeconds(15),
+        return new InstanceLine(node, new Instances(List.of(node), Map.of(), NOW, Duration.ofSeconds(15),
                 "node-a", rule.limit()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.projections.console.api;
 
+import dev.projections.console.QueryString;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
@@ -19,7 +20,7 @@ record ApiLinks(String base) {
     }
 
     static String segment(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+        return QueryString.encode(value);
     }
 
     static String query(String value) {

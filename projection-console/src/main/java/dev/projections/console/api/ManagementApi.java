@@ -31,7 +31,7 @@ public class ManagementApi extends HttpServlet {
 
     private static final Logger LOG = Logger.getLogger(ManagementApi.class.getName());
 
-    @Inject // not @EJB: Payara leaves @EJB fields of a web-fragment jar null (docs/pitfalls.md #66)
+    @Inject
     ConsoleReads reads;
 
     @Inject
