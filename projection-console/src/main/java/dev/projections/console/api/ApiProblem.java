@@ -74,6 +74,11 @@ final class ApiProblem extends RuntimeException {
         return status;
     }
 
+    /** A header the answer carries, {@code null} when none of that name. */
+    String header(String name) {
+        return headers.get(name);
+    }
+
     void write(HttpServletResponse response, String instance) throws IOException {
         response.setStatus(status);
         headers.forEach(response::setHeader);

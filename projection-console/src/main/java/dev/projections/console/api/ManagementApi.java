@@ -164,7 +164,7 @@ public class ManagementApi extends HttpServlet {
     }
 
     /** An endpoint: its method, its path with {@code {}} for a name or run id, what it does. */
-    private record Route(String method, List<String> pattern, boolean acts, Handler handler, List<String> values) {
+    record Route(String method, List<String> pattern, boolean acts, Handler handler, List<String> values) {
 
         @FunctionalInterface
         interface Handler {
