@@ -118,14 +118,16 @@ class EngineOperationsTest {
     private final List<String> refreshed = new CopyOnWriteArrayList<>();
     private InTransaction transaction;
     private Engine engine;
+    private JdbcDataSource dataSource;
 
     @BeforeEach
     void build() throws Exception {
-        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource = new JdbcDataSource();
         dataSource.setURL(LiquibaseSchema.freshH2("engine_operations"));
         dataSource.setUser("sa");
         transaction = new InTransaction(PlainContainer.on(dataSource, drainer -> drainersStarted.incrementAndGet())
-                .tenantDirectory(() -> List.of("acme", "globex")));
+                .tenantDirectory(() -> List.of("acme", "globex"))
+                .clock(Clock.fixed(java.time.Instant.parse("2026-12-05T10:00:00Z"), java.time.ZoneOffset.UTC)));
         engine = Engine.builder()
                 .dataSource(dataSource)
                 .container(transaction)
@@ -192,6 +194,27 @@ class EngineOperationsTest {
         transaction.commit();
 
         assertThat(drainersStarted).as("the drainers look at the rebuild tables once the runs committed").hasValue(1);
+    }
+
+    @Test
+    void theReadsSeeWhatTheOperationsDidThroughTheSameEngine() throws Exception {
+        try (java.sql.Connection connection = dataSource.getConnection()) {
+            engine.store().queue().upsert(connection, List.of(new dev.projections.MarkKey("orders", "", "1"),
+                    new dev.projections.MarkKey("orders", "", "2")), 0, engine.clock().instant());
+        }
+        engine.operations().audited().pause("alice", "orders");
+        String runId = engine.operations().audited().rebuild("carol", "orders", "");
+        transaction.commit();
+
+        assertThat(engine.reads().count(dev.projections.inspect.MarkFilter.pending("orders")).value()).isEqualTo(2);
+        assertThat(engine.reads().page(dev.projections.inspect.MarkFilter.pending("orders"), null, true, 10).rows())
+                .hasSize(2);
+        assertThat(engine.reads().audit(dev.projections.inspect.AuditFilter.ALL, null, 10))
+                .extracting(dev.projections.inspect.AuditEntry::user, dev.projections.inspect.AuditEntry::action)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("carol", "rebuild"),
+                        org.assertj.core.groups.Tuple.tuple("alice", "pause"));
+        assertThat(engine.reads().partitions(runId)).hasSize(1);
+        assertThat(engine.reads().instances().readAt()).isEqualTo(engine.clock().instant());
     }
 
     private Projection orders() {
