@@ -72,8 +72,7 @@ final class ApiResources {
     }
 
     Reply pause(String name) {
-        known(name);
-        act(() -> {
+        act(() -> { // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
             admin.pause(name);
             return null;
         });
@@ -81,8 +80,7 @@ final class ApiResources {
     }
 
     Reply resume(String name) {
-        known(name);
-        act(() -> {
+        act(() -> { // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
             admin.resume(name);
             return null;
         });

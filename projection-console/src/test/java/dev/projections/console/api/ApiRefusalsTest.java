@@ -78,6 +78,27 @@ class ApiRefusalsTest {
                 .hasMessage("no failing mark " + new MarkKey("orders", "", "7") + " to retry");
     }
 
+    @Test
+    void aPauseOfAProjectionNotDeployedIsNotFoundByTheEnginesRefusalAlone() {
+        ConsoleReads reads = new ConsoleReads() {
+            @Override
+            public Set<String> projectionNames() {
+                throw new AssertionError("the action's own check names the projection: no read before it");
+            }
+        };
+        ConsoleAdmin admin = new ConsoleAdmin() {
+            @Override
+            public void pause(String projection) {
+                throw refused(new UnknownProjection(projection, Set.of("orders")));
+            }
+        };
+        ApiResources api = new ApiResources(reads, admin, new ApiLinks("/projections/api/v1"));
+
+        assertThatThrownBy(() -> api.pause("ordrs"))
+                .isInstanceOfSatisfying(ApiProblem.class, problem -> assertThat(problem.status()).isEqualTo(404))
+                .hasMessage("unknown projection \"ordrs\"; known projections: [orders]");
+    }
+
     private static JsonBody body(String json) throws Exception {
         return JsonBody.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "application/json",
                 ApiResources.MARK_ACTION_FIELDS);
