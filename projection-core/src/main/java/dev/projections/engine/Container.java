@@ -36,8 +36,9 @@ public interface Container {
     Executor lifecycleThread();
 
     /**
-     * Runs {@code work} once the caller's transaction committed: at once without a transaction, never on a rollback,
-     * nor when the transaction is already marked for one (what it did will not be true).
+     * Runs {@code work} once the caller's transaction committed: at once without a transaction (or with one that has
+     * already completed its commit), never on a rollback, nor when the transaction is already marked for one (what it
+     * did will not be true).
      */
     void afterCommit(Runnable work);
 

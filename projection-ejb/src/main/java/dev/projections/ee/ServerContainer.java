@@ -71,11 +71,14 @@ final class ServerContainer implements Container {
     @Override
     public void afterCommit(Runnable work) {
         int status = registry.getTransactionStatus();
-        if (status == Status.STATUS_NO_TRANSACTION) {
-            work.run();
-        } else if (status == Status.STATUS_ACTIVE) {
+        if (status == Status.STATUS_ACTIVE) {
             registry.registerInterposedSynchronization(new OnCommit(work));
-        } // else marked for rollback: what it did will not be true
+        } else if (status != Status.STATUS_MARKED_ROLLBACK && status != Status.STATUS_ROLLING_BACK
+                && status != Status.STATUS_ROLLEDBACK) {
+            // no transaction, or one already committed or committing (an operation called from an afterCompletion
+            // observer): what it did stands, so the work runs now rather than never
+            work.run();
+        } // else it rolls back: what it did will not be true
     }
 
     @Override
