@@ -27,6 +27,11 @@ class H2PendingStoreTest extends PendingStoreContract {
     }
 
     @Override
+    protected boolean claimsPastHeldRows() {
+        return false;
+    }
+
+    @Override
     protected Connection connect() throws SQLException {
         return DriverManager.getConnection(url, "sa", "");
     }
