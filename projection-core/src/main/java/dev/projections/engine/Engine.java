@@ -102,14 +102,17 @@ public final class Engine {
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
         history = new HistoryPruner(new AuditLog(), store.rebuildRuns(),
                 transactions, clock, b.instanceId, settings.retention());
-        trends = new TrendSampler(store.trends(), store.nodes(), new PendingCounts(store.dialect()), b.refreshMinutes,
+        PendingCounts counts = new PendingCounts(store.dialect());
+        trends = new TrendSampler(store.trends(), store.nodes(), counts, b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
-        operations = rebuilds == null ? null : operations(b.dataSource, catalog, observers.pausesChanged());
-        reads = operations == null ? null : new Reads(container.sql(b.dataSource, store), store, clock, settings, stats,
-                catalog, b.instanceId, operations.rebuilds());
+        Sql sql = container.sql(b.dataSource, store);
+        operations = rebuilds == null ? null
+                : operations(sql, counts, b.dataSource, catalog, observers.pausesChanged());
+        reads = operations == null ? null
+                : new Reads(sql, store, clock, settings, stats, catalog, b.instanceId, operations.rebuilds());
     }
 
     public static EngineBuilder builder() {
@@ -122,9 +125,8 @@ public final class Engine {
      * The operations on this engine's parts: their SQL joins the caller's transaction where the datasource enlists
      * in one, and what they made due, paused or announced takes effect once that transaction committed.
      */
-    private Operations operations(javax.sql.DataSource dataSource, ProjectionCatalog catalog, Runnable pausesChanged) {
-        Sql sql = container.sql(dataSource, store);
-        PendingCounts counts = new PendingCounts(store.dialect());
+    private Operations operations(Sql sql, PendingCounts counts, javax.sql.DataSource dataSource,
+                                  ProjectionCatalog catalog, Runnable pausesChanged) {
         MarkOperations marks = new MarkOperations(sql, store, counts, clock, catalog, () -> afterCommitDrain(() -> { }));
         PauseOperations pauses = new PauseOperations(sql, store, clock, catalog,
                 () -> container.afterCommit(pausesChanged), () -> afterCommitDrain(pausesChanged),

@@ -185,12 +185,7 @@ public class EngineResources implements TestSupportSwitch {
         return store;
     }
 
-    /** SQL work on a connection of the engine's datasource, in the caller's transaction if there is one. */
-    public Sql sql() {
-        return sql;
-    }
-
-    /** The counts of the pending table that the overview, the facade and the gauges read. */
+    /** The counts of the pending table that the gauges read. */
     public PendingCounts counts() {
         return counts;
     }
