@@ -127,8 +127,8 @@ public final class Engine {
      */
     private Operations operations(Sql sql, PendingCounts counts, javax.sql.DataSource dataSource,
                                   ProjectionCatalog catalog, Runnable pausesChanged) {
-        MarkOperations marks = new MarkOperations(sql, store, counts, clock, catalog, () -> afterCommitDrain(() -> { }));
-        PauseOperations pauses = new PauseOperations(sql, store, clock, catalog,
+        MarkOperations marks = new MarkOperations(sql, store.actions(), counts, clock, catalog, () -> afterCommitDrain(() -> { }));
+        PauseOperations pauses = new PauseOperations(sql, store.control(), clock, catalog,
                 () -> container.afterCommit(pausesChanged), () -> afterCommitDrain(pausesChanged),
                 event -> container.afterCommit(() -> lifecycle.announce(event)));
         Supplier<List<String>> tenants = container.tenantDirectory().<Supplier<List<String>>>map(

@@ -5,7 +5,7 @@ import dev.projections.MarkKey;
 import dev.projections.ParkedSelection;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.Tables;
+import dev.projections.store.MarkActions;
 import java.time.Clock;
 import java.util.List;
 
@@ -17,16 +17,16 @@ import java.util.List;
 public final class MarkOperations {
 
     private final Sql sql;
-    private final Tables store;
+    private final MarkActions actions;
     private final PendingCounts counts;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final Runnable madeDue;
 
-    public MarkOperations(Sql sql, Tables store, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
+    public MarkOperations(Sql sql, MarkActions actions, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
                           Runnable madeDue) {
         this.sql = sql;
-        this.store = store;
+        this.actions = actions;
         this.counts = counts;
         this.clock = clock;
         this.catalog = catalog;
@@ -73,7 +73,7 @@ public final class MarkOperations {
                     + errorPrefix.length());
         }
         int retried = sql.call("retry failing marks of " + projection,
-                c -> store.actions().retryFailed(c, projection, checkedTenant, errorPrefix, clock.instant()));
+                c -> actions.retryFailed(c, projection, checkedTenant, errorPrefix, clock.instant()));
         if (retried > 0) {
             madeDue.run();
         }
@@ -87,7 +87,7 @@ public final class MarkOperations {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
         MarkKey key = new MarkKey(projection, Arguments.tenant(tenant), Arguments.id(id, projection));
-        if (!sql.call("retry " + key, c -> store.actions().retry(c, key, clock.instant()))) {
+        if (!sql.call("retry " + key, c -> actions.retry(c, key, clock.instant()))) {
             throw new NoSuchMark(key, "failing", "retry");
         }
         madeDue.run();
@@ -97,7 +97,7 @@ public final class MarkOperations {
     public int resumeParked(ParkedSelection selection) {
         check(selection);
         int resumed = sql.call("resume parked marks of " + selection.projection(),
-                c -> store.actions().resumeParked(c, selection, clock.instant()));
+                c -> actions.resumeParked(c, selection, clock.instant()));
         if (resumed > 0) {
             madeDue.run();
         }
@@ -107,7 +107,7 @@ public final class MarkOperations {
     /** Deletes the selected parked marks; returns them as they were, key and error, for whoever audits the action. */
     public List<FailedRefresh> skipParked(ParkedSelection selection) {
         check(selection);
-        return sql.call("skip parked marks of " + selection.projection(), c -> store.actions().skipParked(c, selection));
+        return sql.call("skip parked marks of " + selection.projection(), c -> actions.skipParked(c, selection));
     }
 
     private void check(ParkedSelection selection) {
@@ -140,6 +140,6 @@ public final class MarkOperations {
     public int purgeOrphaned(String projection, java.time.Duration window) {
         checkPurgeable(projection);
         return sql.call("purge the marks of " + projection,
-                c -> store.actions().purgeOrphaned(c, projection, clock.instant(), window));
+                c -> actions.purgeOrphaned(c, projection, clock.instant(), window));
     }
 }

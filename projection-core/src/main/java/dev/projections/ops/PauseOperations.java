@@ -4,7 +4,7 @@ import dev.projections.lifecycle.LifecycleListener;
 import dev.projections.lifecycle.ProjectionResumed;
 import dev.projections.lifecycle.ProjectionSuspended;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.Tables;
+import dev.projections.store.ControlTable;
 import java.time.Clock;
 
 /**
@@ -17,23 +17,23 @@ import java.time.Clock;
 public final class PauseOperations {
 
     private final Sql sql;
-    private final Tables store;
+    private final ControlTable control;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final Runnable pausesChanged;
     private final Runnable madeDue;
     private final LifecycleListener events;
 
-    public PauseOperations(Sql sql, Tables store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
+    public PauseOperations(Sql sql, ControlTable control, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
                            Runnable madeDue) {
-        this(sql, store, clock, catalog, pausesChanged, madeDue, LifecycleListener.NONE);
+        this(sql, control, clock, catalog, pausesChanged, madeDue, LifecycleListener.NONE);
     }
 
-    public PauseOperations(Sql sql, Tables store, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
+    public PauseOperations(Sql sql, ControlTable control, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
                            Runnable madeDue, LifecycleListener events) {
         this.events = events;
         this.sql = sql;
-        this.store = store;
+        this.control = control;
         this.clock = clock;
         this.catalog = catalog;
         this.pausesChanged = pausesChanged;
@@ -43,7 +43,7 @@ public final class PauseOperations {
     public void pause(String projection, String by) {
         Arguments.projection(projection, catalog);
         sql.call("pause " + projection, c -> {
-            store.control().setPaused(c, projection, true, by, clock.instant());
+            control.setPaused(c, projection, true, by, clock.instant());
             return null;
         });
         pausesChanged.run();
@@ -52,7 +52,7 @@ public final class PauseOperations {
     public void resume(String projection, String by) {
         Arguments.projection(projection, catalog);
         boolean wasPaused = sql.call("resume " + projection,
-                c -> store.control().resumeIfPaused(c, projection, by, clock.instant()));
+                c -> control.resumeIfPaused(c, projection, by, clock.instant()));
         pausesChanged.run();
         madeDue.run();
         if (wasPaused) {
@@ -68,7 +68,7 @@ public final class PauseOperations {
                     + (reason == null ? null : reason.length() + " characters"));
         }
         sql.call("suspend " + projection, c -> {
-            store.control().suspend(c, projection, reason, by, clock.instant());
+            control.suspend(c, projection, reason, by, clock.instant());
             return null;
         });
         pausesChanged.run();
@@ -77,6 +77,6 @@ public final class PauseOperations {
 
     public boolean isPaused(String projection) {
         Arguments.projection(projection, catalog);
-        return sql.call("read the pause of " + projection, c -> store.control().paused(c).contains(projection));
+        return sql.call("read the pause of " + projection, c -> control.paused(c).contains(projection));
     }
 }

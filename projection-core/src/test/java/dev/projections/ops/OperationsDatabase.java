@@ -102,7 +102,7 @@ final class OperationsDatabase {
     }
 
     MarkOperations marks() {
-        return new MarkOperations(sql, store, new PendingCounts(store.dialect()), clock, catalog(),
+        return new MarkOperations(sql, store.actions(), new PendingCounts(store.dialect()), clock, catalog(),
                 madeDue::incrementAndGet);
     }
 
@@ -111,7 +111,7 @@ final class OperationsDatabase {
     }
 
     PauseOperations pauses(dev.projections.lifecycle.LifecycleListener events) {
-        return new PauseOperations(sql, store, clock, catalog(), pausesChanged::incrementAndGet, madeDue::incrementAndGet,
+        return new PauseOperations(sql, store.control(), clock, catalog(), pausesChanged::incrementAndGet, madeDue::incrementAndGet,
                 events);
     }
 

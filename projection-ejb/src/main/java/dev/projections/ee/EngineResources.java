@@ -13,7 +13,7 @@ import dev.projections.trend.RefreshMinutes;
 import dev.projections.freshness.IdleWaits;
 import dev.projections.freshness.RefreshWaits;
 import dev.projections.freshness.TestSupportSwitch;
-import dev.projections.refresh.LeaseMargin;
+import dev.projections.engine.Waits;
 import dev.projections.spi.RefreshTracing;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -23,6 +23,20 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
+import java.util.logging.Logger;
+import java.util.logging.Level;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executor;
+import java.net.UnknownHostException;
+import java.net.InetAddress;
+import jakarta.inject.Inject;
+import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import dev.projections.store.NodeTable;
+import dev.projections.engine.Once;
 
 /** The engine's plain objects, built once per deployment from the settings. */
 @ApplicationScoped
@@ -44,10 +58,10 @@ public class EngineResources implements TestSupportSwitch {
     private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
 
     /** {@code projection-opentelemetry}'s, where the application deploys it; looked up when first needed. */
-    @jakarta.inject.Inject
-    jakarta.enterprise.inject.Instance<RefreshTracing> tracers;
+    @Inject
+    Instance<RefreshTracing> tracers;
 
-    private volatile RefreshTracing tracing;
+    private final Once<RefreshTracing> tracing = Once.of(this::lookUpTracing);
 
     @PostConstruct
     void init() {
@@ -62,42 +76,26 @@ public class EngineResources implements TestSupportSwitch {
         // every statement of the engine, the console and the facade goes through it: the product's tables in their
         // schema when projection.table-schema is set, the server's datasource itself when not (docs/design.md D34)
         dataSource = tables.dataSource(server);
-        instanceId = dev.projections.store.NodeTable.checkInstanceId(instanceName(),
+        instanceId = NodeTable.checkInstanceId(instanceName(),
                 "jboss.node.name (else the host name)");
         store = Tables.forDatabase(dataSource, instanceId);
         sql = Sql.on(dataSource, store);
         counts = new PendingCounts(store.dialect());
         ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
-        // the lease margin of the global lease: the clocks the check compares are kept within the shortest one's
-        waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
-                (keys, committedAt, margin) -> sql.call("check a read-your-writes wait",
-                        connection -> store.checks().stillPending(connection, keys, committedAt, margin)),
-                this::inTransaction, checkThreads);
-        if (!settings.enabled()) {
-            waits.stop(); // a disabled engine refreshes nothing: no wait waits
-        }
-        lifecycleThread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, java.util.concurrent.TimeUnit.SECONDS,
-                new java.util.concurrent.LinkedBlockingQueue<>(), runnable -> {
+        waits = Waits.readYourWrites(settings, clock, sql, store, this::inTransaction, checkThreads);
+        lifecycleThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = checkThreads.newThread(runnable);
                     thread.setName("projection-lifecycle");
                     return thread;
                 });
         lifecycleThread.prestartCoreThread(); // now, with the container's context
         if (settings.testSupport()) {
-            java.util.logging.Logger.getLogger(EngineResources.class.getName()).warning(Settings.TEST_SUPPORT
+            Logger.getLogger(EngineResources.class.getName()).warning(Settings.TEST_SUPPORT
                     + "=true: /projections/test/idle and /projections/test/refresh answer anyone who reaches them, "
                     + "without a login; for tests only, never in production");
         }
-        idleWaits = new IdleWaits(settings.awaits().maxTimeout(), projections -> sql.call("check for marks left",
-                connection -> {
-                    java.util.Set<String> left = new java.util.TreeSet<>();
-                    for (String projection : projections) {
-                        if (store.checks().hasMarks(connection, projection)) {
-                            left.add(projection);
-                        }
-                    }
-                    return left;
-                }));
+        idleWaits = Waits.idle(settings, sql, store);
     }
 
     @Override
@@ -125,16 +123,16 @@ public class EngineResources implements TestSupportSwitch {
 
     /** The read-your-writes checks' threads: a wait stops waiting for a check at its deadline (docs/contract.md §14). */
     @Resource
-    jakarta.enterprise.concurrent.ManagedThreadFactory checkThreads;
+    ManagedThreadFactory checkThreads;
 
-    private java.util.concurrent.ThreadPoolExecutor lifecycleThread;
+    private ThreadPoolExecutor lifecycleThread;
 
     /**
      * The thread the engine tells its lifecycle events on: one of the container's managed threads, started here with
      * the deployment so that it carries the container's context, not that of the first caller that announces an event
      * (an operator's request); ended with the deployment.
      */
-    public java.util.concurrent.Executor lifecycleThread() {
+    public Executor lifecycleThread() {
         return lifecycleThread;
     }
 
@@ -149,7 +147,7 @@ public class EngineResources implements TestSupportSwitch {
     }
 
     /** The same for the application's modules: the JAX-RS header filter, a class of the EAR's lib, looks it up. */
-    @jakarta.enterprise.inject.Produces
+    @Produces
     RefreshWaits producedWaits() {
         return waits;
     }
@@ -210,22 +208,21 @@ public class EngineResources implements TestSupportSwitch {
      * business commit); one that cannot be created leaves refreshes untraced.
      */
     public RefreshTracing tracing() {
-        RefreshTracing found = tracing;
-        if (found == null) {
-            found = RefreshTracing.NONE;
-            if (tracers.isResolvable()) {
-                try {
-                    RefreshTracing bean = tracers.get();
-                    bean.enabled();
-                    found = bean;
-                } catch (RuntimeException | LinkageError e) {
-                    java.util.logging.Logger.getLogger(EngineResources.class.getName()).log(java.util.logging.Level.WARNING,
-                            "the tracing of refreshes could not start; refreshes are not traced", e);
-                }
+        return tracing.get();
+    }
+
+    private RefreshTracing lookUpTracing() {
+        if (tracers.isResolvable()) {
+            try {
+                RefreshTracing bean = tracers.get();
+                bean.enabled();
+                return bean;
+            } catch (RuntimeException | LinkageError e) {
+                Logger.getLogger(EngineResources.class.getName()).log(Level.WARNING,
+                        "the tracing of refreshes could not start; refreshes are not traced", e);
             }
-            tracing = found;
         }
-        return found;
+        return RefreshTracing.NONE;
     }
 
     /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
@@ -240,8 +237,8 @@ public class EngineResources implements TestSupportSwitch {
             return node;
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
             return "unknown-host";
         }
     }

@@ -6,14 +6,9 @@ import dev.projections.TenantScope;
 import dev.projections.engine.Engine;
 import dev.projections.engine.EveryListener;
 import dev.projections.engine.Observers;
+import dev.projections.engine.Once;
 import dev.projections.ops.Operations;
 import dev.projections.metrics.LagTimer;
-import dev.projections.refresh.DrainerLauncher;
-import dev.projections.refresh.InstanceHeartbeat;
-import dev.projections.refresh.RebuildStepper;
-import dev.projections.refresh.RefreshEngine;
-import dev.projections.refresh.Sweep;
-import dev.projections.trend.TrendSampler;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -113,10 +108,10 @@ public class EngineRuntime {
                         .tracing(resources.tracing())
                         .lifecycle(lifecycleEvents::fire)
                         .pausesChanged(pauseState::invalidate)
-                        .lag((key, firstMarkedAt, committedAt) -> lagTimer().refreshed(key, firstMarkedAt, committedAt))
+                        .lag((key, firstMarkedAt, committedAt) -> lagTimer.get().refreshed(key, firstMarkedAt, committedAt))
                         .listener((key, outcome, took) -> {
                             resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
-                            applicationListeners().refreshed(key, outcome, took);
+                            applicationListeners.get().refreshed(key, outcome, took);
                         }))
                 .settings(registry.settings())
                 .projections(registry)
@@ -126,61 +121,19 @@ public class EngineRuntime {
                 .build();
     }
 
-    private volatile LagTimer lagTimer;
-
     /** The meters' lag timer, looked up once (not through the metrics bean's proxy at every refresh). */
-    private LagTimer lagTimer() {
-        LagTimer found = lagTimer;
-        if (found == null) {
-            found = metrics.lagTimer();
-            lagTimer = found;
-        }
-        return found;
-    }
-
-    private volatile RefreshListener applicationListeners;
+    private final Once<LagTimer> lagTimer = Once.of(() -> metrics.lagTimer());
 
     /** The refresh timer, then every {@link RefreshListener} bean of the application, each told whatever the others do. */
-    private RefreshListener applicationListeners() {
-        RefreshListener found = applicationListeners;
-        if (found == null) {
-            List<RefreshListener> all = new ArrayList<>();
-            all.add(metrics.refreshTimer());
-            listeners.forEach(all::add);
-            found = new EveryListener(all);
-            applicationListeners = found;
-        }
-        return found;
-    }
-
-    public RefreshEngine engine() {
-        return assembled().refresh();
-    }
-
-    public RebuildStepper rebuilds() {
-        return assembled().rebuilds();
-    }
-
-    public InstanceHeartbeat heartbeat() {
-        return assembled().heartbeat();
-    }
-
-    /** The sweep's trend task: this instance's minutes and the backlog into {@code projection_trend}. */
-    public TrendSampler trends() {
-        return assembled().trends();
-    }
-
-    public Sweep sweep() {
-        return assembled().sweep();
-    }
+    private final Once<RefreshListener> applicationListeners = Once.of(() -> {
+        List<RefreshListener> all = new ArrayList<>();
+        all.add(metrics.refreshTimer());
+        listeners.forEach(all::add);
+        return new EveryListener(all);
+    });
 
     /** The operations every face calls: the console, the management API, the application's facade. */
     public Operations operations() {
         return assembled().operations();
-    }
-
-    /** Where commits, operations and the sweep start drainers. */
-    public DrainerLauncher drainers() {
-        return assembled().drainers();
     }
 }

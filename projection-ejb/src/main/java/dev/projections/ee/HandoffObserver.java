@@ -22,6 +22,6 @@ public class HandoffObserver {
         if (!resources.settings().autoRefresh()) {
             return;
         }
-        runtime.drainers().committed(keys);
+        runtime.assembled().drainers().committed(keys);
     }
 }

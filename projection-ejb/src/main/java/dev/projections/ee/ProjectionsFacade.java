@@ -242,7 +242,7 @@ public class ProjectionsFacade implements Projections {
         for (String name : names) {
             madeDue += operations().marks().retryFailed(name);
         }
-        runtime.assembled().container().afterCommit(() -> runtime.drainers().startIfSlotFree(DrainerOrigin.SWEEP, names));
+        runtime.assembled().container().afterCommit(() -> runtime.assembled().drainers().startIfSlotFree(DrainerOrigin.SWEEP, names));
         return madeDue;
     }
 

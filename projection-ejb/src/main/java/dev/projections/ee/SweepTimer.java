@@ -75,7 +75,7 @@ public class SweepTimer {
     /** Core's {@link Sweep}: its steps and their order. */
     @Timeout
     void sweep() {
-        runtime.sweep().run();
+        runtime.assembled().sweep().run();
     }
 
     @PreDestroy

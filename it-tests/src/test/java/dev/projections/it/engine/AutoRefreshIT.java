@@ -123,7 +123,7 @@ class AutoRefreshIT {
                 rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated' AND entity_id LIKE ?",
                         prefix + "%") == 0);
 
-        assertThat(runtime.engine().peakDraining()).as("drainers seen draining at once by the engine")
+        assertThat(runtime.assembled().refresh().peakDraining()).as("drainers seen draining at once by the engine")
                 .isBetween(1, WORKERS);
         assertThat(gated.peakRunning()).as("refreshes running at once").isLessThanOrEqualTo(WORKERS);
         assertThat(engine.stats().drainersStarted(DrainerOrigin.HANDOFF) - drainers)

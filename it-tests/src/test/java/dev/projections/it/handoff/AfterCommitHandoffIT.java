@@ -67,7 +67,7 @@ class AfterCommitHandoffIT {
         // drainers it started to end: one still collecting on the hand-off would take the commit below without a
         // drainer of the hand-off's own (design D41)
         Await.until("the sweep's first run, ended, and no drainer left from it", () -> engine.stats().lastSweepAt() != null
-                && !runtime.sweep().running() && runtime.assembled().handoff().inFlight() == 0);
+                && !runtime.assembled().sweep().running() && runtime.assembled().handoff().inFlight() == 0);
         long handoffDrainers = engine.stats().drainersStarted(DrainerOrigin.HANDOFF);
 
         transaction.begin();

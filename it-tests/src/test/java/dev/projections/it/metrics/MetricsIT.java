@@ -73,9 +73,9 @@ class MetricsIT {
         }
         gated.failNext(prefix + 2, 1);
         gated.failNext(prefix + 4, 1);
-        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(keys.get(0))));
-        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(keys.get(1))));
-        runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(rebuilt)));
+        runtime.assembled().refresh().steps().refresh(runtime.assembled().refresh().steps().claim(List.of(keys.get(0))));
+        runtime.assembled().refresh().steps().refresh(runtime.assembled().refresh().steps().claim(List.of(keys.get(1))));
+        runtime.assembled().refresh().steps().refresh(runtime.assembled().refresh().steps().claim(List.of(rebuilt)));
 
         Rows rows = new Rows(dataSource);
         long pending = rows.count("SELECT COUNT(*) FROM projection_pending WHERE projection = 'gated'");

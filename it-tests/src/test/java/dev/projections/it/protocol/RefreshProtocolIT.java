@@ -89,7 +89,7 @@ class RefreshProtocolIT {
 
     @BeforeEach
     void tables() throws Exception {
-        engine = runtime.engine();
+        engine = runtime.assembled().refresh();
         rows = new Rows(dataSource);
         GatedProjection.createTables(dataSource);
     }

@@ -60,7 +60,7 @@ class SweepTimerIT {
 
     @Test
     void eachSweepRecordsThisInstanceForEveryProjectionItDeploysAndNoOther() throws Exception {
-        String instance = runtime.heartbeat().instanceId();
+        String instance = runtime.assembled().heartbeat().instanceId();
         Rows rows = new Rows(dataSource);
         try (Connection connection = dataSource.getConnection();
              java.sql.PreparedStatement delete = connection.prepareStatement(

@@ -80,12 +80,12 @@ class TrendSamplingIT {
         try (Connection connection = dataSource.getConnection()) {
             resources.store().queue().upsert(connection, List.of(key), 0, resources.clock().instant());
         }
-        List<ClaimedMark> claimed = runtime.engine().steps().claim(List.of(key));
+        List<ClaimedMark> claimed = runtime.assembled().refresh().steps().claim(List.of(key));
         Rows rows = new Rows(dataSource);
         assertThat(rows.one("SELECT claimed_by FROM projection_pending WHERE entity_id = ?", key.entityId()))
                 .containsExactly(resources.instanceId());
 
-        runtime.engine().steps().refresh(claimed);
+        runtime.assembled().refresh().steps().refresh(claimed);
         assertThat(rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = ?", key.entityId())).isFalse();
     }
 
@@ -103,13 +103,13 @@ class TrendSamplingIT {
         Instant minute = resources.clock().instant().truncatedTo(ChronoUnit.MINUTES);
         gated.failNext(prefix + 2, 1);
         for (MarkKey key : keys) {
-            runtime.engine().steps().refresh(runtime.engine().steps().claim(List.of(key)));
+            runtime.assembled().refresh().steps().refresh(runtime.assembled().refresh().steps().claim(List.of(key)));
         }
-        runtime.trends().sample(); // what ended before this minute
+        runtime.assembled().trends().sample(); // what ended before this minute
 
         resources.clock().advance(Duration.ofMinutes(1));
-        assertThat(runtime.trends().sample()).as("a row per deployed projection").isGreaterThanOrEqualTo(3);
-        assertThat(runtime.trends().sample()).as("once per minute").isZero();
+        assertThat(runtime.assembled().trends().sample()).as("a row per deployed projection").isGreaterThanOrEqualTo(3);
+        assertThat(runtime.assembled().trends().sample()).as("once per minute").isZero();
 
         Rows rows = new Rows(dataSource);
         List<Object> row = rows.one("SELECT refreshes, failures, pending, failing, p99_micros, instance_id, lag_histogram"
@@ -128,8 +128,8 @@ class TrendSamplingIT {
 
     @Test
     void theHeartbeatReportsThisInstanceWithItsWorkersAndClock() throws Exception {
-        runtime.heartbeat().beat();
-        runtime.heartbeat().report();
+        runtime.assembled().heartbeat().beat();
+        runtime.assembled().heartbeat().report();
         Rows rows = new Rows(dataSource);
         List<Object> row = rows.one("SELECT workers, drainers_busy, claims_held, clock_skew_millis FROM projection_node"
                 + " WHERE instance_id = ?", resources.instanceId());
