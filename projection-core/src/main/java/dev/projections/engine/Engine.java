@@ -6,6 +6,7 @@ import dev.projections.config.Settings;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.ops.AuditedActions;
+import dev.projections.ops.CatchUp;
 import dev.projections.ops.MarkOperations;
 import dev.projections.ops.Operations;
 import dev.projections.ops.Overview;
@@ -141,7 +142,9 @@ public final class Engine {
                 settings);
         AuditedActions audited = new AuditedActions(sql, marks, pauses, rebuildRuns, catalog, clock,
                 settings.sweepInterval().multipliedBy(3));
-        return new Operations(marks, pauses, rebuildRuns, overview, audited);
+        CatchUp catchUp = new CatchUp(Waits.idle(settings, sql, store), marks, catalog, settings,
+                names -> container.afterCommit(() -> drainers.startIfSlotFree(DrainerOrigin.SWEEP, names)));
+        return new Operations(marks, pauses, rebuildRuns, overview, audited, catchUp);
     }
 
     /**

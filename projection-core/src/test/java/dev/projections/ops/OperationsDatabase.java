@@ -106,6 +106,12 @@ final class OperationsDatabase {
                 madeDue::incrementAndGet);
     }
 
+    /** Waits that check this database every few ms; a refreshNow's drainer start counted in {@code drainsAsked}. */
+    CatchUp catchUp(dev.projections.config.Settings settings, List<Set<String>> drainsAsked) {
+        return new CatchUp(dev.projections.engine.Waits.idle(settings, sql, store), marks(), catalog(), settings,
+                drainsAsked::add);
+    }
+
     PauseOperations pauses() {
         return pauses(dev.projections.lifecycle.LifecycleListener.NONE);
     }

@@ -10,7 +10,6 @@ import dev.projections.ops.Sql;
 import dev.projections.store.Tables;
 import dev.projections.store.TableSchema;
 import dev.projections.trend.RefreshMinutes;
-import dev.projections.freshness.IdleWaits;
 import dev.projections.freshness.RefreshWaits;
 import dev.projections.freshness.TestSupportSwitch;
 import dev.projections.engine.Waits;
@@ -51,7 +50,6 @@ public class EngineResources implements TestSupportSwitch {
     private Sql sql;
     private PendingCounts counts;
     private RefreshWaits waits;
-    private IdleWaits idleWaits;
     private final AdjustableClock clock = new AdjustableClock();
     private final EngineStats stats = new EngineStats();
     private String instanceId;
@@ -95,17 +93,11 @@ public class EngineResources implements TestSupportSwitch {
                     + "=true: /projections/test/idle and /projections/test/refresh answer anyone who reaches them, "
                     + "without a login; for tests only, never in production");
         }
-        idleWaits = Waits.idle(settings, sql, store);
     }
 
     @Override
     public boolean testSupportEnabled() {
         return settings.testSupport();
-    }
-
-    /** The test support's waits for projections with no mark left (docs/contract.md §14). */
-    public IdleWaits idleWaits() {
-        return idleWaits;
     }
 
     @PreDestroy

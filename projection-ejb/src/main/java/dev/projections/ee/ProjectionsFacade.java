@@ -9,7 +9,6 @@ import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.CommitCapture;
 import dev.projections.IdleWait;
-import dev.projections.refresh.DrainerOrigin;
 import dev.projections.RefreshToken;
 import dev.projections.RefreshWait;
 import jakarta.transaction.Transactional;
@@ -20,7 +19,6 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
 import java.util.Set;
 
@@ -203,60 +201,17 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public IdleWait awaitIdle(Duration timeout, String... projections) {
-        Set<String> names = namedOrAll(projections);
-        if (timeout == null || timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be zero or positive, was " + timeout);
-        }
+        Set<String> names = operations().catchUp().namedOrAll(projections);
         if (resources.waits().inTransaction()) {
             throw new IllegalStateException("awaitIdle waits for committed marks: call it outside a transaction");
         }
-        long start = System.nanoTime();
-        boolean idle;
-        try {
-            idle = resources.idleWaits().await(names, timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            idle = false;
-        }
-        Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        Map<String, Long> pending = new TreeMap<>();
-        Map<String, Long> failing = new TreeMap<>();
-        Map<String, Long> parked = new TreeMap<>();
-        for (String name : names) {
-            pending.put(name, idle ? 0L : pending(name));
-            failing.put(name, idle ? 0L : failing(name));
-            parked.put(name, idle ? 0L : parked(name));
-        }
-        return new IdleWait(idle, waited, pending, failing, parked);
+        return operations().catchUp().awaitIdle(names, timeout);
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int refreshNow(String... projections) {
-        Set<String> names = namedOrAll(projections);
-        if (!resources.settings().enabled() || !resources.settings().autoRefresh()) {
-            throw new IllegalStateException("refreshNow needs projection.enabled and projection.auto-refresh (true by "
-                    + "default): with either false nothing refreshes on this instance; drive the engine with EngineSteps");
-        }
-        int madeDue = 0;
-        for (String name : names) {
-            madeDue += operations().marks().retryFailed(name);
-        }
-        runtime.assembled().container().afterCommit(() -> runtime.assembled().drainers().startIfSlotFree(DrainerOrigin.SWEEP, names));
-        return madeDue;
-    }
-
-    /** The named projections, each checked, or every deployed one when none is named. */
-    private Set<String> namedOrAll(String... projections) {
-        if (projections == null || projections.length == 0) {
-            return registry.names();
-        }
-        Set<String> names = new java.util.TreeSet<>();
-        for (String projection : projections) {
-            Arguments.projection(projection, registry);
-            names.add(projection);
-        }
-        return names;
+        return operations().catchUp().refreshNow(operations().catchUp().namedOrAll(projections));
     }
 
     private dev.projections.ops.Operations operations() {
