@@ -3,6 +3,7 @@ package dev.projections;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.Map;
 
 /**
  * The engine's health on this instance: {@code healthy} unless the database is unreachable or the last sweep
@@ -11,12 +12,12 @@ import java.util.Set;
  * and the log warns, but it leaves the instance healthy: taking it out of a load balancer would not set its clock.
  */
 public record EngineHealth(boolean healthy, String problem, Instant lastSweep, Duration oldestDueAge,
-                           Set<String> pausedProjections, java.util.Map<String, String> suspendedProjections,
+                           Set<String> pausedProjections, Map<String, String> suspendedProjections,
                            ClockSkew clockSkew) {
 
     /** Without a measurement of the clock (as before the first sweep). */
     public EngineHealth(boolean healthy, String problem, Instant lastSweep, Duration oldestDueAge,
-                        Set<String> pausedProjections, java.util.Map<String, String> suspendedProjections) {
+                        Set<String> pausedProjections, Map<String, String> suspendedProjections) {
         this(healthy, problem, lastSweep, oldestDueAge, pausedProjections, suspendedProjections, null);
     }
 }

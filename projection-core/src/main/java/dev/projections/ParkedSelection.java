@@ -1,5 +1,7 @@
 package dev.projections;
 
+import java.time.Instant;
+
 /**
  * Which parked marks of one projection an operator action touches: all of them, one tenant's, one mark, or those
  * whose last error starts with a text. Tenant {@code null} means every tenant ({@code ""} is the empty tenant).
@@ -7,14 +9,14 @@ package dev.projections;
  * touches no mark parked after the list was drawn.
  */
 public record ParkedSelection(String projection, String tenant, String entityId, String errorPrefix,
-                              java.time.Instant parkedBy) {
+                              Instant parkedBy) {
 
     public ParkedSelection(String projection, String tenant, String entityId, String errorPrefix) {
         this(projection, tenant, entityId, errorPrefix, null);
     }
 
     /** This selection without the marks parked after {@code instant}. */
-    public ParkedSelection parkedBy(java.time.Instant instant) {
+    public ParkedSelection parkedBy(Instant instant) {
         return new ParkedSelection(projection, tenant, entityId, errorPrefix, instant);
     }
 

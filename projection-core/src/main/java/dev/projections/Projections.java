@@ -3,6 +3,8 @@ package dev.projections;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The application's facade, an application-scoped CDI bean (not an EJB: an EJB would wrap the
@@ -116,7 +118,7 @@ public interface Projections {
     RebuildProgress rebuildProgress(String runId);
 
     /** The caller's tenant's latest run of {@code projection}, if any. */
-    java.util.Optional<RebuildProgress> latestRebuild(String projection);
+    Optional<RebuildProgress> latestRebuild(String projection);
 
     /**
      * Opens a capture of the marks this thread's transactions commit until it is closed, for a read-your-writes wait
@@ -130,7 +132,7 @@ public interface Projections {
      * passed, and says which. A timeout is an answer, never an exception; an {@link IllegalArgumentException} for a
      * {@code null} token or a negative timeout.
      */
-    RefreshWait await(RefreshToken token, java.time.Duration timeout);
+    RefreshWait await(RefreshToken token, Duration timeout);
 
     /**
      * For tests (docs/contract.md §14 "Test support"): waits, outside any transaction, until {@code projections} —
@@ -139,7 +141,7 @@ public interface Projections {
      * {@link IllegalArgumentException} names an unknown projection or a negative timeout; an
      * {@link IllegalStateException} inside a transaction (its own marks are not committed yet).
      */
-    IdleWait awaitIdle(java.time.Duration timeout, String... projections);
+    IdleWait awaitIdle(Duration timeout, String... projections);
 
     /**
      * For tests: makes the failing marks (not the parked ones) of {@code projections} — every deployed one when none

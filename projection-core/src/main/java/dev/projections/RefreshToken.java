@@ -2,6 +2,7 @@ package dev.projections;
 
 import java.time.Instant;
 import java.util.Set;
+import java.util.Objects;
 
 /**
  * What a thread's committed transactions marked, to wait for with {@link Projections#await} (docs/contract.md §14):
@@ -12,6 +13,6 @@ public record RefreshToken(Set<MarkKey> keys, Instant committedAt) {
 
     public RefreshToken {
         keys = Set.copyOf(keys);
-        java.util.Objects.requireNonNull(committedAt, "committedAt");
+        Objects.requireNonNull(committedAt, "committedAt");
     }
 }

@@ -1,6 +1,7 @@
 package dev.projections.bench;
 
 import java.util.List;
+import java.util.Arrays;
 
 /** {@code run.sh}'s entry point: runs the suite and exits non-zero when a scenario saw a problem. */
 public final class BenchMain {
@@ -9,7 +10,7 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (java.util.Arrays.asList(args).contains("--help")) {
+        if (Arrays.asList(args).contains("--help")) {
             System.out.print(BenchOptions.USAGE);
             return;
         }

@@ -2,6 +2,7 @@ package dev.projections.bench;
 
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.Arrays;
 
 /**
  * What to run and how big. Defaults: 50,000 orders, 3 runs, the dedicated database {@code projection_bench} on the
@@ -76,7 +77,7 @@ public record BenchOptions(int orders, int runs, int transactions, int samples, 
     }
 
     public static BenchOptions parse(String... args) {
-        BenchOptions o = java.util.Arrays.asList(args).contains("--quick") ? quick() : defaults();
+        BenchOptions o = Arrays.asList(args).contains("--quick") ? quick() : defaults();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {

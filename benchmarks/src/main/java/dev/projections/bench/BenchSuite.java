@@ -19,6 +19,9 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The whole suite: a fresh schema with the product's tables, the order workload, then each chosen scenario, each
@@ -97,8 +100,8 @@ public final class BenchSuite {
     /** The 1-minute load average where the system tells it (Linux), else "". */
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (java.io.IOException | RuntimeException e) {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
             return "";
         }
     }

@@ -6,6 +6,7 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.text.MessageFormat;
 
 /**
  * Collects the warnings the product logs during a scenario (a failed refresh, a rolled-back rebuild step): a
@@ -47,7 +48,7 @@ public final class LogWatch extends Handler {
             String message = record.getMessage();
             Object[] parameters = record.getParameters();
             if (parameters != null && parameters.length > 0) {
-                message = java.text.MessageFormat.format(message, parameters);
+                message = MessageFormat.format(message, parameters);
             }
             seen.add(record.getLevel() + " " + record.getLoggerName() + ": " + message);
         }

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 import java.util.List;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Every instance that reported in {@code projection_node} (docs/contract.md §12): what it deploys, how busy it is and
@@ -47,7 +49,7 @@ public class InstancesPage {
         }
         instances = reads.instances();
         lines = instances.nodes().stream().map(node -> new InstanceLine(node, instances)).toList();
-        java.util.Set<String> reporting = new java.util.HashSet<>();
+        Set<String> reporting = new HashSet<>();
         instances.nodes().forEach(node -> reporting.add(node.instanceId()));
         silent = instances.deployed().entrySet().stream().filter(entry -> !reporting.contains(entry.getKey()))
                 .map(entry -> new SilentInstanceLine(entry.getKey(), String.join(", ", entry.getValue()))).toList();

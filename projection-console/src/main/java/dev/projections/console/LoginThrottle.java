@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * Failed logins counted per client address, not per account: after {@code allowed} failures from one address, its
@@ -159,7 +161,7 @@ public final class LoginThrottle {
             return remoteAddress == null ? "unknown" : remoteAddress;
         }
         try {
-            byte[] bytes = java.net.InetAddress.getByName(remoteAddress).getAddress(); // a literal: no lookup
+            byte[] bytes = InetAddress.getByName(remoteAddress).getAddress(); // a literal: no lookup
             if (bytes.length != 16) {
                 return remoteAddress;
             }
@@ -168,7 +170,7 @@ public final class LoginThrottle {
                 network.append(Integer.toHexString(((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff))).append(':');
             }
             return network.append(":/64").toString();
-        } catch (java.net.UnknownHostException notALiteral) {
+        } catch (UnknownHostException notALiteral) {
             return remoteAddress;
         }
     }

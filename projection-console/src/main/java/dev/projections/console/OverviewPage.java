@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.temporal.ChronoUnit;
 
 /**
  * The overview, {@code index.xhtml} (docs/contract.md §12): every deployed projection with its marks, failures, pause
@@ -90,7 +91,7 @@ public class OverviewPage implements Serializable {
             Instant start = TrendWindow.start(TrendWindow.Span.HOUR, engineNow);
             trends = reads.trends(start, engineNow);
             // the hour's ended minutes: a row of the current minute is only a stopped instance's part of it
-            lags = reads.lags(start, engineNow.truncatedTo(java.time.temporal.ChronoUnit.MINUTES));
+            lags = reads.lags(start, engineNow.truncatedTo(ChronoUnit.MINUTES));
             trendsAt = engineNow;
         }
         return trends;

@@ -13,6 +13,7 @@ import jakarta.inject.Named;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.temporal.ChronoUnit;
 
 /**
  * One projection's page (docs/contract.md §12), a GET page ({@code projection.xhtml?name=…&window=day}): its state and
@@ -55,7 +56,7 @@ public class ProjectionPage {
         row = new ProjectionRow(status, reads.rebuildable(name), false,
                 reads.refreshesPerMinute().getOrDefault(name, 0L), now)
                 .withLag(reads.lag(name, TrendWindow.start(TrendWindow.Span.HOUR, engineNow),
-                                engineNow.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)), // ended minutes only
+                                engineNow.truncatedTo(ChronoUnit.MINUTES)), // ended minutes only
                         reads.freshnessObjective(name));
         topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
         runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();

@@ -10,6 +10,7 @@ import jakarta.inject.Named;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** One rebuild run ({@code rebuild.xhtml?run=…}): its progress, its partitions, a link to its failing marks, Cancel. */
 @Named("projectionsRebuild")
@@ -47,7 +48,7 @@ public class RebuildPage implements Serializable {
             return;
         }
         Instant now = clock.now();
-        java.util.Optional<RebuildProgress> progress = reads.findRebuild(runId);
+        Optional<RebuildProgress> progress = reads.findRebuild(runId);
         if (progress.isEmpty()) {
             Messages.error(Text.of("rebuild.unknown-run", runId));
             return;

@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.OffsetDateTime;
 
 /** What an operator types for "changed since": an instant, a UTC date and time, or a UTC date. */
 final class ScopeInput {
@@ -17,7 +18,7 @@ final class ScopeInput {
         String value = text.trim();
         try {
             if (value.endsWith("Z") || value.matches(".*[+-]\\d\\d:\\d\\d$")) {
-                return java.time.OffsetDateTime.parse(value).toInstant();
+                return OffsetDateTime.parse(value).toInstant();
             }
             if (value.length() == 10) {
                 return LocalDate.parse(value).atStartOfDay().toInstant(ZoneOffset.UTC);

@@ -3,6 +3,7 @@ package dev.projections.config;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.time.format.DateTimeParseException;
 
 /** Durations as operators write them: {@code 500ms}, {@code 30s}, {@code 5m}, {@code 2h}, or ISO-8601 {@code PT30S}. */
 public final class Durations {
@@ -26,7 +27,7 @@ public final class Durations {
         }
         try {
             return Duration.parse(text.trim());
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("not a duration: " + text, e);
         }
     }

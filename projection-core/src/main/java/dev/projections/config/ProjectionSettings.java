@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Collections;
+import java.util.logging.Logger;
 
 /**
  * The settings in force for one projection, and where each came from. For key {@code k} of projection {@code p} the
@@ -67,12 +69,12 @@ public record ProjectionSettings(
      */
     private static final List<String> RESERVED = List.of("projection.db.", "projection.console.", "projection.liquibase.");
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(ProjectionSettings.class.getName());
+    private static final Logger LOG = Logger.getLogger(ProjectionSettings.class.getName());
 
     public ProjectionSettings {
         nonRetryable = List.copyOf(nonRetryable);
         backPressure = List.copyOf(backPressure);
-        origins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(origins));
+        origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
     }
 
     /** Whether a mark of this projection that has now failed {@code attempts} times is parked for it. */

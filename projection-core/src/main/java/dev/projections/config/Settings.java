@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The settings of docs/contract.md §10. Each key is read from a system property ({@code projection.batch-size}),
@@ -139,9 +141,9 @@ public record Settings(
      * at most 63 characters (PostgreSQL's limit). Liquibase's table names are Liquibase's to quote and fold, as its
      * defaults (upper case) are.
      */
-    private static final java.util.regex.Pattern LOWER_CASE_IDENTIFIER =
-            java.util.regex.Pattern.compile("[a-z_][a-z0-9_]{0,62}");
-    private static final java.util.regex.Pattern IDENTIFIER = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+    private static final Pattern LOWER_CASE_IDENTIFIER =
+            Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     /** The shortest {@value #AUDIT_RETENTION} and {@value #REBUILD_RETENTION}: a day. */
     public static final Duration MIN_HISTORY_RETENTION = Duration.ofDays(1);
@@ -184,7 +186,7 @@ public record Settings(
 
     /** {@code projection.batch-size} → {@code PROJECTION_BATCH_SIZE}. */
     public static String environmentName(String key) {
-        return key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_');
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
     static Settings from(Function<String, String> values) {
@@ -231,7 +233,7 @@ public record Settings(
         }
         for (String key : List.of(CHANGELOG_TABLE, CHANGELOG_LOCK_TABLE)) {
             String table = key.equals(CHANGELOG_TABLE) ? settings.changelogTable : settings.changelogLockTable;
-            if (dev.projections.store.TableSchema.TABLES.contains(table.toLowerCase(java.util.Locale.ROOT))) {
+            if (dev.projections.store.TableSchema.TABLES.contains(table.toLowerCase(Locale.ROOT))) {
                 p.errors.add(key + " must not name one of the product's own tables, was \"" + table + "\"");
             }
         }

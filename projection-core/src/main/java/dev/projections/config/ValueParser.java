@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Reads setting values as text and parses them, collecting every invalid one as a problem that names the key and
@@ -35,7 +37,7 @@ final class ValueParser {
     }
 
     /** A name that goes into SQL: {@code fallback} when unset, else it must match {@code form}. */
-    String identifier(String key, String fallback, java.util.regex.Pattern form, String description) {
+    String identifier(String key, String fallback, Pattern form, String description) {
         String value = raw(key);
         if (value == null || value.isEmpty()) {
             return fallback;
@@ -58,7 +60,7 @@ final class ValueParser {
             return fallback;
         }
         try {
-            return Settings.SchemaMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+            return Settings.SchemaMode.valueOf(value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             errors.add(key + " must be update or validate, was \"" + value + "\"");
             return fallback;

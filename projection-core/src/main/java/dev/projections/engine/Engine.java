@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * One instance of the engine with all its parts, built in one place for the server, the unit tests and the
@@ -126,7 +127,7 @@ public final class Engine {
      * The operations on this engine's parts: their SQL joins the caller's transaction where the datasource enlists
      * in one, and what they made due, paused or announced takes effect once that transaction committed.
      */
-    private Operations operations(Sql sql, PendingCounts counts, javax.sql.DataSource dataSource,
+    private Operations operations(Sql sql, PendingCounts counts, DataSource dataSource,
                                   ProjectionCatalog catalog, Runnable pausesChanged) {
         MarkOperations marks = new MarkOperations(sql, store.actions(), counts, clock, catalog, () -> afterCommitDrain(() -> { }));
         PauseOperations pauses = new PauseOperations(sql, store.control(), clock, catalog,

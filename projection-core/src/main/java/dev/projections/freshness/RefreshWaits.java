@@ -30,6 +30,10 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.lang.ref.WeakReference;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 
 /**
  * Read-your-writes waits (docs/contract.md §14, docs/design.md D46). A thread opens a {@link CommitCapture}; each
@@ -134,7 +138,7 @@ public final class RefreshWaits {
     public CommitCapture capture() {
         List<Capture> open = captures.get();
         if (open == null) {
-            open = new java.util.concurrent.CopyOnWriteArrayList<>();
+            open = new CopyOnWriteArrayList<>();
             captures.set(open);
         }
         Capture capture = new Capture(this, open);
@@ -166,7 +170,7 @@ public final class RefreshWaits {
     }
 
     /** Abandons the captures of {@code open} that {@code which} selects: their waits are not waited. */
-    private void abandon(List<Capture> open, java.util.function.Predicate<Capture> which) {
+    private void abandon(List<Capture> open, Predicate<Capture> which) {
         if (open == null) {
             return;
         }
@@ -306,7 +310,7 @@ public final class RefreshWaits {
                 if (deadline - System.nanoTime() <= 0) {
                     return null;
                 }
-            } catch (ExecutionException | java.util.concurrent.CancellationException noAnswer) {
+            } catch (ExecutionException | CancellationException noAnswer) {
                 // stillPending answers every failure with the keys; a check is cancelled only when the waits stop
                 return waiter.remaining;
             }
@@ -351,7 +355,7 @@ public final class RefreshWaits {
      * thread's thread-local must not keep the thread-local's owner, and so the entry, alive.
      */
     private static final class Capture implements CommitCapture {
-        private final java.lang.ref.WeakReference<RefreshWaits> waits;
+        private final WeakReference<RefreshWaits> waits;
         private final List<Capture> owner;
         private final long openedNanos = System.nanoTime();
         private final Set<MarkKey> keys = new LinkedHashSet<>();
@@ -360,7 +364,7 @@ public final class RefreshWaits {
         private volatile boolean abandoned;
 
         Capture(RefreshWaits waits, List<Capture> owner) {
-            this.waits = new java.lang.ref.WeakReference<>(waits);
+            this.waits = new WeakReference<>(waits);
             this.owner = owner;
             this.committedAt = waits.clock.instant();
         }

@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Instant;
+import java.util.Collections;
 
 /** {@code projection_audit}: written in the transaction of the action it records, read newest first. */
 public final class AuditLog {
@@ -33,7 +35,7 @@ public final class AuditLog {
      * Deletes at most {@code limit} entries recorded before {@code before}, oldest first (docs/contract.md §12,
      * retention); returns how many went.
      */
-    public int prune(Connection connection, java.time.Instant before, int limit) throws SQLException {
+    public int prune(Connection connection, Instant before, int limit) throws SQLException {
         Dialect dialect = Dialect.of(connection);
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(pruneSql(dialect, limit))) {
@@ -48,7 +50,7 @@ public final class AuditLog {
             return 0;
         }
         try (PreparedStatement delete = connection.prepareStatement(
-                DELETE.formatted(String.join(", ", java.util.Collections.nCopies(ids.size(), "?"))))) {
+                DELETE.formatted(String.join(", ", Collections.nCopies(ids.size(), "?"))))) {
             for (int i = 0; i < ids.size(); i++) {
                 delete.setLong(i + 1, ids.get(i));
             }

@@ -1,5 +1,8 @@
 package dev.projections.inspect;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * Failing marks whose last errors share a head (docs/contract.md §12), and how many there are.
  */
@@ -33,10 +36,10 @@ public record ErrorGroup(String head, long count) {
      * starts with its head, so a group must count exactly those, or its bulk actions would touch marks of another.
      * In sorted order every head that starts with a head follows it directly.
      */
-    static java.util.Map<String, Long> mergedByPrefix(java.util.Map<String, Long> counts) {
-        java.util.Map<String, Long> merged = new java.util.TreeMap<>();
+    static Map<String, Long> mergedByPrefix(Map<String, Long> counts) {
+        Map<String, Long> merged = new TreeMap<>();
         String root = null;
-        for (java.util.Map.Entry<String, Long> head : new java.util.TreeMap<>(counts).entrySet()) {
+        for (Map.Entry<String, Long> head : new TreeMap<>(counts).entrySet()) {
             if (root != null && !root.isEmpty() && head.getKey().startsWith(root)) {
                 merged.merge(root, head.getValue(), Long::sum);
             } else {

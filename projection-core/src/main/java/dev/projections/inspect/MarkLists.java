@@ -11,6 +11,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The console's reads of {@code projection_pending} (docs/contract.md §12). Lists page by keyset, never by OFFSET: a page
@@ -191,7 +194,7 @@ public final class MarkLists {
             throws SQLException {
         MarkFilter failing = new MarkFilter(filter.projection(), filter.tenant(), filter.state(), true,
                 filter.errorPrefix());
-        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        Map<String, Long> counts = new HashMap<>();
         int read = 0;
         boolean more = false;
         Dialect dialect = Dialect.of(connection);
@@ -211,7 +214,7 @@ public final class MarkLists {
         }
         return new ErrorGroups(ErrorGroup.mergedByPrefix(counts).entrySet().stream()
                 .map(e -> new ErrorGroup(e.getKey(), e.getValue()))
-                .sorted(java.util.Comparator.comparingLong(ErrorGroup::count).reversed()
+                .sorted(Comparator.comparingLong(ErrorGroup::count).reversed()
                         .thenComparing(ErrorGroup::head))
                 .limit(limit).toList(), read, !more);
     }

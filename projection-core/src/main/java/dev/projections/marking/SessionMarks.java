@@ -15,6 +15,7 @@ import org.hibernate.action.spi.BeforeTransactionCompletionProcess;
 import org.hibernate.engine.spi.SessionImplementor;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.event.spi.EventSource;
+import java.util.Collection;
 
 /**
  * The marks one session collects during one transaction, de-duplicated and kept in key order.
@@ -135,7 +136,7 @@ final class SessionMarks implements BeforeTransactionCompletionProcess, AfterTra
     }
 
     @Override
-    public synchronized boolean addAll(java.util.Collection<MarkKey> more) {
+    public synchronized boolean addAll(Collection<MarkKey> more) {
         if (written) {
             return false;
         }

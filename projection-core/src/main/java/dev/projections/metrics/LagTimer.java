@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.Collection;
 
 /**
  * {@code projection.lag{projection}}: for each refresh that committed on this instance, the time from its key's first
@@ -36,7 +37,7 @@ public final class LagTimer implements RefreshLag {
      * one: a constant, so that one alert rule compares every projection's lag with its own objective
      * ({@code histogram_quantile(…) > on (projection) max by (projection) (projection_freshness_objective_seconds)}).
      */
-    public void register(java.util.Collection<String> projections) {
+    public void register(Collection<String> projections) {
         for (String projection : projections) {
             timers.computeIfAbsent(projection, this::timer);
             Duration objective = objectiveOf.apply(projection);

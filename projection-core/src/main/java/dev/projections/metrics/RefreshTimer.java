@@ -6,6 +6,9 @@ import dev.projections.RefreshOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code projection.refresh{projection,outcome}}: every refresh on this instance, timed, with a percentile histogram
@@ -15,7 +18,7 @@ public final class RefreshTimer implements RefreshListener {
 
     private final MeterRegistry registry;
     /* one timer per projection and outcome, built once: a histogram's builder is not for every refresh */
-    private final java.util.Map<Series, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Series, Timer> timers = new ConcurrentHashMap<>();
 
     private record Series(String projection, RefreshOutcome outcome) {
     }
@@ -28,7 +31,7 @@ public final class RefreshTimer implements RefreshListener {
      * Registers the {@code success} series of each of {@code projections} at once, so that dashboards and alerts find
      * it from the start (at zero); the other outcomes appear with their first refresh.
      */
-    public void register(java.util.Collection<String> projections) {
+    public void register(Collection<String> projections) {
         for (String projection : projections) {
             timer(new Series(projection, RefreshOutcome.SUCCESS));
         }

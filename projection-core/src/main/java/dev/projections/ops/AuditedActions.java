@@ -10,6 +10,7 @@ import dev.projections.refresh.ProjectionCatalog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.sql.SQLException;
 
 /**
  * An operator's actions (docs/contract.md §12), each with its {@code projection_audit} row: the operation runs, then
@@ -129,7 +130,7 @@ public final class AuditedActions {
         rebuilds.cancel(runId, by, connection -> {
             try {
                 audit.record(connection, entry);
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 throw new AuditNotWritten("could not write the audit of cancel-rebuild: " + e.getMessage(), e);
             }
             return null;

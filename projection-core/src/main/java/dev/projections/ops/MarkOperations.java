@@ -8,6 +8,7 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.MarkActions;
 import java.time.Clock;
 import java.util.List;
+import java.time.Duration;
 
 /**
  * Counting failing and parked marks, and the actions on them (docs/contract.md §2, §6): a retry makes failing marks
@@ -137,7 +138,7 @@ public final class MarkOperations {
      * Deletes the marks of {@code projection}, which this instance does not deploy, when no instance has deployed it
      * for {@code window} (no {@code projection_instance} row newer, checked in the delete itself); returns how many.
      */
-    public int purgeOrphaned(String projection, java.time.Duration window) {
+    public int purgeOrphaned(String projection, Duration window) {
         checkPurgeable(projection);
         return sql.call("purge the marks of " + projection,
                 c -> actions.purgeOrphaned(c, projection, clock.instant(), window));

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Marks claimed together, each moving CLAIMED → STARTED (a worker refreshes it) or CLAIMED → RELEASED (shutdown,
@@ -29,7 +31,7 @@ final class ClaimedBatch {
     }
 
     /** Projections this batch's failures just suspended: their marks still to go are given back, not refreshed. */
-    private final java.util.Set<String> suspended = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> suspended = ConcurrentHashMap.newKeySet();
 
     void suspended(String projection) {
         suspended.add(projection);

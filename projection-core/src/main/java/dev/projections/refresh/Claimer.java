@@ -15,6 +15,9 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.time.Duration;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Claims marks (docs/contract.md §4 step 1) in a short transaction of its own, committed before any refresh starts, with a
@@ -50,7 +53,7 @@ final class Claimer {
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>();
-            for (Map.Entry<java.time.Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
+            for (Map.Entry<Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
                 claimed.addAll(queue.claimKeys(connection, keys, byLease.getValue(), now, byLease.getKey(), token));
             }
             return claimed;
@@ -66,7 +69,7 @@ final class Claimer {
         return claimWith(token, connection -> {
             Instant now = clock.instant();
             List<ClaimedMark> claimed = new ArrayList<>();
-            for (Map.Entry<java.time.Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
+            for (Map.Entry<Duration, Set<String>> byLease : byLease(claimable).entrySet()) {
                 if (claimed.size() < limit) {
                     claimed.addAll(queue.claimDue(connection, byLease.getValue(), now, byLease.getKey(), token,
                             limit - claimed.size()));
@@ -76,10 +79,10 @@ final class Claimer {
         });
     }
 
-    private Map<java.time.Duration, Set<String>> byLease(Set<String> projections) {
-        Map<java.time.Duration, Set<String>> byLease = new java.util.TreeMap<>();
+    private Map<Duration, Set<String>> byLease(Set<String> projections) {
+        Map<Duration, Set<String>> byLease = new TreeMap<>();
         for (String projection : projections) {
-            byLease.computeIfAbsent(leases.of(projection), lease -> new java.util.TreeSet<>()).add(projection);
+            byLease.computeIfAbsent(leases.of(projection), lease -> new TreeSet<>()).add(projection);
         }
         return byLease;
     }
@@ -96,7 +99,7 @@ final class Claimer {
             return List.of();
         }
         Set<String> claimable = Set.of(projection);
-        java.time.Duration lease = leases.of(projection);
+        Duration lease = leases.of(projection);
         String token = UUID.randomUUID().toString();
         long begun = dueLook == null ? 0 : dueLook.begin();
         return claimWith(token, connection -> {
@@ -120,7 +123,7 @@ final class Claimer {
      */
     List<ClaimedMark> claimRebuildShare(String projection, List<MarkKey> keys, int limit) {
         Set<String> claimable = Set.of(projection);
-        java.time.Duration lease = leases.of(projection);
+        Duration lease = leases.of(projection);
         String token = UUID.randomUUID().toString();
         return claimWith(token, connection -> {
             Instant now = clock.instant();

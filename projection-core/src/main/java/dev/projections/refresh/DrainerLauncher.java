@@ -7,6 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The one place that starts drainers (docs/contract.md §5): the {@link Handoff}'s slot protocol — reserve, run, finish
@@ -167,7 +169,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         try {
             stats.drainerStarted(origin);
             // one that claims a full batch has found a backlog, and starts a helper
-            moreWork = engine.drain(projection -> startIfSlotFree(DrainerOrigin.BACKLOG, java.util.Set.of(projection)),
+            moreWork = engine.drain(projection -> startIfSlotFree(DrainerOrigin.BACKLOG, Set.of(projection)),
                     helper -> start(DrainerOrigin.BACKLOG, helper, false), slot, lookFirst);
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
@@ -189,7 +191,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
      */
     private void probe() {
         try {
-            java.util.List<String> lifted = engine.probeSuspended();
+            List<String> lifted = engine.probeSuspended();
             if (!lifted.isEmpty()) {
                 startIfSlotFree(DrainerOrigin.SWEEP, lifted);
             }

@@ -1,5 +1,7 @@
 package dev.projections.refresh;
 
+import java.util.Locale;
+
 /**
  * What started a drainer: keys handed over after a commit, the periodic sweep (or a resume), or another drainer
  * that found more work than its turn takes — a full batch (a backlog more drainers can share), or another
@@ -9,6 +11,6 @@ public enum DrainerOrigin {
     HANDOFF, SWEEP, BACKLOG;
 
     public String tag() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -2,6 +2,7 @@ package dev.projections.refresh;
 
 import java.time.Duration;
 import java.util.function.LongSupplier;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Whether a drainer's next claim also looks for due marks it was not handed (docs/design.md D41). Under a stream of
@@ -19,7 +20,7 @@ final class DueLook {
 
     private final LongSupplier nanos;
     /** Counts {@link #lookAgain}: a look that began before one cannot declare the queue quiet after it. */
-    private final java.util.concurrent.atomic.AtomicLong asks = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong asks = new AtomicLong();
     private volatile boolean quiet;
     private volatile long quietSince;
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.time.Instant;
 
 /** Counters of what the engine did on this instance, for tests, metrics and the health endpoint. */
 public final class EngineStats {
@@ -35,20 +36,20 @@ public final class EngineStats {
         return drainersStarted.get(origin).get();
     }
 
-    private final java.time.Instant startedAt = java.time.Instant.now();
-    private volatile java.time.Instant lastSweepAt;
+    private final Instant startedAt = Instant.now();
+    private volatile Instant lastSweepAt;
 
     public void sweepRan() {
         sweeps.incrementAndGet();
-        lastSweepAt = java.time.Instant.now();
+        lastSweepAt = Instant.now();
     }
 
     /** Wall-clock time of the last sweep, {@code null} before the first. */
-    public java.time.Instant lastSweepAt() {
+    public Instant lastSweepAt() {
         return lastSweepAt;
     }
 
-    public java.time.Instant startedAt() {
+    public Instant startedAt() {
         return startedAt;
     }
 

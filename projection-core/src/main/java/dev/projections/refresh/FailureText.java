@@ -1,5 +1,9 @@
 package dev.projections.refresh;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.concurrent.ExecutionException;
+
 /** The {@code last_error} of a failed refresh: exception class and message of the projection's own exception. */
 final class FailureText {
 
@@ -19,8 +23,8 @@ final class FailureText {
     private static boolean isWrapper(Throwable t) {
         String name = t.getClass().getName();
         return name.equals("jakarta.ejb.EJBException") || name.equals("jakarta.ejb.EJBTransactionRolledbackException")
-                || t instanceof java.lang.reflect.InvocationTargetException
-                || t instanceof java.lang.reflect.UndeclaredThrowableException
-                || t instanceof java.util.concurrent.ExecutionException;
+                || t instanceof InvocationTargetException
+                || t instanceof UndeclaredThrowableException
+                || t instanceof ExecutionException;
     }
 }

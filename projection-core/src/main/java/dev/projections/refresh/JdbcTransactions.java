@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The engine's transactions as plain JDBC on a pooled connection, for an engine outside a server (the unit tests, the
@@ -19,7 +20,7 @@ public final class JdbcTransactions implements Transactions {
     private static final ThreadLocal<Connection> CURRENT = new ThreadLocal<>();
 
     private final DataSource pool;
-    private final java.util.concurrent.atomic.LongAdder begun = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder begun = new LongAdder();
 
     public JdbcTransactions(DataSource pool) {
         this.pool = pool;

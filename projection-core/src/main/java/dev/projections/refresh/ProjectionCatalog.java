@@ -2,6 +2,9 @@ package dev.projections.refresh;
 
 import dev.projections.Projection;
 import java.util.Set;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** The projections this instance deploys, and which of them are paused. */
 public interface ProjectionCatalog {
@@ -23,13 +26,13 @@ public interface ProjectionCatalog {
      * operator pauses anything. The server's catalogue reads the pauses.
      */
     static ProjectionCatalog of(Projection... projections) {
-        java.util.Map<String, Projection> byName = new java.util.LinkedHashMap<>();
+        Map<String, Projection> byName = new LinkedHashMap<>();
         for (Projection projection : projections) {
             if (byName.put(projection.name(), projection) != null) {
                 throw new IllegalArgumentException("two projections are named " + projection.name());
             }
         }
-        Set<String> names = java.util.Collections.unmodifiableSet(byName.keySet());
+        Set<String> names = Collections.unmodifiableSet(byName.keySet());
         return new ProjectionCatalog() {
             @Override
             public Projection byName(String name) {

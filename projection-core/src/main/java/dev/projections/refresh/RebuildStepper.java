@@ -23,6 +23,14 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.sql.Connection;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One step of a background rebuild (docs/contract.md §7): lease a run, take the page of ids after its cursor from
@@ -50,9 +58,9 @@ public final class RebuildStepper {
     /** Each projection's rebuild page size ({@code projection.<name>.rebuild-page-size}, else the global one). */
     private final ToIntFunction<String> pageSizes;
     private final Duration lease;
-    private final java.util.concurrent.atomic.AtomicBoolean purgeRequested = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private final AtomicBoolean purgeRequested = new AtomicBoolean(true);
     /** Signals that a run may exist: counted, so a look that saw none cannot hide a signal given during it. */
-    private final java.util.concurrent.atomic.AtomicLong signals = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong signals = new AtomicLong();
     /** The signal count at which the last look found no run with work; -1: not looked yet. */
     private volatile long quietAt = -1;
 
@@ -72,7 +80,7 @@ public final class RebuildStepper {
     static final int MAX_TRANSIENT_FAILURES = 10;
 
     /* consecutive transient failures per run and partition on this instance; a step that commits clears its entry */
-    private final java.util.Map<String, Integer> transientFailures = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Integer> transientFailures = new ConcurrentHashMap<>();
     /** How long one call deletes before it lets its drainer claim again. */
     static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
@@ -110,8 +118,8 @@ public final class RebuildStepper {
      * Steps one runnable run of {@code projections} (a drainer's turn steps its own projection's, so each keeps
      * about one page queued); false when there was none.
      */
-    public boolean step(java.util.Collection<String> projections) {
-        java.util.Set<String> claimable = new java.util.LinkedHashSet<>(projections);
+    public boolean step(Collection<String> projections) {
+        Set<String> claimable = new LinkedHashSet<>(projections);
         claimable.retainAll(catalog.claimable());
         if (claimable.isEmpty()) {
             return false;
@@ -168,7 +176,7 @@ public final class RebuildStepper {
     }
 
     /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */
-    private Void markPage(java.sql.Connection connection, Projection projection, RebuildRun run) throws Exception {
+    private Void markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
         int pageSize = pageSizes.applyAsInt(run.projection());
         List<String> ids = idsAfter(projection, run, pageSize);
         TreeSet<MarkKey> keys = new TreeSet<>();
@@ -209,7 +217,7 @@ public final class RebuildStepper {
         if (lifecycle == LifecycleAnnouncer.NONE) {
             return;
         }
-        java.util.Optional<RebuildProgress> ended;
+        Optional<RebuildProgress> ended;
         try {
             ended = shortTransactions.runOfItsOwn("read an ended rebuild run",
                     connection -> history.progress(connection, runId, clock.instant()));

@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.ArrayList;
+import java.util.UUID;
 
 /**
  * Claim → refresh → ack (docs/contract.md §4), as plain Java: the EE layer supplies transactions, the projections and the
@@ -323,8 +325,8 @@ public final class RefreshEngine {
      * stays. Returns those lifted.
      */
     public List<String> probeSuspended() {
-        List<String> lifted = new java.util.ArrayList<>();
-        java.util.Map<String, Suspension> suspended = shortTransactions.run("read suspensions",
+        List<String> lifted = new ArrayList<>();
+        Map<String, Suspension> suspended = shortTransactions.run("read suspensions",
                 control::suspensions);
         for (String projection : suspended.keySet()) {
             if (!catalog.names().contains(projection) || stopping()) {
@@ -333,7 +335,7 @@ public final class RefreshEngine {
             // what this instance saw before or during the suspension must not trip it again once it is lifted
             refresher.forgetFailures(projection);
             Instant now = clock.instant();
-            String token = java.util.UUID.randomUUID().toString();
+            String token = UUID.randomUUID().toString();
             // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
             ClaimedMark probe = shortTransactions.run("claim a probe",
                     c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * One sweep (docs/contract.md §5) as its named steps, in order: take back drainer slots that were reserved but never
@@ -78,7 +79,7 @@ public final class Sweep {
 
     /** The names of the steps, in the order they run. */
     public List<String> stepNames() {
-        return java.util.stream.Stream.concat(steps.stream(), reports.stream()).map(Step::name).toList();
+        return Stream.concat(steps.stream(), reports.stream()).map(Step::name).toList();
     }
 
     /** Whether a sweep is running now (its steps may still start a drainer). */

@@ -3,6 +3,8 @@ package dev.projections.refresh;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
+import java.sql.SQLException;
+import java.util.regex.Pattern;
 
 /**
  * Whether a failure says "not now" rather than "wrong": a timeout, a lost connection, a lock or pool wait that ran
@@ -25,8 +27,8 @@ final class Transient {
      * and a system error (class 58, an I/O error). What looks transient and is not ends after a bound of steps
      * (RebuildStepper.MAX_TRANSIENT_FAILURES).
      */
-    private static final java.util.regex.Pattern TRANSIENT_STATES =
-            java.util.regex.Pattern.compile("08...|40001|40P01|HYT00|53...|57P0[1-4]|57014|58...|70100");
+    private static final Pattern TRANSIENT_STATES =
+            Pattern.compile("08...|40001|40P01|HYT00|53...|57P0[1-4]|57014|58...|70100");
 
     private Transient() {
     }
@@ -37,7 +39,7 @@ final class Transient {
                     || TYPES.contains(t.getClass().getName())) {
                 return true;
             }
-            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+            if (t instanceof SQLException sql && sql.getSQLState() != null
                     && TRANSIENT_STATES.matcher(sql.getSQLState()).matches()) {
                 return true;
             }
@@ -58,7 +60,7 @@ final class Transient {
      */
     static boolean isLockTimeout(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.sql.SQLException sql && "55P03".equals(sql.getSQLState())) {
+            if (t instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
                 return true;
             }
         }
@@ -67,7 +69,7 @@ final class Transient {
 
     /* PostgreSQL's lock_timeout, MariaDB's innodb_lock_wait_timeout */
     private static boolean lockWaitRanOut(Throwable t) {
-        return t instanceof java.sql.SQLException sql && ("55P03".equals(sql.getSQLState())
+        return t instanceof SQLException sql && ("55P03".equals(sql.getSQLState())
                 || sql.getErrorCode() == 1205 && "HY000".equals(sql.getSQLState()));
     }
 }

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.sql.Connection;
 
 /**
  * The sweep's retention task (docs/contract.md §12, retention): in one minute of every {@link #PRUNE_EVERY} — each
@@ -35,7 +36,7 @@ public final class HistoryPruner {
 
     @FunctionalInterface
     private interface Batch {
-        int delete(java.sql.Connection connection) throws Exception;
+        int delete(Connection connection) throws Exception;
     }
 
     private final AuditLog audit;

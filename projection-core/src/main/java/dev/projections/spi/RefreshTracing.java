@@ -1,6 +1,7 @@
 package dev.projections.spi;
 
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Where a tracer follows a change from the business transaction that marked it to the refresh that caught up with it
@@ -15,7 +16,7 @@ public interface RefreshTracing {
     int MAX_LINKS = 128;
 
     /** A W3C {@code traceparent} of version 00: what {@code projection_pending.traceparent} (55 characters) holds. */
-    java.util.regex.Pattern TRACEPARENT = java.util.regex.Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    Pattern TRACEPARENT = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
     /** Whether refreshes are traced: only then are the marks' trace contexts written and read. */
     boolean enabled();

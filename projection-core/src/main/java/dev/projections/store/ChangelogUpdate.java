@@ -14,6 +14,10 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * Runs the product's changelog through Liquibase's command API (its {@code Liquibase} class's update methods are
@@ -87,14 +91,14 @@ public final class ChangelogUpdate {
      * Fails, naming {@code key}, unless the configured schema exists: Liquibase would otherwise fail on its first
      * statement, with a message about a table. Nothing to check without a schema.
      */
-    public static void requireSchema(Connection connection, TableSchema tables, String key) throws java.sql.SQLException {
+    public static void requireSchema(Connection connection, TableSchema tables, String key) throws SQLException {
         if (tables.isDefault()) {
             return;
         }
-        java.sql.DatabaseMetaData metadata = connection.getMetaData();
+        DatabaseMetaData metadata = connection.getMetaData();
         boolean mariadb = Dialect.of(connection).schemasAreCatalogs();
         boolean exists = false;
-        try (java.sql.ResultSet rows = mariadb ? metadata.getCatalogs() : metadata.getSchemas()) {
+        try (ResultSet rows = mariadb ? metadata.getCatalogs() : metadata.getSchemas()) {
             while (rows.next() && !exists) {
                 exists = tables.schema().equalsIgnoreCase(rows.getString(1));
             }
@@ -114,31 +118,31 @@ public final class ChangelogUpdate {
      * pending, failing and parked mark, pause and rebuild run behind, read by nothing — or another application keeps
      * its own engine's tables there, which the database cannot tell apart. So the deployment goes on, saying so.
      */
-    public static java.util.Optional<String> tablesLeftBehind(Connection connection, TableSchema tables, String key)
-            throws java.sql.SQLException {
+    public static Optional<String> tablesLeftBehind(Connection connection, TableSchema tables, String key)
+            throws SQLException {
         if (tables.isDefault()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         boolean mariadb = Dialect.of(connection).schemasAreCatalogs();
         String current = mariadb ? connection.getCatalog() : connection.getSchema();
         if (current == null || current.equalsIgnoreCase(tables.schema()) || hasQueue(connection, tables.schema(), mariadb)
                 || !hasQueue(connection, current, mariadb)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String move = mariadb ? "RENAME TABLE " + current + ".projection_pending TO " + tables.schema()
                 + ".projection_pending, …" : "ALTER TABLE " + current + ".projection_pending SET SCHEMA " + tables.schema()
                 + "; …";
-        return java.util.Optional.of(key + "=" + tables.schema() + " holds no product tables yet, but " + current
+        return Optional.of(key + "=" + tables.schema() + " holds no product tables yet, but " + current
                 + " does: if they are this application's (the setting was added to an installation that has run), "
                 + "the marks, pauses and rebuild runs in " + current + " are left unread — undeploy, move the "
                 + "product's tables and Liquibase's changelog tables (" + move + ") and deploy again; if they are "
                 + "another application's, nothing is wrong");
     }
 
-    private static boolean hasQueue(Connection connection, String schema, boolean mariadb) throws java.sql.SQLException {
-        java.sql.DatabaseMetaData metadata = connection.getMetaData();
+    private static boolean hasQueue(Connection connection, String schema, boolean mariadb) throws SQLException {
+        DatabaseMetaData metadata = connection.getMetaData();
         for (String name : new String[] {"projection_pending", "PROJECTION_PENDING"}) {
-            try (java.sql.ResultSet rows = mariadb ? metadata.getTables(schema, null, name, null)
+            try (ResultSet rows = mariadb ? metadata.getTables(schema, null, name, null)
                     : metadata.getTables(null, schema, name, null)) {
                 if (rows.next()) {
                     return true;

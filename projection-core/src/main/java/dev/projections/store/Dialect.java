@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * What differs between the databases the product's tables live on: the one place a difference is expressed
@@ -172,7 +173,7 @@ public enum Dialect {
 
     /** {@code projection_pending} on this database, for the server {@code holder} ({@code null} outside one). */
     PendingQueue queue(String holder) {
-        return this.<java.util.function.Function<String, PendingQueue>>pick(PostgresPendingQueue::new,
+        return this.<Function<String, PendingQueue>>pick(PostgresPendingQueue::new,
                 H2PendingQueue::new, MariaDbPendingQueue::new).apply(holder);
     }
 

@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.TreeSet;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code projection_instance}: which instance deploys which projection, last seen when (docs/contract.md §11), so the
@@ -66,8 +68,8 @@ public final class InstanceTable {
     }
 
     /** The projections each instance reported deploying at or after {@code since} ({@code projection_instance}). */
-    public java.util.Map<String, java.util.TreeSet<String>> deployed(Connection connection, Instant since) throws SQLException {
-        java.util.Map<String, java.util.TreeSet<String>> deployed = new java.util.TreeMap<>();
+    public Map<String, TreeSet<String>> deployed(Connection connection, Instant since) throws SQLException {
+        Map<String, TreeSet<String>> deployed = new TreeMap<>();
         try (PreparedStatement select = connection.prepareStatement(DEPLOYED)) {
             select.setObject(1, dialect.timestamp(since));
             try (ResultSet rows = select.executeQuery()) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Collections;
 
 /**
  * {@code projection_pending} as the engine uses it (docs/contract.md §3, §4): marks upserted, claimed under a lease,
@@ -201,7 +202,7 @@ public abstract class PendingQueue {
     /** The candidates of a claim of {@code keys} keys of {@code projections} projections (package-private for the plan test). */
     String claimKeysSql(int keys, int projections) {
         String keyFilter = "\n   AND (projection, tenant_id, entity_id) IN (" + String.join(", ",
-                java.util.Collections.nCopies(keys, "(?, ?, ?)")) + ")";
+                Collections.nCopies(keys, "(?, ?, ?)")) + ")";
         return CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections), keyFilter,
                 "projection, tenant_id, entity_id", dialect.firstRows(keys)) + lockClause();
     }
@@ -382,6 +383,6 @@ public abstract class PendingQueue {
     }
 
     private static String placeholders(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 }

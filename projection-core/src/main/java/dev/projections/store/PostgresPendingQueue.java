@@ -9,6 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The pending queue on PostgreSQL: its upsert, its claim and ack by row address, and claims that commit without
@@ -134,7 +137,7 @@ final class PostgresPendingQueue extends PendingQueue {
             return List.of(AckOutcome.SUCCESS);
         }
         String[] fresh = new String[sortedMarks.size()];
-        java.util.Map<MarkKey, Held> held = lockInKeyOrder(connection,
+        Map<MarkKey, Held> held = lockInKeyOrder(connection,
                 sortedMarks.stream().map(ClaimedMark::key).toList(), now, fresh);
         List<AckOutcome> outcomes = new ArrayList<>(sortedMarks.size());
         List<String> unchanged = new ArrayList<>();
@@ -192,14 +195,14 @@ final class PostgresPendingQueue extends PendingQueue {
                 new String[sortedKeys.size()])));
     }
 
-    private static java.util.Map<MarkKey, String> addressesOf(java.util.Map<MarkKey, Held> held) {
-        java.util.Map<MarkKey, String> addresses = new java.util.HashMap<>();
+    private static Map<MarkKey, String> addressesOf(Map<MarkKey, Held> held) {
+        Map<MarkKey, String> addresses = new HashMap<>();
         held.forEach((key, row) -> addresses.put(key, row.address()));
         return addresses;
     }
 
     /** Locks the keys' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
-    private java.util.Map<MarkKey, Held> lockInKeyOrder(Connection connection, java.util.List<MarkKey> sortedKeys,
+    private Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<MarkKey> sortedKeys,
                                                               Instant now, String[] fresh) throws SQLException {
         int n = sortedKeys.size();
         String[] projections = new String[n];
@@ -212,7 +215,7 @@ final class PostgresPendingQueue extends PendingQueue {
             ids[i] = key.entityId();
             fresh[i] = Generations.next();
         }
-        java.util.Map<MarkKey, Held> held = new java.util.HashMap<>();
+        Map<MarkKey, Held> held = new HashMap<>();
         try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
             lock.setObject(1, dialect.timestamp(now));
             lock.setObject(2, dialect.timestamp(now));
@@ -350,14 +353,14 @@ final class PostgresPendingQueue extends PendingQueue {
         if (addresses.isEmpty()) {
             return;
         }
-        java.util.Map<Long, List<String>> tids = new java.util.TreeMap<>();
+        Map<Long, List<String>> tids = new TreeMap<>();
         for (String address : addresses) {
             int space = address.indexOf(' ');
             tids.computeIfAbsent(Long.parseLong(address.substring(0, space)), oid -> new ArrayList<>())
                     .add(address.substring(space + 1));
         }
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (java.util.Map.Entry<Long, List<String>> entry : tids.entrySet()) {
+            for (Map.Entry<Long, List<String>> entry : tids.entrySet()) {
                 others.bind(statement);
                 statement.setLong(table, entry.getKey());
                 statement.setArray(table + 1, connection.createArrayOf("text", entry.getValue().toArray()));

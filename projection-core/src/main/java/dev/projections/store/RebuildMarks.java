@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.sql.Statement;
 
 /**
  * A rebuild run's marks in {@code projection_pending} (docs/contract.md §7): those its steps wrote at rebuild
@@ -139,7 +140,7 @@ public final class RebuildMarks {
                 delete.addBatch();
             }
             for (int count : delete.executeBatch()) {
-                deleted += count == java.sql.Statement.SUCCESS_NO_INFO ? 1 : count;
+                deleted += count == Statement.SUCCESS_NO_INFO ? 1 : count;
             }
         }
         return deleted;

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.sql.PreparedStatement;
 
 /**
  * {@code projection.schema=validate}: checks through JDBC metadata, without writing, that every table, column
@@ -162,11 +163,11 @@ public final class SchemaCheck {
     private static List<String> foldingColumns(Connection connection, String database, Set<String> tables)
             throws SQLException {
         List<String> folding = new ArrayList<>();
-        try (java.sql.PreparedStatement select = connection.prepareStatement("""
+        try (PreparedStatement select = connection.prepareStatement("""
                 SELECT TABLE_NAME, COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS
                  WHERE TABLE_SCHEMA = ? AND COLLATION_NAME IS NOT NULL ORDER BY TABLE_NAME, ORDINAL_POSITION""")) {
             select.setString(1, database);
-            try (java.sql.ResultSet rows = select.executeQuery()) {
+            try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     String table = rows.getString(1).toLowerCase(Locale.ROOT);
                     String collation = rows.getString(3).toLowerCase(Locale.ROOT);

@@ -8,6 +8,12 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code projection_trend}: a row per projection, minute and instance, written by that instance's sweep (docs/contract.md
@@ -80,7 +86,7 @@ public final class TrendTable {
             """;
 
     /** An hour of rows at most per prune, so that one prune stays short however far behind it is. */
-    static final java.time.Duration PRUNE_SPAN = java.time.Duration.ofHours(1);
+    static final Duration PRUNE_SPAN = Duration.ofHours(1);
 
     private final Dialect dialect;
 
@@ -91,7 +97,7 @@ public final class TrendTable {
     /** Adds {@code samples} of {@code instanceId} to their rows, in key order. */
     public void add(Connection connection, String instanceId, List<TrendSample> samples) throws SQLException {
         List<TrendSample> sorted = new ArrayList<>(samples);
-        sorted.sort(java.util.Comparator.comparing(TrendSample::projection).thenComparing(TrendSample::minute));
+        sorted.sort(Comparator.comparing(TrendSample::projection).thenComparing(TrendSample::minute));
         try (PreparedStatement update = connection.prepareStatement(
                 ADD.formatted(dialect.pick(JOINED, JOINED, JOINED_MARIADB)));
              PreparedStatement insert = connection.prepareStatement(INSERT)) {
@@ -132,7 +138,7 @@ public final class TrendTable {
      * Whether some instance has written the backlog of {@code minute} for every one of {@code projections} already:
      * the backlog describes the shared queue, so one count per minute serves every instance.
      */
-    public boolean backlogsCounted(Connection connection, java.util.Collection<String> projections, Instant minute)
+    public boolean backlogsCounted(Connection connection, Collection<String> projections, Instant minute)
             throws SQLException {
         if (projections.isEmpty()) {
             return true;
@@ -151,7 +157,7 @@ public final class TrendTable {
     }
 
     static String backlogsCountedSql(int projections) {
-        return BACKLOGS_COUNTED.formatted(String.join(", ", java.util.Collections.nCopies(projections, "?")));
+        return BACKLOGS_COUNTED.formatted(String.join(", ", Collections.nCopies(projections, "?")));
     }
 
     /** The minutes of {@code projection} from {@code from} (inclusive) to {@code to} (exclusive), oldest first. */
@@ -161,7 +167,7 @@ public final class TrendTable {
     }
 
     /** Every projection's minutes from {@code from} (inclusive) to {@code to} (exclusive), by projection. */
-    public java.util.Map<String, List<TrendPoint>> readAll(Connection connection, Instant from, Instant to)
+    public Map<String, List<TrendPoint>> readAll(Connection connection, Instant from, Instant to)
             throws SQLException {
         return byProjection(connection, READ_ALL, from, to, rows -> point(rows, 2));
     }
@@ -175,7 +181,7 @@ public final class TrendTable {
     }
 
     /** Every projection's lag texts from {@code from} (inclusive) to {@code to} (exclusive), by projection. */
-    public java.util.Map<String, List<String>> lags(Connection connection, Instant from, Instant to)
+    public Map<String, List<String>> lags(Connection connection, Instant from, Instant to)
             throws SQLException {
         return byProjection(connection, ALL_LAGS, from, to, rows -> rows.getString(2));
     }
@@ -202,9 +208,9 @@ public final class TrendTable {
     }
 
     /** {@code sql} selects the projection first, then what {@code row} reads. */
-    private <T> java.util.Map<String, List<T>> byProjection(Connection connection, String sql, Instant from,
+    private <T> Map<String, List<T>> byProjection(Connection connection, String sql, Instant from,
                                                             Instant to, Row<T> row) throws SQLException {
-        java.util.Map<String, List<T>> values = new java.util.TreeMap<>();
+        Map<String, List<T>> values = new TreeMap<>();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             select.setObject(1, dialect.timestamp(from));
             select.setObject(2, dialect.timestamp(to));

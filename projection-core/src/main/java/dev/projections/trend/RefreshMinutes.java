@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Comparator;
 
 /**
  * This instance's refreshes per projection and minute of the engine's clock: how many completed, how many failed, a
@@ -125,7 +126,7 @@ public final class RefreshMinutes implements RefreshListener, RefreshLag {
                 it.remove();
             }
         }
-        ended.sort(java.util.Comparator.comparing(Minute::start).thenComparing(Minute::projection));
+        ended.sort(Comparator.comparing(Minute::start).thenComparing(Minute::projection));
         return ended;
     }
 

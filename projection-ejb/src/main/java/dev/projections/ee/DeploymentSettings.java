@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.URL;
 import java.util.Enumeration;
 import java.util.Properties;
+import java.util.logging.Logger;
 
 /**
  * Where the deployment's {@link Settings} are read from. Where the server provides MicroProfile Config to the
@@ -19,7 +20,7 @@ import java.util.Properties;
  */
 final class DeploymentSettings {
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(DeploymentSettings.class.getName());
+    private static final Logger LOG = Logger.getLogger(DeploymentSettings.class.getName());
 
     static final String DEPLOYMENT_OVERRIDES = "META-INF/projection.properties";
 

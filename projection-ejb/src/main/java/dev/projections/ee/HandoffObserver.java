@@ -3,6 +3,7 @@ package dev.projections.ee;
 import dev.projections.MarksCommitted;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Set;
 
 /**
  * Hands committed keys to the drainers, on the committing thread after a successful commit, before
@@ -18,7 +19,7 @@ public class HandoffObserver {
     @Inject
     EngineRuntime runtime;
 
-    void handOver(java.util.Set<dev.projections.MarkKey> keys) {
+    void handOver(Set<dev.projections.MarkKey> keys) {
         if (!resources.settings().autoRefresh()) {
             return;
         }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import jakarta.transaction.Transaction;
 
 /**
  * The engine's transactions, begun on the container's JTA transaction manager, each with its own timeout so a
@@ -94,7 +95,7 @@ public class JtaTransactions implements Transactions {
      */
     @Override
     public <T> T inTransactionOfItsOwn(Duration timeout, Work<T> work) throws Exception {
-        jakarta.transaction.Transaction callers = manager.getStatus() == Status.STATUS_NO_TRANSACTION ? null
+        Transaction callers = manager.getStatus() == Status.STATUS_NO_TRANSACTION ? null
                 : manager.suspend();
         try {
             return inNewTransaction(timeout, work);

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /** Where the Hibernate integration delivers marks: written by the pending store, announced after commit. */
 @ApplicationScoped
@@ -34,7 +35,7 @@ public class MarkSinkBean implements MarkSink {
     @Inject
     HandoffObserver handoff;
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(MarkSinkBean.class.getName());
+    private static final Logger LOG = Logger.getLogger(MarkSinkBean.class.getName());
 
     @Inject
     Instance<TenantResolver> tenantResolver;

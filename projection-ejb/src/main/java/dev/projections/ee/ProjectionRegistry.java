@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** The {@link Projection} beans of the deployment, by name; names are checked at start-up. */
 @ApplicationScoped
@@ -83,7 +84,7 @@ public class ProjectionRegistry implements ProjectionCatalog {
 
     @Override
     public Set<String> names() {
-        return new java.util.TreeSet<>(byName.keySet());
+        return new TreeSet<>(byName.keySet());
     }
 
     @Override
@@ -97,7 +98,7 @@ public class ProjectionRegistry implements ProjectionCatalog {
         if (paused.isEmpty()) {
             return byName.keySet();
         }
-        Set<String> claimable = new java.util.TreeSet<>(byName.keySet());
+        Set<String> claimable = new TreeSet<>(byName.keySet());
         claimable.removeAll(paused);
         return claimable;
     }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.security.Principal;
 
 /**
  * The {@link Projections} facade: a CDI bean, not an EJB, so a bad argument reaches the caller as the
@@ -40,7 +41,7 @@ public class ProjectionsFacade implements Projections {
 
     /** The container's built-in bean for the caller, whom pauses and suspensions record. */
     @Inject
-    java.security.Principal callerPrincipal;
+    Principal callerPrincipal;
 
     @Inject
     MarkSinkBean sink;

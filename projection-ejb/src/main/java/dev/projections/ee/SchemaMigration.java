@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.logging.Logger;
 import java.util.Map;
+import java.time.Duration;
 
 /**
  * Brings the product's tables up to date at deployment ({@code projection.schema=update}), or checks them
@@ -63,7 +64,7 @@ public class SchemaMigration {
      */
     private void checkEngineIsolation() {
         try {
-            transactions.inNewTransaction(java.time.Duration.ofSeconds(30), connection -> null);
+            transactions.inNewTransaction(Duration.ofSeconds(30), connection -> null);
         } catch (IllegalStateException e) {
             throw new IllegalStateException("projection datasource " + resources.dataSourceName() + ": "
                     + e.getMessage(), e);

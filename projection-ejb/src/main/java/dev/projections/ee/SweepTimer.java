@@ -21,6 +21,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.logging.Logger;
+import java.util.function.Supplier;
 
 /**
  * The sweep's schedule (docs/contract.md §5): a non-persistent interval timer running core's {@link Sweep}, whose
@@ -55,7 +56,7 @@ public class SweepTimer {
     dev.projections.Projections projections;
 
     /** This engine's health for checks outside this module (the optional MicroProfile readiness check). */
-    private final java.util.function.Supplier<dev.projections.EngineHealth> health = () -> projections.health();
+    private final Supplier<dev.projections.EngineHealth> health = () -> projections.health();
 
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)

@@ -14,6 +14,7 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
+import java.io.IOException;
 
 /**
  * The marking is a Hibernate integration (docs/contract.md §10): a persistence unit run by another provider would
@@ -92,7 +93,7 @@ final class UnitProviderCheck {
                     URL url = found.nextElement();
                     descriptors.putIfAbsent(url.toString(), url);
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 LOG.log(Level.FINE, "cannot list persistence.xml files", e);
             }
         }

@@ -40,7 +40,7 @@ public class HealthServlet extends HttpServlet {
             body.add("oldestDueAgeSeconds", health.oldestDueAge().toMillis() / 1000.0);
         }
         body.add("pausedProjections", Json.createArrayBuilder(health.pausedProjections()));
-        jakarta.json.JsonObjectBuilder suspended = Json.createObjectBuilder();
+        JsonObjectBuilder suspended = Json.createObjectBuilder();
         health.suspendedProjections().forEach(suspended::add);
         body.add("suspendedProjections", suspended);
         addClockSkew(body, health.clockSkew());

@@ -16,6 +16,7 @@ import org.wildfly.security.authz.MapAttributes;
 import org.wildfly.security.credential.Credential;
 import org.wildfly.security.evidence.Evidence;
 import org.wildfly.security.evidence.PasswordGuessEvidence;
+import java.util.Locale;
 
 /**
  * The console's two users (docs/contract.md §12, §13): {@code admin} with role {@code projection-admin} and {@code viewer}
@@ -52,7 +53,7 @@ public final class ConsoleUsersRealm implements SecurityRealm {
 
     private static User user(String name, String role, Function<String, String> settings) {
         String key = "projection.console." + name + "-password";
-        String variable = "PROJECTION_" + name.toUpperCase(java.util.Locale.ROOT) + "_PASSWORD";
+        String variable = "PROJECTION_" + name.toUpperCase(Locale.ROOT) + "_PASSWORD";
         String password = settings.apply(key);
         if (password == null) {
             password = settings.apply(variable);

@@ -9,6 +9,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The benchmark's database: one schema of a PostgreSQL database, emptied and given the product's tables at the start
@@ -100,7 +102,7 @@ public final class BenchDatabase {
 
     /** Opens every connection now: the pool otherwise connects in the background while the first drain is timed. */
     private static void fill(HikariDataSource pool, int size) {
-        java.util.List<Connection> held = new java.util.ArrayList<>(size);
+        List<Connection> held = new ArrayList<>(size);
         try {
             for (int i = 0; i < size; i++) {
                 held.add(pool.getConnection());

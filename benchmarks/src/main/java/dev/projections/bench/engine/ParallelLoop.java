@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /** Runs a step on {@code threads} threads until each thread's step says it is done; times the whole. */
 public final class ParallelLoop {
@@ -23,7 +24,7 @@ public final class ParallelLoop {
     }
 
     /** The same with a step of its own per thread ({@code stepOf} is given the thread's index). */
-    public static long run(int threads, String name, java.util.function.IntFunction<Step> stepOf) throws Exception {
+    public static long run(int threads, String name, IntFunction<Step> stepOf) throws Exception {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch go = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();

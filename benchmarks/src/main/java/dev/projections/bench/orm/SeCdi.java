@@ -7,6 +7,8 @@ import jakarta.enterprise.util.TypeLiteral;
 import java.lang.annotation.Annotation;
 import java.util.Iterator;
 import java.util.List;
+import jakarta.enterprise.inject.UnsatisfiedResolutionException;
+import java.util.Collections;
 
 /**
  * Just enough of CDI for the marking integration in Java SE: it looks its {@link dev.projections.marking.MarkSink} up
@@ -80,7 +82,7 @@ public final class SeCdi extends CDI<Object> {
 
     @Override
     public Object get() {
-        throw new jakarta.enterprise.inject.UnsatisfiedResolutionException("the benchmark's CDI has no such bean");
+        throw new UnsatisfiedResolutionException("the benchmark's CDI has no such bean");
     }
 
     /** An instance with one bean, or none when {@code bean} is {@code null}. */
@@ -88,7 +90,7 @@ public final class SeCdi extends CDI<Object> {
         @Override
         public T get() {
             if (bean == null) {
-                throw new jakarta.enterprise.inject.UnsatisfiedResolutionException("the benchmark's CDI has no such bean");
+                throw new UnsatisfiedResolutionException("the benchmark's CDI has no such bean");
             }
             return bean;
         }
@@ -134,7 +136,7 @@ public final class SeCdi extends CDI<Object> {
 
         @Override
         public Iterator<T> iterator() {
-            return bean == null ? java.util.Collections.emptyIterator() : List.of(bean).iterator();
+            return bean == null ? Collections.emptyIterator() : List.of(bean).iterator();
         }
     }
 }

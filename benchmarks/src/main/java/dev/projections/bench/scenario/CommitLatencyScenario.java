@@ -30,6 +30,12 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+import javax.sql.DataSource;
 
 /**
  * 4. How long after a commit the read model shows it, at light load: one marked business transaction at a time, a
@@ -71,12 +77,12 @@ public final class CommitLatencyScenario implements Scenario {
         try (OrmUnit plain = OrmUnit.plain(context.database()); OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                      new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, true,
-                     new java.util.concurrent.atomic.LongAdder());
+                     new LongAdder());
              HikariDataSource boundPool = context.database().pool("bound", 2)) {
             sink.afterCommit(instance::committed);
             // through the same proxies as the business units' and the engine's, so that a timeline sees them too
             JdbcTransactions boundTransactions = new JdbcTransactions(
-                    StatementCounting.wrap(boundPool, new java.util.concurrent.atomic.LongAdder()));
+                    StatementCounting.wrap(boundPool, new LongAdder()));
             Set<Long> touched = new TreeSet<>();
             // a first round untimed, so neither side is measured while the JIT compiles it
             int warmUp = context.options().warmUp() ? Math.min(100, samples) : 0;
@@ -113,7 +119,7 @@ public final class CommitLatencyScenario implements Scenario {
         report.note("unmarked unit). Engine: until RefreshListener.refreshed for the order's key, which follows the");
         report.note("refresh's commit; a reader polling order_search would see the row at that commit, plus its own");
         report.note("polling interval. Bound: commit, then the same refresh statement in a new transaction.");
-        report.note(String.format(java.util.Locale.ROOT, "one round trip (SELECT 1, 10 ms apart): p50 %.2f ms; engine − "
+        report.note(String.format(Locale.ROOT, "one round trip (SELECT 1, 10 ms apart): p50 %.2f ms; engine − "
                 + "bound at p50: %.1f round trips,", roundTripP50.median(),
                 (engineP50.median() - boundP50.median()) / roundTripP50.median()));
         report.note("where the engine makes 4 the bound does not (the marks' upsert, the claim and its commit, the");
@@ -201,13 +207,13 @@ public final class CommitLatencyScenario implements Scenario {
     }
 
     /** Latencies in ms of one {@code SELECT 1} at a time on an idle connection, paced like the commits. */
-    private static List<Double> roundTrips(javax.sql.DataSource pool, int samples) throws Exception {
+    private static List<Double> roundTrips(DataSource pool, int samples) throws Exception {
         List<Double> latencies = new ArrayList<>(samples);
-        try (java.sql.Connection connection = pool.getConnection();
-             java.sql.PreparedStatement select = connection.prepareStatement("SELECT 1")) {
+        try (Connection connection = pool.getConnection();
+             PreparedStatement select = connection.prepareStatement("SELECT 1")) {
             for (int i = 0; i < samples; i++) {
                 long start = System.nanoTime();
-                try (java.sql.ResultSet rows = select.executeQuery()) {
+                try (ResultSet rows = select.executeQuery()) {
                     rows.next();
                 }
                 latencies.add((System.nanoTime() - start) / 1e6);

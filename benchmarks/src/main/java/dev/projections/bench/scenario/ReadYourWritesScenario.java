@@ -31,6 +31,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * 8. What read-your-writes costs a request (docs/contract.md §14): the same light load as scenario 4, three ways in
@@ -78,7 +79,7 @@ public final class ReadYourWritesScenario implements Scenario {
         try (OrmUnit marked = OrmUnit.marked(context.database());
              EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
                      new SetBasedOrderSearchProjection(), Settings.defaults().workers(), listener, true,
-                     new java.util.concurrent.atomic.LongAdder());
+                     new LongAdder());
              HikariDataSource checks = context.database().pool("await-checks", 2)) {
             waits[0] = new RefreshWaits(Clock.systemUTC(), Settings.defaults().awaits(), Duration.ZERO,
                     (keys, committedAt, margin) -> {

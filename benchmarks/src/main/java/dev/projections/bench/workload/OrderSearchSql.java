@@ -3,6 +3,9 @@ package dev.projections.bench.workload;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Array;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The read model's statements, shared by the projections the engine runs and by the plain-SQL bounds, so that a ratio
@@ -60,13 +63,13 @@ public final class OrderSearchSql {
         for (int i = 0; i < ids.length; i++) {
             boxed[i] = ids[i];
         }
-        java.sql.Array array = connection.createArrayOf("bigint", boxed);
+        Array array = connection.createArrayOf("bigint", boxed);
         int upserted;
         try (PreparedStatement upsert = connection.prepareStatement(UPSERT.formatted(ANY))) {
             upsert.setArray(1, array);
             upserted = upsert.executeUpdate();
         }
-        if (upserted < java.util.Arrays.stream(ids).distinct().count()) {
+        if (upserted < Arrays.stream(ids).distinct().count()) {
             try (PreparedStatement delete = connection.prepareStatement(DELETE_GONE.formatted(ANY))) {
                 delete.setArray(1, array);
                 delete.executeUpdate();
@@ -74,7 +77,7 @@ public final class OrderSearchSql {
         }
     }
 
-    public static long[] parse(java.util.List<String> ids) {
+    public static long[] parse(List<String> ids) {
         return ids.stream().mapToLong(Long::parseLong).toArray();
     }
 }

@@ -10,6 +10,8 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every refused request answers with a JSON body {@code {"error": "…"}}. Messages are the API's own: the
@@ -57,7 +59,7 @@ final class ErrorMappers {
         }
     }
 
-    private static final java.util.regex.Pattern PROPERTY = java.util.regex.Pattern.compile("property '([A-Za-z]+)'");
+    private static final Pattern PROPERTY = Pattern.compile("property '([A-Za-z]+)'");
 
     /**
      * A body that is not JSON, or a field of the wrong type: the innermost field JSON-B names is given ("quantity"
@@ -66,7 +68,7 @@ final class ErrorMappers {
     static String unreadableBody(Throwable e) {
         String field = null;
         for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-            java.util.regex.Matcher property = t.getMessage() == null ? null : PROPERTY.matcher(t.getMessage());
+            Matcher property = t.getMessage() == null ? null : PROPERTY.matcher(t.getMessage());
             if (property != null && property.find()) {
                 field = property.group(1);
             }

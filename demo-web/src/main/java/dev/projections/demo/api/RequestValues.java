@@ -1,6 +1,7 @@
 package dev.projections.demo.api;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 
 /**
  * Path, query and JSON values checked here rather than by the JAX-RS runtime: its conversions wrap numbers
@@ -35,10 +36,10 @@ final class RequestValues {
     }
 
     /** A duration as the settings write it ({@code 0}, {@code 200ms}, {@code 2s}), from zero up to {@code max}. */
-    static java.time.Duration duration(String name, String value, java.time.Duration max) {
-        java.time.Duration parsed;
+    static Duration duration(String name, String value, Duration max) {
+        Duration parsed;
         try {
-            parsed = value.trim().equals("0") ? java.time.Duration.ZERO : dev.projections.config.Durations.parse(value);
+            parsed = value.trim().equals("0") ? Duration.ZERO : dev.projections.config.Durations.parse(value);
         } catch (IllegalArgumentException e) {
             throw new BadRequestJson(name + " must be a duration such as 0, 200ms or 2s, was \"" + shortened(value) + "\"");
         }

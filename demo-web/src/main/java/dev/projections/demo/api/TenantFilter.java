@@ -9,6 +9,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
+import jakarta.servlet.http.HttpServletResponse;
 
 /** The request's tenant, from header {@code X-Tenant} (none by default), for the whole request. */
 @WebFilter("/api/*")
@@ -21,7 +22,7 @@ public class TenantFilter implements Filter {
         try {
             tenant = RequestValues.tenant(((HttpServletRequest) request).getHeader("X-Tenant"));
         } catch (BadRequestJson tooLong) {
-            jakarta.servlet.http.HttpServletResponse http = (jakarta.servlet.http.HttpServletResponse) response;
+            HttpServletResponse http = (HttpServletResponse) response;
             http.setStatus(400);
             http.setContentType("application/json");
             http.getWriter().write("{\"error\":\"" + tooLong.getMessage() + "\"}");

@@ -9,6 +9,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * A request the management API answers with an error, written as {@code application/problem+json} (RFC 9457): the
@@ -18,7 +20,7 @@ import java.util.logging.Logger;
 final class ApiProblem extends RuntimeException {
 
     private final int status;
-    private final java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
 
     ApiProblem(int status, String detail) {
         super(detail, null, false, false);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.TreeSet;
 
 /**
  * What each endpoint of the management API does (the OpenAPI document served at /projections/api/v1/openapi.yaml), over the console's own beans: reads
@@ -280,7 +281,7 @@ final class ApiResources {
             }
             // bounded by the instant before the count, as the console's bulk buttons are by the list's: a mark parked
             // after the caller's count is neither counted nor skipped (engine review E1)
-            java.time.Instant countedAt = reads.now();
+            Instant countedAt = reads.now();
             expect(body, filter(name, "parked", tenant, error));
             return new ParkedSelection(name, tenant, null, error).parkedBy(countedAt);
         } catch (IllegalArgumentException bad) {
@@ -320,7 +321,7 @@ final class ApiResources {
     private void known(String name) {
         if (!reads.projectionNames().contains(name)) {
             throw ApiProblem.notFound("unknown projection \"" + name + "\"; known projections: "
-                    + new java.util.TreeSet<>(reads.projectionNames()));
+                    + new TreeSet<>(reads.projectionNames()));
         }
     }
 

@@ -13,6 +13,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.Locale;
 
 /**
  * An action's JSON body: an object whose fields are read by name and type, each error naming the field and what was
@@ -39,7 +40,7 @@ final class JsonBody {
         if (text.isBlank()) {
             return new JsonBody(JsonValue.EMPTY_JSON_OBJECT);
         }
-        if (contentType == null || !contentType.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new ApiProblem(415, "the body must be application/json, was " + (contentType == null ? "no type"
                     : "\"" + contentType + "\""));
         }

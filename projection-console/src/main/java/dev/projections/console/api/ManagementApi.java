@@ -18,6 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The JSON management API, {@code /projections/api/v1/…} (the OpenAPI document served at /projections/api/v1/openapi.yaml, README "Operating from
@@ -91,14 +95,14 @@ public class ManagementApi extends HttpServlet {
             throw new ApiProblem(HttpServletResponse.SC_FORBIDDEN, "a request from another origin cannot act");
         }
         String type = request.getContentType();
-        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (type != null && !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw new ApiProblem(415, "an action takes application/json or no body, was \"" + type + "\"");
         }
     }
 
     private static boolean sameHost(String origin, String host) {
         try {
-            java.net.URI uri = java.net.URI.create(origin);
+            URI uri = URI.create(origin);
             String authority = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
             return host != null && (host.equalsIgnoreCase(authority) || host.equalsIgnoreCase(uri.getHost()));
         } catch (IllegalArgumentException notAUri) {
@@ -186,7 +190,7 @@ public class ManagementApi extends HttpServlet {
                 get("rebuilds/{}", (api, v, r, q) -> api.rebuild(v.get(0))),
                 post("rebuilds/{}/cancel", (api, v, r, q) -> api.cancel(v.get(0))));
 
-        private static JsonBody body(HttpServletRequest request, java.util.Set<String> fields) throws IOException {
+        private static JsonBody body(HttpServletRequest request, Set<String> fields) throws IOException {
             return JsonBody.read(request.getInputStream(), request.getContentType(), fields);
         }
 
@@ -201,7 +205,7 @@ public class ManagementApi extends HttpServlet {
         /** The route of {@code method} and {@code path}: 404 when no route has the path, 405 when none has the method. */
         static Route of(String method, String path) {
             String[] segments = path.startsWith("/") ? path.substring(1).split("/", -1) : new String[] {""};
-            List<String> allowed = new java.util.ArrayList<>();
+            List<String> allowed = new ArrayList<>();
             for (Route route : ROUTES) {
                 List<String> values = route.match(segments);
                 if (values != null) {
@@ -222,7 +226,7 @@ public class ManagementApi extends HttpServlet {
             if (segments.length != pattern.size()) {
                 return null;
             }
-            List<String> values = new java.util.ArrayList<>();
+            List<String> values = new ArrayList<>();
             for (int i = 0; i < segments.length; i++) {
                 if (pattern.get(i).equals("{}")) {
                     if (segments[i].isEmpty()) {

@@ -11,6 +11,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import jakarta.persistence.TypedQuery;
 
 /**
  * {@code order_search}: one row per order with its customer's name, line count and total. Tenant-scoped: a refresh
@@ -108,7 +109,7 @@ public class OrderSearchProjection implements Projection {
         return ids;
     }
 
-    private <T> jakarta.persistence.TypedQuery<T> scoped(String select, RebuildScope scope, Class<T> type) {
+    private <T> TypedQuery<T> scoped(String select, RebuildScope scope, Class<T> type) {
         StringBuilder jpql = new StringBuilder(select).append(" AND o.tenantId = :tenant");
         if (scope.from() != null) {
             jpql.append(" AND o.id >= :from");
@@ -125,7 +126,7 @@ public class OrderSearchProjection implements Projection {
         if (select.contains("o.id >")) {
             jpql.append(" ORDER BY o.id");
         }
-        jakarta.persistence.TypedQuery<T> query = em.createQuery(jpql.toString(), type)
+        TypedQuery<T> query = em.createQuery(jpql.toString(), type)
                 .setParameter("tenant", DemoTenancy.current());
         if (scope.from() != null) {
             query.setParameter("from", Long.parseLong(scope.from()));

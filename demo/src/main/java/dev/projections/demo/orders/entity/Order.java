@@ -16,6 +16,7 @@ import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import java.util.ArrayList;
 import java.util.List;
+import java.math.BigDecimal;
 
 /** An order: its own id marks order-search, its customer's id marks customer-stats (old and new customer). */
 @Entity(name = "CustomerOrder")
@@ -86,7 +87,7 @@ public class Order {
         return lines;
     }
 
-    public OrderLine addLine(String sku, int quantity, java.math.BigDecimal price) {
+    public OrderLine addLine(String sku, int quantity, BigDecimal price) {
         OrderLine line = new OrderLine(this, sku, quantity, price);
         lines.add(line);
         return line;
