@@ -31,7 +31,7 @@ class PostgresPartitionedQueuePlanTest {
     static void partitionedMarks() throws Exception {
         url = LiquibaseSchema.freshPostgresSchema(SCHEMA);
         try (Connection connection = connect()) {
-            PostgresPartitionedPendingStoreTest.partition(connection);
+            PostgresPartitionedPendingQueueTest.partition(connection);
             try (Statement statement = connection.createStatement()) {
                 statement.execute("""
                         INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, priority,

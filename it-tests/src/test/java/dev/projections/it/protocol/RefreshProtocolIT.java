@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * database written under JTA, the facade's retry and pause, the tenant scope bean. One interleaving per test,
  * forced with latches (a gate inside the refresh) and the engine's clock; refreshing is switched off, so the test
  * itself plays the workers. The protocol's other interleavings run without a server in projection-core's
- * {@code RefreshProtocolTest}, {@code SlowBatchTest} and {@code PendingStoreContract}.
+ * {@code RefreshProtocolTest}, {@code SlowBatchTest} and {@code PendingQueueContract}.
  */
 @ExtendWith(ArquillianExtension.class)
 class RefreshProtocolIT {

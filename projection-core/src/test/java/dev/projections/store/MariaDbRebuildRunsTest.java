@@ -5,7 +5,7 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The rebuild-run contract on MariaDB, in a database of its own. */
-class MariaDbRebuildStoreTest extends RebuildStoreContract {
+class MariaDbRebuildRunsTest extends RebuildRunsContract {
 
     private static String url;
 

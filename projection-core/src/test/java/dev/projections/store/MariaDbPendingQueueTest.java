@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
  * the changelog. Connections keep the server's default isolation, REPEATABLE READ, as an application's would; the
  * contract runs the engine's transactions through {@link Tables#beginEngineTransaction}.
  */
-class MariaDbPendingStoreTest extends PendingStoreContract {
+class MariaDbPendingQueueTest extends PendingQueueContract {
 
     private static String url;
 

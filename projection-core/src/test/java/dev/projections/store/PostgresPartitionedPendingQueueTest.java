@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
  * docs/install.md gives (a row address is unique only within one partition, docs/pitfalls.md #74): two projections of
  * the contract in partitions of their own, the rest in the default one.
  */
-class PostgresPartitionedPendingStoreTest extends PendingStoreContract {
+class PostgresPartitionedPendingQueueTest extends PendingQueueContract {
 
     private static final String SCHEMA = "pending_store_partitioned";
 
@@ -62,12 +62,12 @@ class PostgresPartitionedPendingStoreTest extends PendingStoreContract {
 
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        return PostgresPendingStoreTest.backendPid(connection);
+        return PostgresPendingQueueTest.backendPid(connection);
     }
 
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        return PostgresPendingStoreTest.waitsForALock(observer, sessionId);
+        return PostgresPendingQueueTest.waitsForALock(observer, sessionId);
     }
 
     @org.junit.jupiter.api.Test

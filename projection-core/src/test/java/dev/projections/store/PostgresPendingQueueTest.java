@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
  * The pending-table contract on PostgreSQL ({@link TestDatabase}: {@code PROJECTION_TEST_JDBC_URL}, else
  * Testcontainers, else an embedded server), in a schema of its own that is dropped and recreated per run.
  */
-class PostgresPendingStoreTest extends PendingStoreContract {
+class PostgresPendingQueueTest extends PendingQueueContract {
 
     private static final String SCHEMA = "pending_store_contract";
 

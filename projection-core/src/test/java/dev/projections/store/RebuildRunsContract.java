@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The contract of the rebuild tables ({@link RebuildRuns}, {@link RebuildPartitions}, {@link RebuildMarks}, {@link RebuildHistory}) (docs/contract.md §7), run against every database: one running run per projection and
  * tenant, and an honest end state — a run never reports FINISHED while rebuild marks of it remain.
  */
-abstract class RebuildStoreContract {
+abstract class RebuildRunsContract {
 
     static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
     static final String ORDERS = "order-search";

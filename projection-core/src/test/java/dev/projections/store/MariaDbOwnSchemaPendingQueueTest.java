@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The pending-table contract on MariaDB with {@code projection.table-schema} set: there a schema is a database, so the
  * product's tables live in a database of their own while the connections use the application's.
  */
-class MariaDbOwnSchemaPendingStoreTest extends PendingStoreContract {
+class MariaDbOwnSchemaPendingQueueTest extends PendingQueueContract {
 
     private static String url;
     private static String own;

@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The rebuild-run contract on H2. */
-class H2RebuildStoreTest extends RebuildStoreContract {
+class H2RebuildRunsTest extends RebuildRunsContract {
 
     private static String url;
 

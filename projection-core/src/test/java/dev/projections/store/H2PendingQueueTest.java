@@ -12,7 +12,7 @@ import java.time.OffsetDateTime;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The pending-table contract on H2 2.2 (the demo's embedded database), in memory. */
-class H2PendingStoreTest extends PendingStoreContract {
+class H2PendingQueueTest extends PendingQueueContract {
 
     private static String url;
 

@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
  * the real Liquibase changelog. Every instant is passed in (the store never reads a clock), so time is a
  * base instant plus offsets; nothing sleeps. Columns are read back with plain JDBC.
  */
-abstract class PendingStoreContract {
+abstract class PendingQueueContract {
 
     static final Instant T0 = Instant.parse("2030-01-01T10:00:00Z");
     static final Duration LEASE = Duration.ofMinutes(2);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * whose default schema is another one (as {@code public} is an application's), and every statement of the contract
  * runs through {@link TableSchema#connection}. The tests below show where the rows and tables are.
  */
-class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
+class PostgresOwnSchemaPendingQueueTest extends PendingQueueContract {
 
     private static final String OWN = "projections_own";
     private static final String DEFAULT = "projections_own_app";
@@ -52,12 +52,12 @@ class PostgresOwnSchemaPendingStoreTest extends PendingStoreContract {
 
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        return PostgresPendingStoreTest.backendPid(connection);
+        return PostgresPendingQueueTest.backendPid(connection);
     }
 
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        return PostgresPendingStoreTest.waitsForALock(observer, sessionId);
+        return PostgresPendingQueueTest.waitsForALock(observer, sessionId);
     }
 
     @Test

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The rebuild-run contract on PostgreSQL, in a schema of its own. */
-class PostgresRebuildStoreTest extends RebuildStoreContract {
+class PostgresRebuildRunsTest extends RebuildRunsContract {
 
     private static String url;
 
