@@ -333,7 +333,7 @@ class PayaraIT {
     // ------------------------------------------------------------------ HTTP
 
     private final class Http {
-        private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
+        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(new CookieManager())
                 .followRedirects(HttpClient.Redirect.NORMAL).connectTimeout(Duration.ofSeconds(10)).build();
 
         HttpResponse<String> get(String path) throws Exception {

@@ -40,7 +40,7 @@ class ManagementApiIT {
     private static final String DEMO = "http://127.0.0.1:8080/demo/api";
     private static final String PROJECTION = "order-search";
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {

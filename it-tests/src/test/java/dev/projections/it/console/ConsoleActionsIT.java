@@ -43,7 +43,7 @@ class ConsoleActionsIT {
     private static final String DEMO = "http://127.0.0.1:8080/demo/api";
     private static final String SCRIPT = "<script>document.title='pwned'</script>";
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {

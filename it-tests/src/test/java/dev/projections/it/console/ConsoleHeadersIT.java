@@ -31,7 +31,7 @@ class ConsoleHeadersIT {
 
     private static final Pattern SESSION = Pattern.compile("JSESSIONID=([^;]+)");
 
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).build();
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {

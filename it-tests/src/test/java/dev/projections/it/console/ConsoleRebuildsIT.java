@@ -38,7 +38,7 @@ class ConsoleRebuildsIT {
 
     private static final String DEMO = "http://127.0.0.1:8080/demo/api";
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {

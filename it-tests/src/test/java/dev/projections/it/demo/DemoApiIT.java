@@ -35,7 +35,7 @@ class DemoApiIT {
     private static final String API = "http://127.0.0.1:8080/demo/api";
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
@@ -171,7 +171,7 @@ class DemoApiIT {
 
     @Test
     void theTestSupportEndpointsAreNotServedUnlessSwitchedOn() throws Exception {
-        HttpResponse<String> idle = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        HttpResponse<String> idle = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:8080/projections/test/idle")).POST(HttpRequest.BodyPublishers.noBody())
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(idle.statusCode()).as("projection.test-support is off in the demo").isEqualTo(404);
@@ -185,7 +185,7 @@ class DemoApiIT {
     }
 
     private static String metrics() throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:8080/projections/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 

@@ -152,7 +152,7 @@ class DefaultDatasourceIT {
     }
 
     private static HttpResponse<String> post(String path, String json) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(API + path))
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create(API + path))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

@@ -72,7 +72,7 @@ class TableSchemaIT {
             long leftInDefault = hasDefaultSchemaTable("projection_pending")
                     ? count("SELECT COUNT(*) FROM projection_pending") : 0;
             String customer = "own-schema-" + UUID.randomUUID();
-            HttpResponse<String> created = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(API + "/orders"))
+            HttpResponse<String> created = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create(API + "/orders"))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"" + customer
                             + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":2,\"price\":5}]}"))

@@ -69,7 +69,7 @@ class RestartIT {
         deployer.deploy("engine");
         forgetOtherTestsMarks();
         long ordersBefore = count("SELECT COALESCE(MAX(id), 0) FROM orders");
-        HttpClient http = HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         AtomicBoolean loading = new AtomicBoolean(true);
         CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
             while (loading.get()) {

@@ -171,7 +171,7 @@ class ParkingIT {
 
     private static String metrics() {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:8080/projections/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
         } catch (Exception e) {

@@ -146,7 +146,7 @@ class SuspensionIT {
 
     private static String get(String path) {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:8080" + path))
+            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:8080" + path))
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -56,7 +56,7 @@ class ConnectionLossIT {
             // not deployed here) go first
             execute("DELETE FROM projection_pending");
             long ordersBefore = count("SELECT COALESCE(MAX(id), 0) FROM orders");
-            HttpClient http = HttpClient.newHttpClient();
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             AtomicBoolean loading = new AtomicBoolean(true);
             AtomicInteger committed = new AtomicInteger();
             CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {

@@ -49,7 +49,7 @@ class HealthEndpointIT {
                 .merge(Deployments.ear(Map.of("projection.sweep-interval", "1s", "projection.auto-refresh", "false")));
     }
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void healthIsUpWithTheLastSweepWhileTheSweepRuns() throws Exception {

@@ -52,7 +52,7 @@ final class StockServer implements AutoCloseable {
         builder.environment().put("JBOSS_HOME", home.toString());
         builder.environment().put("JAVA_OPTS", "-Xms256m -Xmx768m");
         process = builder.start();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
         Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
         while (true) {
             try {

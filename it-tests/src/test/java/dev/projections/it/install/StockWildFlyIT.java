@@ -45,7 +45,7 @@ class StockWildFlyIT {
     private static StockServer server;
     private static OtlpReceiver collector;
     private static String databaseUrl;
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     static void installAsTheDocsSay() throws Exception {

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class AwaitAcrossInstancesIT {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
     void aWaitOnOneInstanceEndsWhenTheOtherRefreshedItsKeysAndWaitersAreBounded() throws Exception {

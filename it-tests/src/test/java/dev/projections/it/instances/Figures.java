@@ -25,7 +25,7 @@ final class Figures {
 
     /** The sum of a server's refresh counts with {@code outcome}, from its Prometheus endpoint. */
     static long refreshes(String metricsUrl, String outcome) throws IOException, InterruptedException {
-        String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
+        String text = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher matcher = Pattern.compile("projection_refresh_seconds_count\\{outcome=\"" + outcome
                 + "\"[^}]*} ([0-9.E]+)").matcher(text);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class KillPointsIT {
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Test
     void killedAtEachPointOfARefreshTheRestartedServerLosesNothing() throws Exception {

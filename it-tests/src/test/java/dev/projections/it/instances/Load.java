@@ -26,7 +26,7 @@ final class Load implements AutoCloseable {
     static final List<String> TENANTS = List.of("tenant-a", "tenant-b");
     static final int PROBE_KEYS = 150;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     private final List<ServerProcess> targets = new CopyOnWriteArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong committed = new AtomicLong();

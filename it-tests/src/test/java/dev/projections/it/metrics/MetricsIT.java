@@ -168,7 +168,7 @@ class MetricsIT {
     }
 
     private static String scrape() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
+        HttpResponse<String> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
                 .send(HttpRequest.newBuilder(METRICS).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));

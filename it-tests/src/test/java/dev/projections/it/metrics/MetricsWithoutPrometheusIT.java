@@ -46,7 +46,7 @@ class MetricsWithoutPrometheusIT {
     }
 
     private static HttpResponse<String> get(String uri) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(uri)).GET().build(),
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(URI.create(uri)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -32,7 +32,7 @@ class SingleWarConsoleIT {
     private static final String NAME = "single-war-console";
     private static final String APP = "http://127.0.0.1:8080/" + NAME;
 
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).build();
 
     @Deployment(testable = false)
     static WebArchive deployment() {

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 /** The console over plain HTTP, with a session of its own: for the login redirect and forged requests. */
 public final class ConsoleHttp {
 
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).cookieHandler(new CookieManager())
             .followRedirects(HttpClient.Redirect.NEVER).build();
 
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {
