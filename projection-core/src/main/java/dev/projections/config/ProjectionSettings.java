@@ -39,6 +39,7 @@ public record ProjectionSettings(
         int suspendFailurePercent,
         int rebuildPageSize,
         Duration freshnessObjective,
+        Boolean oneTransaction,
         Map<String, String> origins) {
 
     public static final String BATCH_SIZE = "batch-size";
@@ -53,10 +54,12 @@ public record ProjectionSettings(
     public static final String SUSPEND_FAILURE_PERCENT = "suspend-failure-percent";
     public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
     public static final String FRESHNESS_OBJECTIVE = "freshness-objective";
+    public static final String ONE_TRANSACTION = "one-transaction";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
     public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, LEASE_TIME, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
-            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, FRESHNESS_OBJECTIVE);
+            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, FRESHNESS_OBJECTIVE,
+            ONE_TRANSACTION);
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -98,6 +101,7 @@ public record ProjectionSettings(
         values.put(SUSPEND_FAILURE_PERCENT, Integer.toString(suspendFailurePercent));
         values.put(REBUILD_PAGE_SIZE, Integer.toString(rebuildPageSize));
         values.put(FRESHNESS_OBJECTIVE, freshnessObjective == null ? "none" : Durations.format(freshnessObjective));
+        values.put(ONE_TRANSACTION, oneTransaction == null ? "the database's default" : oneTransaction.toString());
         return values;
     }
 
@@ -118,7 +122,8 @@ public record ProjectionSettings(
         return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.leaseTime(),
                 global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
-                global.suspendFailurePercent(), global.rebuildPageSize(), global.freshnessObjective(), origins);
+                global.suspendFailurePercent(), global.rebuildPageSize(), global.freshnessObjective(), global.oneTransaction(),
+                origins);
     }
 
     /** {@code projection.order-search.max-attempts}. */
@@ -216,6 +221,7 @@ public record ProjectionSettings(
                 p.whole(labels.get(SUSPEND_FAILURE_PERCENT), global.suspendFailurePercent(), 1, 100),
                 p.atLeastOne(labels.get(REBUILD_PAGE_SIZE), global.rebuildPageSize()),
                 p.duration(labels.get(FRESHNESS_OBJECTIVE), global.freshnessObjective()),
+                p.optionalBool(labels.get(ONE_TRANSACTION), global.oneTransaction()),
                 origins);
         problems.addAll(p.errors);
         if (settings.leaseTime.compareTo(Settings.MIN_LEASE_TIME) < 0) { // a bad value fell back to the global one

@@ -40,6 +40,7 @@ public record Settings(
         String changelogTable,
         String changelogLockTable,
         Duration freshnessObjective,
+        Boolean oneTransaction,
         Awaits awaits,
         Retention retention,
         boolean testSupport,
@@ -112,6 +113,11 @@ public record Settings(
      * none. Per projection too.
      */
     public static final String FRESHNESS_OBJECTIVE = "projection.freshness-objective";
+    /**
+     * Whether a lone committed key may be claimed, refreshed and acked in one transaction (docs/design.md D53); unset,
+     * the database's default (on for PostgreSQL, off for MariaDB; H2 never). Per projection too.
+     */
+    public static final String ONE_TRANSACTION = "projection.one-transaction";
     /* hyphenated, not projection.await.x: that form is projection "await"'s own setting (§10) */
     public static final String AWAIT_MAX_WAITERS = "projection.await-max-waiters";
     public static final String AWAIT_MAX_TIMEOUT = "projection.await-max-timeout";
@@ -219,6 +225,7 @@ public record Settings(
                 p.identifier(CHANGELOG_LOCK_TABLE, DEFAULT_CHANGELOG_LOCK_TABLE, IDENTIFIER,
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
                 p.duration(FRESHNESS_OBJECTIVE, null),
+                p.optionalBool(ONE_TRANSACTION, null),
                 new Awaits(p.whole(AWAIT_MAX_WAITERS, 32, 0, 10_000),
                         p.duration(AWAIT_MAX_TIMEOUT, Duration.ofSeconds(30)),
                         p.duration(AWAIT_POLL_INTERVAL, Duration.ofMillis(500))),
@@ -294,7 +301,7 @@ public record Settings(
         return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
-                tableSchema, changelogTable, changelogLockTable, freshnessObjective, awaits, retention, testSupport,
+                tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,
                 trustedProxies, Map.copyOf(resolved));
     }
 }

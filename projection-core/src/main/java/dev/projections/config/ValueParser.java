@@ -24,6 +24,15 @@ final class ValueParser {
         return value == null ? null : value.trim();
     }
 
+    /** As {@link #bool}, where unset may mean something of its own: {@code fallback} may be {@code null}. */
+    Boolean optionalBool(String key, Boolean fallback) {
+        String value = raw(key);
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        return bool(key, Boolean.TRUE.equals(fallback));
+    }
+
     boolean bool(String key, boolean fallback) {
         String value = raw(key);
         if (value == null || value.isEmpty()) {

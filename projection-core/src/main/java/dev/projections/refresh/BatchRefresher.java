@@ -56,13 +56,14 @@ final class BatchRefresher {
     private final ClaimsInHand inHand;
     private final BooleanSupplier stopping;
     private final Set<ClaimedBatch> active = ConcurrentHashMap.newKeySet();
-    private final RefreshLag lag;
+    private final LiveLag lag;
     private final RefreshTracing tracing;
+    private final OneTransactionRefresh oneTransaction;
 
     BatchRefresher(Tables store, Transactions transactions, Clock clock, Settings settings, ProjectionCatalog catalog,
                    TenantScope tenantScope, RefreshObservers observers, LeasePolicy leases, InFlight inFlight,
                    BooleanSupplier stopping) {
-        this.lag = observers.lag();
+        this.lag = new LiveLag(observers.lag());
         this.tracing = observers.tracing();
         this.queue = store.queue();
         this.checks = store.checks();
@@ -81,6 +82,14 @@ final class BatchRefresher {
         this.inFlight = inFlight;
         this.stopping = stopping;
         this.inHand = new ClaimsInHand(claims, shortTransactions, clock, leases);
+        this.oneTransaction = new OneTransactionRefresh(queue, transactions, clock, settings, catalog, tenantScope,
+                leases, tracing, store.dialect().refreshesInTheClaimTransaction(),
+                store.dialect().refreshesInTheClaimTransactionByDefault(), callbacks, this::succeeded);
+    }
+
+    /** The refresh of a lone handed key in one transaction with its claim and ack (docs/design.md D53). */
+    OneTransactionRefresh oneTransaction() {
+        return oneTransaction;
     }
 
     /**
@@ -250,27 +259,18 @@ final class BatchRefresher {
         Duration took = Duration.between(start, committedAt).dividedBy(marks.size());
         batch.refreshedAsClaimed((int) outcomes.stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
         for (int i = 0; i < marks.size(); i++) {
-            lagged(marks.get(i), committedAt);
-            guard.succeeded(marks.get(i).key());
-            giveBacks.ended(marks.get(i).key());
-            callbacks.refreshed(marks.get(i).key(), outcomes.get(i), took);
+            succeeded(marks.get(i), outcomes.get(i), committedAt, took);
         }
         return Ended.REFRESHED;
     }
 
-    /**
-     * The refresh of {@code mark} committed at {@code committedAt}: its lag to the meter, whatever that does. Live marks
-     * only: a rebuild's marks wait behind live ones by design, and their age says nothing of the read model's freshness.
-     */
-    private void lagged(ClaimedMark mark, Instant committedAt) {
-        if (mark.firstMarkedAt() == null || mark.priority() != PendingQueue.LIVE) {
-            return;
-        }
-        try {
-            lag.refreshed(mark.key(), mark.firstMarkedAt(), committedAt);
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "recording the lag of " + mark.key() + " failed", e);
-        }
+    /** A refresh of {@code mark} committed and acked: told to everything that counts it, the listeners last. */
+    private void succeeded(ClaimedMark mark, AckOutcome outcome, Instant committedAt, Duration took) {
+        lag.refreshed(mark, committedAt);
+        guard.succeeded(mark.key());
+        giveBacks.ended(mark.key());
+        oneTransaction.took(mark.key().projection(), took);
+        callbacks.refreshed(mark.key(), outcome, took);
     }
 
     /** Whether {@code failure} is back-pressure by the server's signals or the mark's projection's list. */
@@ -310,13 +310,11 @@ final class BatchRefresher {
             return Ended.GIVEN_BACK; // its claim was lost before the refresh began: another worker has the key
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
-        lagged(mark, clock.instant());
         if (outcome == AckOutcome.SUCCESS) {
             batch.refreshedAsClaimed(1);
         }
-        guard.succeeded(mark.key());
-        giveBacks.ended(mark.key());
-        callbacks.refreshed(mark.key(), outcome, Duration.between(start, clock.instant()));
+        Instant committedAt = clock.instant();
+        succeeded(mark, outcome, committedAt, Duration.between(start, committedAt));
         return Ended.REFRESHED;
     }
 
@@ -369,7 +367,7 @@ final class BatchRefresher {
                 return false; // its claim was lost before the refresh began
             }
             // committed and acked: the probe succeeded, whatever the listener does (docs/contract.md §6)
-            lagged(mark, clock.instant());
+            lag.refreshed(mark, clock.instant());
             guard.forget(mark.key().projection());
             callbacks.refreshed(mark.key(), outcome, Duration.between(start, clock.instant()));
             return true;

@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
+import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.ControlTable;
 import dev.projections.store.PendingChecks;
@@ -43,9 +44,8 @@ public final class RefreshEngine {
     private final Handoff handoff;
     private final ProjectionCatalog catalog;
     private final PendingQueue queue;
-    private final ControlTable control;
     private final PendingChecks checks;
-    private final ProbeClaims probes;
+    private final SuspensionProbes probes;
     private final LeasePolicy leases;
     private final ShortTransactions shortTransactions;
     private final RebuildStepper rebuilds;
@@ -67,9 +67,7 @@ public final class RefreshEngine {
                          RebuildStepper rebuilds) {
         this.lifecycle = observers.lifecycle();
         this.queue = store.queue();
-        this.control = store.control();
         this.checks = store.checks();
-        this.probes = store.probes();
         this.clock = clock;
         this.settings = settings;
         this.handoff = handoff;
@@ -81,6 +79,8 @@ public final class RefreshEngine {
         this.pacing = new RebuildPacing(rebuilds, handoff, settings); // without rebuilds: counts claims only
         this.refresher = new BatchRefresher(store, transactions, clock, settings, catalog,
                 tenantScope, observers, leases, inFlight, () -> stopping);
+        this.probes = new SuspensionProbes(store, shortTransactions, clock, settings, catalog, leases, refresher,
+                lifecycle, () -> stopping);
     }
 
     /**
@@ -225,6 +225,19 @@ public final class RefreshEngine {
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
         boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
+        if (!turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
+                && refresher.oneTransaction().applies(projection)) {
+            boolean lookWanted = lookAtDue;
+            Claim inOne = takeInOneTransaction(projection, turn.keys().get(0), batchSize, look, lookBeforeEnding);
+            if (inOne != null) {
+                if (lookWanted) {
+                    // the look this claim would have made, in the next turn: after the key's refresh, not before it
+                    handoff.askForDueLook(Set.of(projection));
+                }
+                return inOne;
+            }
+            // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
+        }
         List<ClaimedMark> claimed;
         if (rebuildShare) {
             // the run's turn beside a live backlog: its handed keys and a batch of its rebuild marks, no live due marks
@@ -282,6 +295,35 @@ public final class RefreshEngine {
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
     }
 
+    /**
+     * A turn of one handed key and no look, claimed, refreshed and acked in one transaction (docs/design.md D53);
+     * {@code null} when that rolled back. Such a turn looked at its key only, as a claim by key does.
+     */
+    private Claim takeInOneTransaction(String projection, MarkKey key, int batchSize, DueLook look,
+                                       Set<String> lookBeforeEnding) {
+        OneTransactionRefresh.Result result;
+        inFlight.batchBegins(1);
+        inFlight.refreshBegins();
+        try {
+            result = refresher.oneTransaction().refresh(key);
+        } finally {
+            inFlight.refreshEnds();
+            inFlight.batchEnds(1);
+        }
+        if (result.ended() == OneTransactionRefresh.Ended.ROLLED_BACK) {
+            return null;
+        }
+        pacing.liveClaimed(projection, result.mark() == null ? List.of() : List.of(result.mark()), batchSize);
+        lookBeforeEnding.add(projection);
+        if (result.ended() == OneTransactionRefresh.Ended.NOT_CLAIMED) {
+            return Claim.EMPTY;
+        }
+        if (result.outcome() != AckOutcome.SUCCESS) {
+            look.lookAgain(); // marked anew meanwhile: due again now
+        }
+        return Claim.SHORT;
+    }
+
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */
     public EngineSteps steps() {
         return new EngineSteps(claimer, refresher, catalog, settings);
@@ -318,42 +360,9 @@ public final class RefreshEngine {
         return stopping;
     }
 
-    /**
-     * The sweep's probes (docs/contract.md §6): for each suspended projection this instance deploys whose turn it
-     * takes (one instance per {@code probe-interval}), one due mark is refreshed despite the suspension; when it
-     * succeeds the suspension is lifted on every instance. With nothing due there is nothing to learn from: it
-     * stays. Returns those lifted.
-     */
+    /** The sweep's probes of suspended projections ({@link SuspensionProbes}); returns those lifted. */
     public List<String> probeSuspended() {
-        List<String> lifted = new ArrayList<>();
-        Map<String, Suspension> suspended = shortTransactions.run("read suspensions",
-                control::suspensions);
-        for (String projection : suspended.keySet()) {
-            if (!catalog.names().contains(projection) || stopping()) {
-                continue;
-            }
-            // what this instance saw before or during the suspension must not trip it again once it is lifted
-            refresher.forgetFailures(projection);
-            Instant now = clock.instant();
-            String token = UUID.randomUUID().toString();
-            // the turn and the claim in one transaction: an operator's pause committed meanwhile gets no probe
-            ClaimedMark probe = shortTransactions.run("claim a probe",
-                    c -> control.takeProbeTurn(c, projection, now, settings.probeInterval())
-                            ? probes.claim(c, projection, now, leases.of(projection), token) : null);
-            if (probe == null || !refresher.probe(probe)) {
-                continue;
-            }
-            if (shortTransactions.run("lift a suspension",
-                    c -> control.liftSuspension(c, projection))) {
-                LOG.info("projection " + projection + " resumed on every instance: a probe refresh of " + probe.key()
-                        + " succeeded");
-                lifted.add(projection);
-                catalog.claimableChanged();
-                lifecycle.announce(new dev.projections.lifecycle.ProjectionResumed(projection,
-                        dev.projections.lifecycle.ProjectionResumed.PROBE, clock.instant()));
-            }
-        }
-        return lifted;
+        return probes.probeSuspended();
     }
 
     /** Every projection this instance deploys, paused or not (read from memory, never from the database). */

@@ -285,6 +285,26 @@ public enum Dialect {
         return name;
     }
 
+    /**
+     * Whether a lone handed key may be claimed, refreshed and acked in one transaction (docs/design.md D53): on
+     * PostgreSQL and MariaDB. Not on H2, the demo's embedded database: a business commit that marks the key meanwhile
+     * waits for its row, and H2 fails such a wait after its lock timeout.
+     */
+    public boolean refreshesInTheClaimTransaction() {
+        return pick(true, false, true);
+    }
+
+    /**
+     * Whether it does so when {@code projection.one-transaction} is unset: on PostgreSQL, where the refresh's lock
+     * waits are bounded well under the deadlock timeout, so a lock cycle with a business transaction always ends
+     * with the refresh giving way (docs/pitfalls.md #96). Not on MariaDB, whose deadlock detection picks the victim
+     * by weight at once, which may be the business transaction: there a team turns it on for projections whose
+     * refresh takes no lock a business transaction may hold.
+     */
+    public boolean refreshesInTheClaimTransactionByDefault() {
+        return pick(true, false, false);
+    }
+
     /** Whether indexes may have a WHERE clause (a partial index); where not, the changelog leaves them out. */
     public boolean partialIndexes() {
         return pick(true, false, false);

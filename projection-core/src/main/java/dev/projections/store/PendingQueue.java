@@ -179,11 +179,32 @@ public abstract class PendingQueue {
     /** Claims those of {@code keys} that are due, unleased and of {@code projections}. */
     public List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                        Instant now, Duration lease, String token) throws SQLException {
+        return claimKeys(connection, keys, projections, now, lease, token, false);
+    }
+
+    /**
+     * Claims {@code key}, if it is due and unleased, in the transaction that goes on to refresh and ack it
+     * (docs/design.md D53); {@code null} when it is not claimable. Its row lock, held until that transaction ends,
+     * keeps every other worker off the key, and its lease is never seen by another transaction: the ack deletes the
+     * row, a rollback takes the lease back with everything else. What the claim sets for the rest of the transaction
+     * is {@link #claimStatementInRefresh}'s.
+     */
+    public ClaimedMark claimToRefresh(Connection connection, MarkKey key, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> claimed = claimKeys(connection, List.of(key), List.of(key.projection()), now, lease, token,
+                true);
+        return claimed.isEmpty() ? null : claimed.get(0);
+    }
+
+    private List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys,
+                                        Collection<String> projections, Instant now, Duration lease, String token,
+                                        boolean inRefreshTransaction) throws SQLException {
         if (keys.isEmpty() || projections.isEmpty()) {
             return List.of();
         }
-        try (PreparedStatement select = connection.prepareStatement(
-                claimStatement(lockingRead(connection, claimKeysSql(keys.size(), projections.size()))))) {
+        String candidates = lockingRead(connection, claimKeysSql(keys.size(), projections.size()));
+        try (PreparedStatement select = connection.prepareStatement(inRefreshTransaction
+                ? claimStatementInRefresh(candidates) : claimStatement(candidates))) {
             int i = 1 + claimParameters();
             for (String projection : projections) {
                 select.setString(i++, projection);
@@ -256,6 +277,14 @@ public abstract class PendingQueue {
      */
     String claimStatement(String candidates) {
         return candidates;
+    }
+
+    /**
+     * {@link #claimStatement} for a claim in the transaction that refreshes what it claims ({@link #claimToRefresh}):
+     * here the same, as it sets nothing for the rest of the transaction.
+     */
+    String claimStatementInRefresh(String candidates) {
+        return claimStatement(candidates);
     }
 
     /** The parameters {@link #claimStatement} puts before the candidates' own: 0, or 3 for a claim in one statement. */

@@ -309,7 +309,6 @@ final class PostgresPendingQueue extends PendingQueue {
              WHERE q.projection = candidate.projection
                AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
                AND q.ctid = split_part(candidate.address, ' ', 2)::tid
-               AND (SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL
                AND %s
             RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
                       q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
@@ -324,8 +323,23 @@ final class PostgresPendingQueue extends PendingQueue {
     /** A one-time condition that sets LOCK_WAIT_BOUND for the rest of the transaction before its statement reads a row. */
     static final String BOUNDED_LOCK_WAITS = "(SELECT set_config('lock_timeout', '" + LOCK_WAIT_BOUND + "', true)) IS NOT NULL";
 
+    /** A one-time condition that lets the claim's transaction commit without waiting for the disk (docs/design.md D25). */
+    private static final String COMMIT_WITHOUT_WAITING = "(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL";
+
     @Override
     String claimStatement(String candidates) {
+        return CLAIM_IN_ONE_STATEMENT.formatted(candidates, COMMIT_WITHOUT_WAITING + "\n               AND "
+                + BOUNDED_LOCK_WAITS);
+    }
+
+    /**
+     * In the refresh's transaction the bounded lock waits only: the refresh commits as it would on its own (waiting for
+     * the disk), and a refresh statement that waits longer for a lock ends the transaction, so a lock cycle with a
+     * business transaction waiting for the claimed row is broken by the refresh, well before the business side's
+     * deadlock check (docs/pitfalls.md #96); the key then goes the ordinary way.
+     */
+    @Override
+    String claimStatementInRefresh(String candidates) {
         return CLAIM_IN_ONE_STATEMENT.formatted(candidates, BOUNDED_LOCK_WAITS);
     }
 

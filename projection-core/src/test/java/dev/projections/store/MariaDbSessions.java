@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /** The MariaDB contract tests' view of sessions: a connection's id, and whether a session waits for a lock. */
-final class MariaDbSessions {
+public final class MariaDbSessions {
 
     /*
      * InnoDB serves information_schema.INNODB_TRX from a cache it refreshes only when the last read is more than
@@ -16,7 +16,7 @@ final class MariaDbSessions {
      */
     private long lastRead;
 
-    static long connectionId(Connection connection) throws SQLException {
+    public static long connectionId(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT CONNECTION_ID()")) {
             rows.next();
@@ -24,7 +24,7 @@ final class MariaDbSessions {
         }
     }
 
-    boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+    public boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
         if (System.nanoTime() - lastRead < 150_000_000L) {
             return false;
         }

@@ -1,0 +1,501 @@
+package dev.projections.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.config.ProjectionSettings;
+import dev.projections.config.SettingSource;
+import dev.projections.config.Settings;
+import dev.projections.refresh.AdjustableClock;
+import dev.projections.refresh.JdbcTransactions;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.store.PendingQueue;
+import dev.projections.store.Tables;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A lone committed key claimed, refreshed and acked in one transaction (docs/design.md D53), on a real database: the
+ * claim is never seen by another transaction, one worker per key holds on this path too, a business commit of the key
+ * meanwhile waits and marks it anew, and an instance that dies at any point of it (after the claim, after the refresh's
+ * writes, at the commit) leaves the mark as it was, due and unleased, for another instance to take at once, with
+ * nothing of the refresh written. Each database a subclass.
+ */
+abstract class OneTransactionRefreshContract {
+
+    private static final String PROJECTION = "one-tx";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** The instance died: nothing after the kill point runs, its transaction never commits. */
+    static final class InstanceDied extends Error {
+        InstanceDied() {
+            super("the instance died here");
+        }
+    }
+
+    /** A new connection to the test database, with the product's tables and the read model's log. */
+    protected abstract Connection connect() throws SQLException;
+
+    protected abstract String product();
+
+    protected abstract long sessionId(Connection connection) throws SQLException;
+
+    /** Ends session {@code sessionId} as a crashed instance's would end: the server rolls its transaction back. */
+    protected abstract void kill(Connection observer, long sessionId) throws SQLException;
+
+    protected abstract boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException;
+
+    /** The settings that turn the path on for this database ({@code projection.one-transaction} where off by default). */
+    protected abstract Map<String, String> oneTransactionOn();
+
+    /** Whether the refresh's lock waits are bounded on this path, so a lock cycle ends with the refresh giving way. */
+    protected abstract boolean refreshGivesWayInALockCycle();
+
+    protected final AdjustableClock clock = new AdjustableClock();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final List<Engine> engines = new ArrayList<>();
+    /** What the projection does at the start and the end of each refresh (a latch, a kill). */
+    protected volatile ThrowingRunnable atRefreshStart = () -> { };
+    private volatile ThrowingRunnable atRefreshEnd = () -> { };
+    /** What a connection does when its transaction commits, once. */
+    private final AtomicReference<ThrowingRunnable> atNextCommit = new AtomicReference<>();
+    private final AtomicInteger refreshesBegun = new AtomicInteger();
+    /** The session of the refresh running now. */
+    private volatile long refreshingSession;
+
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    @BeforeEach
+    void emptyTables() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DELETE FROM projection_pending");
+            statement.execute("DELETE FROM projection_control");
+            statement.execute("CREATE TABLE IF NOT EXISTS one_tx_log (entity_id VARCHAR(100) NOT NULL)");
+            statement.execute("DELETE FROM one_tx_log");
+            statement.execute("CREATE TABLE IF NOT EXISTS one_tx_source (id VARCHAR(100) PRIMARY KEY, v INT NOT NULL)");
+            statement.execute("DELETE FROM one_tx_source");
+            statement.execute("INSERT INTO one_tx_source (id, v) VALUES ('1', 0)");
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        engines.forEach(Engine::stop);
+        threads.shutdownNow();
+    }
+
+    /** The projection: each refresh appends the key to {@code one_tx_log} in the engine's transaction. */
+    private final Projection projection = new Projection() {
+        @Override
+        public String name() {
+            return PROJECTION;
+        }
+
+        @Override
+        public void refresh(String id) throws Exception {
+            refreshesBegun.incrementAndGet();
+            Connection connection = JdbcTransactions.current();
+            refreshingSession = sessionId(connection);
+            atRefreshStart.run();
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO one_tx_log (entity_id) VALUES (?)")) {
+                insert.setString(1, id);
+                insert.executeUpdate();
+            }
+            atRefreshEnd.run();
+        }
+    };
+
+    @Test
+    void aLoneCommittedKeyIsRefreshedAndAckedWithAClaimNoOtherTransactionEverSees() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        AtomicReference<String> claimSeenMeanwhile = new AtomicReference<>("not looked");
+        atRefreshStart = () -> claimSeenMeanwhile.set(claimToken(key));
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(claimSeenMeanwhile.get()).as("the claim token another transaction sees during the refresh").isNull();
+        assertThat(log()).containsExactly("1");
+        assertThat(markOf(key)).as("acked").isNull();
+    }
+
+    @Test
+    void withOneTransactionOffTheClaimCommitsBeforeTheRefresh() throws Exception {
+        Engine engine = engine(Map.of(ProjectionSettings.key(PROJECTION, ProjectionSettings.ONE_TRANSACTION), "false"));
+        MarkKey key = mark("1");
+        AtomicReference<String> claimSeenMeanwhile = new AtomicReference<>();
+        atRefreshStart = () -> claimSeenMeanwhile.set(claimToken(key));
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(claimSeenMeanwhile.get()).as("the committed claim's token").isNotNull();
+        assertThat(log()).containsExactly("1");
+    }
+
+    @Test
+    void aRefreshThatFailsRollsBackItsClaimAndIsRecordedOnceByTheOrdinaryPath() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        atRefreshEnd = () -> {
+            throw new IllegalStateException("boom");
+        };
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(refreshesBegun).as("in one transaction, then claimed the ordinary way").hasValue(2);
+        assertThat(log()).isEmpty();
+        Object[] mark = markOf(key);
+        assertThat(mark[0]).as("attempts").isEqualTo(1);
+        assertThat(mark[1]).as("claim token: none left").isNull();
+        assertThat((String) mark[2]).as("last error").contains("boom");
+    }
+
+    @Test
+    void whileOneInstanceRefreshesAKeyInOneTransactionAnotherTakesNothingOfIt() throws Exception {
+        Engine first = engine(Map.of());
+        Engine second = engine(Map.of());
+        MarkKey key = mark("1");
+        CountDownLatch finish = new CountDownLatch(1);
+        CompletableFuture<Void> firstDrains = refreshingUntil(finish, first, key);
+
+        second.drainers().committed(List.of(key)); // the key handed over, then a look at every due mark
+        second.refresh().drain();
+
+        assertThat(refreshesBegun).as("refreshes begun: the first instance's only").hasValue(1);
+        finish.countDown();
+        firstDrains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(log()).containsExactly("1");
+        assertThat(markOf(key)).isNull();
+    }
+
+    @Test
+    void aBusinessCommitOfTheKeyDuringItsRefreshWaitsAndMarksItAnew() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        CountDownLatch finish = new CountDownLatch(1);
+        CompletableFuture<Void> drains = refreshingUntil(finish, engine, key);
+        AtomicReference<Long> businessSession = new AtomicReference<>();
+        CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
+            try (Connection connection = connect()) {
+                connection.setAutoCommit(false);
+                businessSession.set(sessionId(connection));
+                // due in a minute of the engine's clock: no drainer takes it before the test looks at it
+                store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant().plusSeconds(60));
+                connection.commit();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        try (Connection observer = connect()) {
+            awaitTrue("the business commit waits for the mark's row",
+                    () -> businessSession.get() != null && isWaitingForALock(observer, businessSession.get()));
+        }
+        assertThat(business).as("waiting for the refresh's commit").isNotDone();
+
+        finish.countDown();
+        business.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        drains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(log()).as("the refresh committed").containsExactly("1");
+        Object[] mark = markOf(key);
+        assertThat(mark).as("the business commit's mark, not lost").isNotNull();
+        assertThat(mark[0]).as("attempts").isEqualTo(0);
+        assertThat(mark[1]).as("unclaimed").isNull();
+        clock.advance(Duration.ofSeconds(61));
+        engine.drainers().committed(List.of(key));
+        assertThat(log()).containsExactly("1", "1");
+        assertThat(markOf(key)).isNull();
+    }
+
+    @Test
+    void anInstanceThatDiesAfterTheClaimLeavesTheMarkForAnotherAtOnce() throws Exception {
+        diesAndAnotherRefreshes(() -> atRefreshStart = this::killTheRefreshAndDie);
+    }
+
+    @Test
+    void anInstanceThatDiesAfterTheRefreshWroteBeforeTheAckLeavesTheMarkForAnotherAtOnceAndNothingWritten()
+            throws Exception {
+        diesAndAnotherRefreshes(() -> atRefreshEnd = this::killTheRefreshAndDie);
+    }
+
+    /** The last point before the commit reaches the database; once it has, the refresh simply committed. */
+    @Test
+    void anInstanceThatDiesAfterTheAckBeforeItsCommitLeavesTheMarkForAnotherAtOnceAndNothingWritten()
+            throws Exception {
+        diesAndAnotherRefreshes(() -> atRefreshEnd = () -> atNextCommit.set(this::killTheRefreshAndDie));
+    }
+
+    @Test
+    void aRefreshThatWaitsForTheLockOfABusinessTransactionWaitingForItsMarkGivesWay() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(refreshGivesWayInALockCycle(),
+                "off by default on this database (docs/pitfalls.md #96)");
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        CountDownLatch businessHoldsTheSource = new CountDownLatch(1);
+        CountDownLatch refreshHoldsTheMark = new CountDownLatch(1);
+        AtomicReference<Long> businessSession = new AtomicReference<>();
+        CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
+            try (Connection connection = connect()) {
+                connection.setAutoCommit(false);
+                businessSession.set(sessionId(connection));
+                try (Statement update = connection.createStatement()) {
+                    update.executeUpdate("UPDATE one_tx_source SET v = v + 1 WHERE id = '1'");
+                }
+                businessHoldsTheSource.countDown();
+                assertThat(refreshHoldsTheMark.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+                store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant()); // at commit
+                connection.commit();
+            } catch (SQLException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        assertThat(businessHoldsTheSource.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        AtomicInteger cyclesClosed = new AtomicInteger();
+        atRefreshStart = () -> {
+            if (cyclesClosed.getAndIncrement() > 0) {
+                return; // the ordinary path's refresh, once the business transaction is gone
+            }
+            refreshHoldsTheMark.countDown();
+            try (Connection observer = connect()) {
+                awaitTrue("the business transaction waits for the mark's row",
+                        () -> isWaitingForALock(observer, businessSession.get()));
+            }
+            try (Statement lock = JdbcTransactions.current().createStatement()) {
+                lock.executeQuery("SELECT v FROM one_tx_source WHERE id = '1' FOR UPDATE").close(); // the cycle
+            }
+        };
+
+        engine.drainers().committed(List.of(key));
+        business.get(WAIT.toSeconds(), TimeUnit.SECONDS); // committed: not the deadlock's victim
+
+        engine.drainers().committed(List.of(key)); // the business commit's hand-off
+        assertThat(log()).contains("1");
+        assertThat(markOf(key)).isNull();
+        try (Connection connection = connect(); Statement select = connection.createStatement();
+             ResultSet rows = select.executeQuery("SELECT v FROM one_tx_source WHERE id = '1'")) {
+            rows.next();
+            assertThat(rows.getInt(1)).as("the business update").isEqualTo(1);
+        }
+    }
+
+    /**
+     * {@code key} handed to {@code engine} on another thread, returning once its refresh has begun; the refresh goes on
+     * when {@code finish} is counted down, and the drainer's end is the returned future's.
+     */
+    private CompletableFuture<Void> refreshingUntil(CountDownLatch finish, Engine engine, MarkKey key)
+            throws InterruptedException {
+        CountDownLatch refreshing = new CountDownLatch(1);
+        atRefreshStart = () -> {
+            refreshing.countDown();
+            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        };
+        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.drainers().committed(List.of(key)),
+                threads);
+        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        atRefreshStart = () -> { };
+        return drains;
+    }
+
+    private void killTheRefreshAndDie() throws Exception {
+        try (Connection observer = connect()) {
+            kill(observer, refreshingSession);
+        }
+        throw new InstanceDied();
+    }
+
+    private void diesAndAnotherRefreshes(Runnable armKillPoint) throws Exception {
+        Engine dying = engine(Map.of());
+        MarkKey key = mark("1");
+        Object[] before = markOf(key);
+        armKillPoint.run();
+
+        assertThatThrownBy(() -> dying.drainers().committed(List.of(key))).isInstanceOf(InstanceDied.class);
+
+        assertThat(log()).as("nothing of the refresh written").isEmpty();
+        Object[] after = markOf(key);
+        assertThat(after).as("the mark as it was: attempts, claim, error, due").containsExactly(before);
+        atRefreshStart = () -> { };
+        atRefreshEnd = () -> { };
+        atNextCommit.set(null);
+        Engine other = unwarmed(oneTransactionOn());
+        other.drainers().committed(List.of(key)); // the clock has not moved: no lease to wait for
+        assertThat(log()).containsExactly("1");
+        assertThat(markOf(key)).isNull();
+    }
+
+    // --- the instances and the tables
+
+    private Tables store() {
+        return Tables.forProduct(product());
+    }
+
+    /**
+     * One more instance, with the path on unless {@code settings} say otherwise, and warmed up: a projection goes this
+     * way once one of its refreshes was timed, so the instance has refreshed a key of its own ("warm-…", left out of
+     * {@link #log()}).
+     */
+    protected Engine engine(Map<String, String> settings) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(oneTransactionOn());
+        all.putAll(settings);
+        Engine engine = unwarmed(all);
+        MarkKey warmUp = mark("warm-" + engines.size());
+        engine.drainers().committed(List.of(warmUp));
+        assertThat(markOf(warmUp)).as("warmed up").isNull();
+        refreshesBegun.set(0);
+        return engine;
+    }
+
+    private Engine unwarmed(Map<String, String> settings) {
+        Properties deployment = new Properties();
+        deployment.putAll(settings);
+        SettingSource source = SettingSource.standard(new Properties(), Map.of(), deployment);
+        Settings resolved = ProjectionSettings.resolve(Settings.load(source), source, List.of(projection));
+        DataSource dataSource = dataSource();
+        Engine engine = Engine.builder()
+                .dataSource(dataSource)
+                .store(store())
+                .container(PlainContainer.on(dataSource, Runnable::run)
+                        .transactions(new JdbcTransactions(dataSource))
+                        .clock(clock))
+                .settings(resolved)
+                .projections(new ProjectionCatalog() {
+                    @Override
+                    public Projection byName(String name) {
+                        return projection;
+                    }
+
+                    @Override
+                    public Set<String> names() {
+                        return Set.of(PROJECTION);
+                    }
+
+                    @Override
+                    public Set<String> claimable() {
+                        return names();
+                    }
+                })
+                .instanceId("instance-" + engines.size())
+                .withoutRebuildSteps()
+                .build();
+        engines.add(engine);
+        return engine;
+    }
+
+    /** Connections of {@link #connect}, each running {@link #atNextCommit} when its transaction commits. */
+    private DataSource dataSource() {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getConnection" -> committing(connect());
+                    case "getLogWriter" -> new PrintWriter(System.err);
+                    case "isWrapperFor" -> false;
+                    case "getLoginTimeout" -> 0;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    case "toString" -> "test datasource";
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private Connection committing(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("commit")) {
+                        ThrowingRunnable first = atNextCommit.getAndSet(null);
+                        if (first != null) {
+                            first.run();
+                        }
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    protected MarkKey mark(String id) throws SQLException {
+        MarkKey key = new MarkKey(PROJECTION, "", id);
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant());
+            connection.commit();
+        }
+        return key;
+    }
+
+    /** attempts, claim token, last error, due time of the key's mark; {@code null} when it has none. */
+    protected Object[] markOf(MarkKey key) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT attempts, claim_token, last_error, available_at FROM projection_pending"
+                        + " WHERE projection = ? AND tenant_id = ? AND entity_id = ?")) {
+            select.setString(1, key.projection());
+            select.setString(2, key.tenantId());
+            select.setString(3, key.entityId());
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? new Object[] {rows.getInt(1), rows.getString(2), rows.getString(3),
+                        rows.getTimestamp(4)} : null;
+            }
+        }
+    }
+
+    private String claimToken(MarkKey key) throws SQLException {
+        Object[] mark = markOf(key);
+        return mark == null ? "no mark" : (String) mark[1];
+    }
+
+    protected List<String> log() throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT entity_id FROM one_tx_log WHERE entity_id NOT LIKE 'warm-%'")) {
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+        }
+        return ids;
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code condition} until it holds (what another session does has no event to wait on). */
+    protected static void awaitTrue(String what, Condition condition) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + WAIT + ": " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}

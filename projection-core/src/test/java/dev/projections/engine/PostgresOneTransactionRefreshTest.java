@@ -1,0 +1,126 @@
+package dev.projections.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.refresh.JdbcTransactions;
+import dev.projections.store.LiquibaseSchema;
+import dev.projections.testsupport.TestDatabase;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** {@link OneTransactionRefreshContract} on PostgreSQL, in a schema of its own. */
+class PostgresOneTransactionRefreshTest extends OneTransactionRefreshContract {
+
+    private static String url;
+
+    @BeforeAll
+    static void createSchema() throws Exception {
+        url = LiquibaseSchema.freshPostgresSchema("one_transaction_refresh");
+    }
+
+    @Override
+    protected Connection connect() throws SQLException {
+        TestDatabase database = TestDatabase.get();
+        return DriverManager.getConnection(url, database.user(), database.password());
+    }
+
+    @Override
+    protected String product() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    protected Map<String, String> oneTransactionOn() {
+        return Map.of(); // PostgreSQL's default
+    }
+
+    @Override
+    protected boolean refreshGivesWayInALockCycle() {
+        return true;
+    }
+
+    @Test
+    void theRefreshWaitsForTheDiskAsItWouldAloneAndForALockAtMostTheClaimsBound() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        AtomicReference<String> seen = new AtomicReference<>();
+        atRefreshStart = () -> {
+            try (Statement statement = JdbcTransactions.current().createStatement();
+                 ResultSet rows = statement.executeQuery(
+                         "SELECT current_setting('synchronous_commit') || ' ' || current_setting('lock_timeout')")) {
+                rows.next();
+                seen.set(rows.getString(1));
+            }
+        };
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(seen.get()).isEqualTo("on 50ms");
+        assertThat(log()).containsExactly("1");
+    }
+
+    @Override
+    protected long sessionId(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    @Override
+    protected void kill(Connection observer, long sessionId) throws SQLException {
+        try (PreparedStatement terminate = observer.prepareStatement("SELECT pg_terminate_backend(?)")) {
+            terminate.setInt(1, Math.toIntExact(sessionId));
+            terminate.executeQuery().close();
+        }
+        awaitGone(observer, "SELECT COUNT(*) FROM pg_stat_activity WHERE pid = ?", sessionId);
+    }
+
+    @Override
+    protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
+        try (PreparedStatement statement = observer.prepareStatement(
+                "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
+            statement.setLong(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) > 0;
+            }
+        }
+    }
+
+    /** Until the server has ended the session (its transaction rolled back with it). */
+    static void awaitGone(Connection observer, String countSql, long sessionId) throws SQLException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (PreparedStatement count = observer.prepareStatement(countSql)) {
+                count.setLong(1, sessionId);
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    if (rows.getLong(1) == 0) {
+                        return;
+                    }
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("session " + sessionId + " still there 30 s after it was killed");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.Projection;
+import dev.projections.config.ProjectionSettings;
+import dev.projections.config.SettingSource;
+import dev.projections.config.Settings;
+import dev.projections.spi.RefreshTracing;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** Which projections' lone handed keys are refreshed in one transaction with their claim (docs/design.md D53). */
+class OneTransactionRuleTest {
+
+    @Test
+    void aProjectionWithShortRefreshesGoesInOneTransactionOnceOneRefreshWasTimed() {
+        OneTransactionRefresh rule = rule(Map.of(), true, true, RefreshTracing.NONE);
+        assertThat(rule.applies("orders")).as("no refresh timed yet").isFalse();
+
+        rule.took("orders", Duration.ofMillis(3));
+
+        assertThat(rule.applies("orders")).isTrue();
+        assertThat(rule.applies("customers")).as("another projection, not timed").isFalse();
+    }
+
+    @Test
+    void theDatabaseDecidesWhereTheSettingIsUnsetAndH2NeverDoesIt() {
+        OneTransactionRefresh mariaDb = timed(rule(Map.of(), true, false, RefreshTracing.NONE));
+        assertThat(mariaDb.applies("orders")).as("MariaDB, unset").isFalse();
+        assertThat(timed(rule(Map.of(Settings.ONE_TRANSACTION, "true"), true, false, RefreshTracing.NONE))
+                .applies("orders")).as("MariaDB, turned on").isTrue();
+        assertThat(timed(rule(Map.of(Settings.ONE_TRANSACTION, "true"), false, false, RefreshTracing.NONE))
+                .applies("orders")).as("H2, turned on").isFalse();
+    }
+
+    @Test
+    void theSettingTurnsItOffGloballyOrForOneProjection() {
+        assertThat(timed(rule(Map.of(Settings.ONE_TRANSACTION, "false"), true, true, RefreshTracing.NONE))
+                .applies("orders")).isFalse();
+        OneTransactionRefresh perProjection = timed(rule(Map.of(ProjectionSettings.key("orders",
+                ProjectionSettings.ONE_TRANSACTION), "false"), true, true, RefreshTracing.NONE));
+        assertThat(perProjection.applies("orders")).isFalse();
+        assertThat(perProjection.applies("customers")).isTrue();
+    }
+
+    @Test
+    void tracedRefreshesKeepTheirTwoTransactions() {
+        assertThat(timed(rule(Map.of(), true, true, tracing())).applies("orders")).isFalse();
+    }
+
+    @Test
+    void aProjectionWhoseRefreshesGrowLongGoesThroughTwoTransactionsUntilTheyAreShortAgain() {
+        OneTransactionRefresh rule = timed(rule(Map.of(), true, true, RefreshTracing.NONE));
+
+        rule.took("orders", Duration.ofMillis(400));
+        assertThat(rule.applies("orders")).as("after a 400 ms refresh").isFalse();
+        assertThat(rule.applies("customers")).as("another projection").isTrue();
+
+        int shortOnes = 0;
+        while (!rule.applies("orders")) {
+            rule.took("orders", Duration.ofMillis(2));
+            shortOnes++;
+        }
+        assertThat(shortOnes).as("short refreshes before it comes back").isBetween(2, 12);
+        rule.took("orders", Duration.ofMillis(30));
+        assertThat(rule.applies("orders")).as("one refresh of 30 ms keeps it").isTrue();
+    }
+
+    /** {@code rule} with one short refresh of each projection timed. */
+    private static OneTransactionRefresh timed(OneTransactionRefresh rule) {
+        rule.took("orders", Duration.ofMillis(2));
+        rule.took("customers", Duration.ofMillis(2));
+        return rule;
+    }
+
+    private static OneTransactionRefresh rule(Map<String, String> values, boolean databaseAllows,
+                                              boolean databaseDefault, RefreshTracing tracing) {
+        Properties deployment = new Properties();
+        deployment.putAll(values);
+        SettingSource source = SettingSource.standard(new Properties(), Map.of(), deployment);
+        Settings settings = ProjectionSettings.resolve(Settings.load(source), source,
+                List.of(named("orders"), named("customers")));
+        return new OneTransactionRefresh(null, null, Clock.systemUTC(), settings, null, null,
+                new LeasePolicy(settings.leaseTime()), tracing, databaseAllows, databaseDefault, null,
+                (mark, outcome, at, took) -> { });
+    }
+
+    private static Projection named(String name) {
+        return new Projection() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void refresh(String id) {
+            }
+        };
+    }
+
+    private static RefreshTracing tracing() {
+        return new RefreshTracing() {
+            @Override
+            public boolean enabled() {
+                return true;
+            }
+
+            @Override
+            public String currentTraceparent() {
+                return null;
+            }
+
+            @Override
+            public Span start(String projection, String tenant, int keys, List<String> traceparents) {
+                return Span.NONE;
+            }
+        };
+    }
+}
