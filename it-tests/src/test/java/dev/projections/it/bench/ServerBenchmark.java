@@ -48,8 +48,9 @@ import org.junit.jupiter.api.Test;
  *
  * <ol>
  *   <li>business transactions per second of {@value #CLIENTS} clients POSTing orders, on a server with marking off
- *       ({@code projection.enabled=false}), marking on without refresh ({@code projection.auto-refresh=false}), and
- *       marking and refresh on, alternated for {@code bench.rounds} rounds (each variant a server start of its own,
+ *       ({@code projection.enabled=false}), marking on without refresh ({@code projection.auto-refresh=false}), the
+ *       synchronous bound (engine off, the read models refreshed inside the business transaction:
+ *       {@code demo.synchronous-refresh=true}), and marking and refresh on, alternated for {@code bench.rounds} rounds (each variant a server start of its own,
  *       whose rate varies: the rounds show by how much); for the last, the tail until nothing is pending and
  *       committed-and-refreshed per second;</li>
  *   <li>commit → read model at light load: POST an order, then GET {@code /search/orders/{id}} until it is there,
@@ -117,6 +118,10 @@ class ServerBenchmark {
                 printRound(round, off, off);
                 printRound(round, businessLoad(ear, Map.of("projection.auto-refresh", "false"),
                         "marking on, no refresh"), off);
+                // the bound: the same refresh statements inside the business transaction, no engine
+                Throughput bound = businessLoad(ear, Map.of("projection.enabled", "false",
+                        "demo.synchronous-refresh", "true"), "synchronous refresh (bound)");
+                printRound(round, bound, off);
                 server = startOnFreshDatabase(ear, Map.of());
                 Throughput refreshing = warmedLoad(server, "marking and refresh on", true);
                 Duration tail = waitUntilDrained();
@@ -124,8 +129,8 @@ class ServerBenchmark {
                 printRound(round, refreshing, off);
                 double refreshed = refreshing.committed / (refreshing.seconds + tail.toNanos() / 1e9);
                 line("   %-6s refresh on: %,d committed, drained %.2f s after the load ended, committed-and-refreshed "
-                        + "%,.0f/s, 0 pending, read models exact", "", refreshing.committed, tail.toNanos() / 1e9,
-                        refreshed);
+                        + "%,.0f/s, 0 pending, read models exact; ÷ synchronous bound %.2f", "", refreshing.committed,
+                        tail.toNanos() / 1e9, refreshed, refreshing.perSecond() / bound.perSecond());
                 if (round < rounds) {
                     server.close();
                     server = null;

@@ -2,6 +2,7 @@ package dev.projections.demo.orders.boundary;
 
 import dev.projections.Projections;
 import dev.projections.demo.orders.control.CustomerStatsProjection;
+import dev.projections.demo.orders.control.OrderSearchProjection;
 import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
 import dev.projections.demo.orders.entity.OrderLine;
@@ -40,6 +41,20 @@ public class OrderService {
     @Inject
     Projections projections;
 
+    /**
+     * The server benchmark's synchronous bound (docs/BENCHMARKS.md): with the system property
+     * {@code demo.synchronous-refresh=true}, on a server whose engine is off, a new order's read models are refreshed by
+     * the business transaction itself — the same statements, no engine — as an application without this library would.
+     * Never set outside that benchmark.
+     */
+    private static final boolean SYNCHRONOUS_REFRESH = Boolean.getBoolean("demo.synchronous-refresh");
+
+    @Inject
+    OrderSearchProjection orderSearch;
+
+    @Inject
+    CustomerStatsProjection customerStats;
+
     public long createOrder(String tenant, String customerName, List<NewLine> lines) {
         requireName(customerName);
         lines.forEach(OrderService::requireValid);
@@ -49,6 +64,11 @@ public class OrderService {
             order.addLine(line.sku(), line.quantity(), line.price());
         }
         em.persist(order);
+        if (SYNCHRONOUS_REFRESH) {
+            em.flush();
+            orderSearch.refresh(String.valueOf(order.getId()));
+            customerStats.refresh(String.valueOf(order.getCustomer().getId()));
+        }
         return order.getId();
     }
 
