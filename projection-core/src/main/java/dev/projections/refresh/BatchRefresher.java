@@ -1,7 +1,6 @@
 package dev.projections.refresh;
 
 import dev.projections.spi.RefreshTracing;
-import dev.projections.RefreshOutcome;
 import dev.projections.Projection;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
@@ -59,6 +58,7 @@ final class BatchRefresher {
     private final LiveLag lag;
     private final RefreshTracing tracing;
     private final OneTransactionRefresh oneTransaction;
+    private final RefreshEnds ends;
 
     BatchRefresher(Tables store, Transactions transactions, Clock clock, Settings settings, ProjectionCatalog catalog,
                    TenantScope tenantScope, RefreshObservers observers, LeasePolicy leases, InFlight inFlight,
@@ -82,9 +82,11 @@ final class BatchRefresher {
         this.inFlight = inFlight;
         this.stopping = stopping;
         this.inHand = new ClaimsInHand(claims, shortTransactions, clock, leases);
+        RefreshTimes times = new RefreshTimes();
+        this.ends = new RefreshEnds(lag, guard, giveBacks, failures, callbacks, times);
         this.oneTransaction = new OneTransactionRefresh(queue, transactions, clock, settings, catalog, tenantScope,
                 leases, tracing, store.dialect().refreshesInTheClaimTransaction(),
-                store.dialect().refreshesInTheClaimTransactionByDefault(), callbacks, this::succeeded);
+                store.dialect().refreshesInTheClaimTransactionByDefault(), callbacks, ends::succeeded, times);
     }
 
     /** The refresh of a lone handed key in one transaction with its claim and ack (docs/design.md D53). */
@@ -259,23 +261,26 @@ final class BatchRefresher {
         Duration took = Duration.between(start, committedAt).dividedBy(marks.size());
         batch.refreshedAsClaimed((int) outcomes.stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
         for (int i = 0; i < marks.size(); i++) {
-            succeeded(marks.get(i), outcomes.get(i), committedAt, took);
+            ends.succeeded(marks.get(i), outcomes.get(i), committedAt, took);
         }
         return Ended.REFRESHED;
     }
 
-    /** A refresh of {@code mark} committed and acked: told to everything that counts it, the listeners last. */
-    private void succeeded(ClaimedMark mark, AckOutcome outcome, Instant committedAt, Duration took) {
-        lag.refreshed(mark, committedAt);
-        guard.succeeded(mark.key());
-        giveBacks.ended(mark.key());
-        oneTransaction.took(mark.key().projection(), took);
-        callbacks.refreshed(mark.key(), outcome, took);
-    }
-
     /** Whether {@code failure} is back-pressure by the server's signals or the mark's projection's list. */
     private boolean isBackPressure(ClaimedMark mark, Throwable failure) {
-        return new BackPressure(settings.of(mark.key().projection()).backPressure()).isBackPressure(failure);
+        return isBackPressure(mark.key().projection(), failure);
+    }
+
+    boolean isBackPressure(String projection, Throwable failure) {
+        return new BackPressure(settings.of(projection).backPressure()).isBackPressure(failure);
+    }
+
+    /**
+     * A refresh in one transaction failed by the projection's own code (docs/design.md D53) and rolled back whole:
+     * its failure recorded on {@code mark}, claimed again for it, as if it had failed on the ordinary path.
+     */
+    void failedInOneTransaction(ClaimedMark mark, Throwable failure, Duration took) {
+        ends.failed(new ClaimedBatch(List.of(mark)), mark, failure, took);
     }
 
     /** How a mark's refresh ended. */
@@ -298,12 +303,7 @@ final class BatchRefresher {
                 giveBacks.pressed(batch, List.of(mark), e);
                 return Ended.GIVEN_BACK;
             }
-            giveBacks.ended(mark.key());
-            failures.record(mark, e);
-            if (guard.failed(mark.key(), FailureText.of(e))) {
-                batch.suspended(mark.key().projection());
-            }
-            callbacks.refreshed(mark.key(), RefreshOutcome.FAILED, Duration.between(start, clock.instant()));
+            ends.failed(batch, mark, e, Duration.between(start, clock.instant()));
             return Ended.FAILED;
         }
         if (outcome == null) {
@@ -314,7 +314,7 @@ final class BatchRefresher {
             batch.refreshedAsClaimed(1);
         }
         Instant committedAt = clock.instant();
-        succeeded(mark, outcome, committedAt, Duration.between(start, committedAt));
+        ends.succeeded(mark, outcome, committedAt, Duration.between(start, committedAt));
         return Ended.REFRESHED;
     }
 

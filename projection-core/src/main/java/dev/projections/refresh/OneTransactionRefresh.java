@@ -11,9 +11,7 @@ import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -23,8 +21,10 @@ import java.util.logging.Logger;
  * common case after a commit, which otherwise pays a claim transaction and its commit before the refresh. The claim's
  * row lock, held to the commit, is what keeps other workers off the key; its lease is never seen by another
  * transaction. A crash or a failure at any point rolls back the claim with the refresh and the ack, so the mark is
- * left as it was, due and unleased, for any worker to take at once. What failed is then claimed the ordinary way and
- * refreshed again, where a failure is recorded and backs off as ever: a failing key costs one refresh more per attempt.
+ * left as it was, due and unleased, for any worker to take at once. When the projection's refresh threw an error of
+ * its own, the drainer claims the mark the ordinary way and records that failure on it (attempts, backoff, parking,
+ * suspension, listeners), without a second refresh; anything else (back-pressure, a transient failure such as a lock
+ * wait cut short, the claim, ack or commit failing) sends the key the ordinary way, refreshed there.
  * <p>
  * A business commit that marks the key while it is refreshed waits for the row until the refresh commits, then marks it
  * anew: so only projections whose refreshes are short take this path ({@link #applies}). Should the refresh in turn
@@ -52,8 +52,11 @@ final class OneTransactionRefresh {
         ROLLED_BACK
     }
 
-    /** What a refresh in one transaction ended with: the mark it claimed, and its ack's outcome when it committed. */
-    record Result(Ended ended, ClaimedMark mark, AckOutcome outcome) {
+    /**
+     * What a refresh in one transaction ended with: the mark it claimed, its ack's outcome when it committed; when it
+     * rolled back because the projection's refresh threw, that failure and how long the attempt took.
+     */
+    record Result(Ended ended, ClaimedMark mark, AckOutcome outcome, Throwable failure, Duration took) {
     }
 
     /** Told of a refresh that committed, as every path tells it. */
@@ -74,13 +77,12 @@ final class OneTransactionRefresh {
     private final boolean databaseDefault;
     private final ApplicationCallbacks callbacks;
     private final Committed committed;
-    /** Each projection's typical refresh time per mark, in nanoseconds: a moving average of its latest refreshes. */
-    private final Map<String, Long> typical = new ConcurrentHashMap<>();
+    private final RefreshTimes times;
 
     OneTransactionRefresh(PendingQueue queue, Transactions transactions, Clock clock, Settings settings,
                           ProjectionCatalog catalog, TenantScope tenantScope, LeasePolicy leases,
                           RefreshTracing tracing, boolean databaseAllows, boolean databaseDefault,
-                          ApplicationCallbacks callbacks, Committed committed) {
+                          ApplicationCallbacks callbacks, Committed committed, RefreshTimes times) {
         this.queue = queue;
         this.transactions = transactions;
         this.clock = clock;
@@ -93,6 +95,7 @@ final class OneTransactionRefresh {
         this.databaseDefault = databaseDefault;
         this.callbacks = callbacks;
         this.committed = committed;
+        this.times = times;
     }
 
     /**
@@ -107,18 +110,8 @@ final class OneTransactionRefresh {
             return false;
         }
         Boolean set = settings.of(projection).oneTransaction();
-        Long typicalNanos = typical.get(projection);
-        return (set == null ? databaseDefault : set) && typicalNanos != null
-                && typicalNanos <= LONGEST_TYPICAL_REFRESH.toNanos() && !tracing.enabled();
-    }
-
-    /**
-     * A refresh of {@code projection} took {@code took} per mark, on whichever path, committed or rolled back: a
-     * refresh that fails slowly must not hold its key's row in one transaction either.
-     */
-    void took(String projection, Duration took) {
-        long nanos = Math.max(0, took.toNanos());
-        typical.merge(projection, nanos, (before, latest) -> before + (latest - before) / 4);
+        return (set == null ? databaseDefault : set) && times.typicallyWithin(projection, LONGEST_TYPICAL_REFRESH)
+                && !tracing.enabled();
     }
 
     /** Claims {@code key}, refreshes and acks it in one transaction, as its tenant. */
@@ -129,6 +122,7 @@ final class OneTransactionRefresh {
                 : lease.dividedBy(2); // as a claimed mark's refresh with its whole lease left (LeasePolicy)
         String token = UUID.randomUUID().toString();
         AtomicReference<ClaimedMark> claimed = new AtomicReference<>();
+        AtomicReference<Throwable> refreshFailed = new AtomicReference<>();
         Instant start = clock.instant();
         AckOutcome outcome;
         try {
@@ -139,20 +133,26 @@ final class OneTransactionRefresh {
                             return null;
                         }
                         claimed.set(mark);
-                        projection.refresh(key.entityId());
+                        try {
+                            projection.refresh(key.entityId());
+                        } catch (Exception | LinkageError | AssertionError e) {
+                            refreshFailed.set(e);
+                            throw e;
+                        }
                         return queue.ack(connection, mark, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(key, closing));
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "the refresh of " + key + " in one transaction rolled back; it is claimed again", e);
-            took(key.projection(), Duration.between(start, clock.instant()));
-            return new Result(Ended.ROLLED_BACK, claimed.get(), null);
+            Duration took = Duration.between(start, clock.instant());
+            times.took(key.projection(), took);
+            return new Result(Ended.ROLLED_BACK, claimed.get(), null, refreshFailed.get(), took);
         }
         if (outcome == null) {
-            return new Result(Ended.NOT_CLAIMED, null, null);
+            return new Result(Ended.NOT_CLAIMED, null, null, null, null);
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         Instant committedAt = clock.instant();
         committed.refreshed(claimed.get(), outcome, committedAt, Duration.between(start, committedAt));
-        return new Result(Ended.REFRESHED, claimed.get(), outcome);
+        return new Result(Ended.REFRESHED, claimed.get(), outcome, null, null);
     }
 }

@@ -3,7 +3,6 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
-import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.ControlTable;
 import dev.projections.store.PendingChecks;
@@ -46,6 +45,7 @@ public final class RefreshEngine {
     private final PendingQueue queue;
     private final PendingChecks checks;
     private final SuspensionProbes probes;
+    private final OneTransactionTurns oneTransaction;
     private final LeasePolicy leases;
     private final ShortTransactions shortTransactions;
     private final RebuildStepper rebuilds;
@@ -79,6 +79,7 @@ public final class RefreshEngine {
         this.pacing = new RebuildPacing(rebuilds, handoff, settings); // without rebuilds: counts claims only
         this.refresher = new BatchRefresher(store, transactions, clock, settings, catalog,
                 tenantScope, observers, leases, inFlight, () -> stopping);
+        this.oneTransaction = new OneTransactionTurns(claimer, refresher, inFlight, pacing, handoff);
         this.probes = new SuspensionProbes(store, shortTransactions, clock, settings, catalog, leases, refresher,
                 lifecycle, () -> stopping);
     }
@@ -203,9 +204,6 @@ public final class RefreshEngine {
         return false;
     }
 
-    /** What a turn's claim came back with. */
-    private enum Claim { EMPTY, SHORT, FULL, PRESSED }
-
     /**
      * One turn: claims the turn's keys, and due marks of its projection when a look is owed or wanted, refreshes and
      * acks them. While a run may have work, a rebuild of the projection steps when its claim runs dry (D40): empty, or
@@ -227,13 +225,9 @@ public final class RefreshEngine {
         boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
         if (!turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
                 && refresher.oneTransaction().applies(projection)) {
-            boolean lookWanted = lookAtDue;
-            Claim inOne = takeInOneTransaction(projection, turn.keys().get(0), batchSize, look, lookBeforeEnding);
+            Claim inOne = oneTransaction.take(projection, turn.keys().get(0), batchSize, look, lookAtDue,
+                    lookBeforeEnding);
             if (inOne != null) {
-                if (lookWanted) {
-                    // the look this claim would have made, in the next turn: after the key's refresh, not before it
-                    handoff.askForDueLook(Set.of(projection));
-                }
                 return inOne;
             }
             // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
@@ -293,35 +287,6 @@ public final class RefreshEngine {
             return Claim.PRESSED;
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
-    }
-
-    /**
-     * A turn of one handed key and no look, claimed, refreshed and acked in one transaction (docs/design.md D53);
-     * {@code null} when that rolled back. Such a turn looked at its key only, as a claim by key does.
-     */
-    private Claim takeInOneTransaction(String projection, MarkKey key, int batchSize, DueLook look,
-                                       Set<String> lookBeforeEnding) {
-        OneTransactionRefresh.Result result;
-        inFlight.batchBegins(1);
-        inFlight.refreshBegins();
-        try {
-            result = refresher.oneTransaction().refresh(key);
-        } finally {
-            inFlight.refreshEnds();
-            inFlight.batchEnds(1);
-        }
-        if (result.ended() == OneTransactionRefresh.Ended.ROLLED_BACK) {
-            return null;
-        }
-        pacing.liveClaimed(projection, result.mark() == null ? List.of() : List.of(result.mark()), batchSize);
-        lookBeforeEnding.add(projection);
-        if (result.ended() == OneTransactionRefresh.Ended.NOT_CLAIMED) {
-            return Claim.EMPTY;
-        }
-        if (result.outcome() != AckOutcome.SUCCESS) {
-            look.lookAgain(); // marked anew meanwhile: due again now
-        }
-        return Claim.SHORT;
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */

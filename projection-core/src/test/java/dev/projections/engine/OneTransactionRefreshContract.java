@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
+import dev.projections.NonRetryableRefreshException;
 import dev.projections.Projection;
 import dev.projections.config.ProjectionSettings;
 import dev.projections.config.SettingSource;
@@ -21,6 +22,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -171,7 +173,7 @@ abstract class OneTransactionRefreshContract {
     }
 
     @Test
-    void aRefreshThatFailsRollsBackItsClaimAndIsRecordedOnceByTheOrdinaryPath() throws Exception {
+    void aRefreshThatFailsRollsBackAndIsRecordedOnceWithoutASecondRefresh() throws Exception {
         Engine engine = engine(Map.of());
         MarkKey key = mark("1");
         atRefreshEnd = () -> {
@@ -180,12 +182,32 @@ abstract class OneTransactionRefreshContract {
 
         engine.drainers().committed(List.of(key));
 
-        assertThat(refreshesBegun).as("in one transaction, then claimed the ordinary way").hasValue(2);
+        assertThat(refreshesBegun).as("one refresh for one attempt").hasValue(1);
         assertThat(log()).isEmpty();
         Object[] mark = markOf(key);
         assertThat(mark[0]).as("attempts").isEqualTo(1);
         assertThat(mark[1]).as("claim token: none left").isNull();
         assertThat((String) mark[2]).as("last error").contains("boom");
+        assertThat((Timestamp) mark[3]).as("due after a backoff").isAfter(Timestamp.from(clock.instant()));
+    }
+
+    @Test
+    void aNonRetryableFailureParksTheMarkAtOnce() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        atRefreshEnd = () -> {
+            throw new NonRetryableRefreshException("order 1 cannot be indexed");
+        };
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(refreshesBegun).hasValue(1);
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM projection_pending WHERE entity_id = '1' AND parked_at IS NOT NULL");
+             ResultSet rows = select.executeQuery()) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("parked").isEqualTo(1);
+        }
     }
 
     @Test

@@ -22,7 +22,7 @@ class OneTransactionRuleTest {
         OneTransactionRefresh rule = rule(Map.of(), true, true, RefreshTracing.NONE);
         assertThat(rule.applies("orders")).as("no refresh timed yet").isFalse();
 
-        rule.took("orders", Duration.ofMillis(3));
+        times.took("orders", Duration.ofMillis(3));
 
         assertThat(rule.applies("orders")).isTrue();
         assertThat(rule.applies("customers")).as("another projection, not timed").isFalse();
@@ -57,29 +57,31 @@ class OneTransactionRuleTest {
     void aProjectionWhoseRefreshesGrowLongGoesThroughTwoTransactionsUntilTheyAreShortAgain() {
         OneTransactionRefresh rule = timed(rule(Map.of(), true, true, RefreshTracing.NONE));
 
-        rule.took("orders", Duration.ofMillis(400));
+        times.took("orders", Duration.ofMillis(400));
         assertThat(rule.applies("orders")).as("after a 400 ms refresh").isFalse();
         assertThat(rule.applies("customers")).as("another projection").isTrue();
 
         int shortOnes = 0;
         while (!rule.applies("orders")) {
-            rule.took("orders", Duration.ofMillis(2));
+            times.took("orders", Duration.ofMillis(2));
             shortOnes++;
         }
         assertThat(shortOnes).as("short refreshes before it comes back").isBetween(2, 12);
-        rule.took("orders", Duration.ofMillis(30));
+        times.took("orders", Duration.ofMillis(30));
         assertThat(rule.applies("orders")).as("one refresh of 30 ms keeps it").isTrue();
     }
 
     /** {@code rule} with one short refresh of each projection timed. */
-    private static OneTransactionRefresh timed(OneTransactionRefresh rule) {
-        rule.took("orders", Duration.ofMillis(2));
-        rule.took("customers", Duration.ofMillis(2));
+    private OneTransactionRefresh timed(OneTransactionRefresh rule) {
+        times.took("orders", Duration.ofMillis(2));
+        times.took("customers", Duration.ofMillis(2));
         return rule;
     }
 
-    private static OneTransactionRefresh rule(Map<String, String> values, boolean databaseAllows,
-                                              boolean databaseDefault, RefreshTracing tracing) {
+    private final RefreshTimes times = new RefreshTimes();
+
+    private OneTransactionRefresh rule(Map<String, String> values, boolean databaseAllows, boolean databaseDefault,
+                                       RefreshTracing tracing) {
         Properties deployment = new Properties();
         deployment.putAll(values);
         SettingSource source = SettingSource.standard(new Properties(), Map.of(), deployment);
@@ -87,7 +89,7 @@ class OneTransactionRuleTest {
                 List.of(named("orders"), named("customers")));
         return new OneTransactionRefresh(null, null, Clock.systemUTC(), settings, null, null,
                 new LeasePolicy(settings.leaseTime()), tracing, databaseAllows, databaseDefault, null,
-                (mark, outcome, at, took) -> { });
+                (mark, outcome, at, took) -> { }, times);
     }
 
     private static Projection named(String name) {
