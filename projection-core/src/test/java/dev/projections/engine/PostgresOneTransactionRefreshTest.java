@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.store.LiquibaseSchema;
+import dev.projections.store.PostgresPendingQueueTest;
 import dev.projections.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -71,11 +72,7 @@ class PostgresOneTransactionRefreshTest extends OneTransactionRefreshContract {
 
     @Override
     protected long sessionId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
-            rows.next();
-            return rows.getLong(1);
-        }
+        return PostgresPendingQueueTest.backendPid(connection);
     }
 
     @Override
@@ -89,14 +86,7 @@ class PostgresOneTransactionRefreshTest extends OneTransactionRefreshContract {
 
     @Override
     protected boolean isWaitingForALock(Connection observer, long sessionId) throws SQLException {
-        try (PreparedStatement statement = observer.prepareStatement(
-                "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
-            statement.setLong(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getLong(1) > 0;
-            }
-        }
+        return PostgresPendingQueueTest.waitsForALock(observer, sessionId);
     }
 
     /** Until the server has ended the session (its transaction rolled back with it). */

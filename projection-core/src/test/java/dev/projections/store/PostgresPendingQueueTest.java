@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
  * The pending-table contract on PostgreSQL ({@link TestDatabase}: {@code PROJECTION_TEST_JDBC_URL}, else
  * Testcontainers, else an embedded server), in a schema of its own that is dropped and recreated per run.
  */
-class PostgresPendingQueueTest extends PendingQueueContract {
+public class PostgresPendingQueueTest extends PendingQueueContract {
 
     private static final String SCHEMA = "pending_store_contract";
 
@@ -50,7 +50,7 @@ class PostgresPendingQueueTest extends PendingQueueContract {
     }
 
     /** PostgreSQL's id of the session behind {@code connection}. */
-    static long backendPid(Connection connection) throws SQLException {
+    public static long backendPid(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
             rows.next();
@@ -59,7 +59,7 @@ class PostgresPendingQueueTest extends PendingQueueContract {
     }
 
     /** Whether backend {@code sessionId} waits for a lock, as {@code pg_locks} says through {@code observer}. */
-    static boolean waitsForALock(Connection observer, long sessionId) throws SQLException {
+    public static boolean waitsForALock(Connection observer, long sessionId) throws SQLException {
         try (PreparedStatement statement = observer.prepareStatement(
                 "SELECT COUNT(*) FROM pg_locks WHERE pid = ? AND NOT granted")) {
             statement.setLong(1, sessionId);
