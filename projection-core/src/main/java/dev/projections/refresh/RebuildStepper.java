@@ -1,36 +1,33 @@
 package dev.projections.refresh;
 
-import dev.projections.RebuildProgress;
-
-import dev.projections.lifecycle.RebuildEnded;
-
 import dev.projections.MarkKey;
 import dev.projections.Projection;
-
+import dev.projections.RebuildProgress;
 import dev.projections.TenantScope;
+import dev.projections.lifecycle.RebuildEnded;
+import dev.projections.refresh.RebuildPage.BadIdsException;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.RebuildRun;
-import dev.projections.store.Tables;
+import dev.projections.store.RebuildHistory;
 import dev.projections.store.RebuildMarks;
 import dev.projections.store.RebuildPartitions;
+import dev.projections.store.RebuildRun;
 import dev.projections.store.RebuildRuns;
-import java.util.function.ToIntFunction;
+import dev.projections.store.Tables;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.TreeSet;
-import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import java.sql.Connection;
 import java.util.Collection;
 import java.util.LinkedHashSet;
-import java.util.Map;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * One step of a background rebuild (docs/contract.md §7): lease a run, take the page of ids after its cursor from
@@ -51,7 +48,7 @@ public final class RebuildStepper {
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
     private final LifecycleAnnouncer lifecycle;
-    private final dev.projections.store.RebuildHistory history;
+    private final RebuildHistory history;
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final TenantScope tenantScope;
@@ -64,23 +61,10 @@ public final class RebuildStepper {
     /** The signal count at which the last look found no run with work; -1: not looked yet. */
     private volatile long quietAt = -1;
 
-    /* the servers' own back-pressure signals (IronJacamar's blocking timeout, an exhausted pool, …), none listed */
-    private static final BackPressure SERVERS_NOT_NOW = new BackPressure(List.of());
-
     /** Rebuild marks of a cancelled run deleted per transaction. */
     static final int PURGE_CHUNK = 5_000;
 
-    /**
-     * A partition whose step fails this many times in a row on this instance with what looks transient fails its run:
-     * a step that times out every time (an {@code ids()} too slow for half a lease) or whose transaction the
-     * projection's own code dooms ({@code RollbackException} at every commit) would keep the run RUNNING for ever,
-     * blocking every other run of its projection and tenant (engine review E3). A step is retried once its lease
-     * lapses, so with the default lease of 2 min this is about 20 minutes of failures in a row.
-     */
-    static final int MAX_TRANSIENT_FAILURES = 10;
-
-    /* consecutive transient failures per run and partition on this instance; a step that commits clears its entry */
-    private final Map<String, Integer> transientFailures = new ConcurrentHashMap<>();
+    private final StepFailures stepFailures;
     /** How long one call deletes before it lets its drainer claim again. */
     static final Duration PURGE_TURN = Duration.ofSeconds(2);
 
@@ -107,6 +91,7 @@ public final class RebuildStepper {
         this.pageSizes = pageSizes;
         this.lease = lease;
         this.shortTransactions = new ShortTransactions(transactions, new LeasePolicy(lease));
+        this.stepFailures = new StepFailures(lease.dividedBy(2));
     }
 
     /** Steps one runnable run; false when there was none. */
@@ -137,48 +122,31 @@ public final class RebuildStepper {
             // entering the tenant is part of the step; closing it once the step committed is not
             TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(lease.dividedBy(2),
                     connection -> markPage(connection, projection, run)), closing -> scopeCloseFailed(run, closing));
-            transientFailures.remove(partitionOf(run));
+            stepFailures.cleared(run);
         } catch (BadIdsException e) {
-            transientFailures.remove(partitionOf(run));
+            stepFailures.cleared(run);
             fail(run, e.getCause());
         } catch (LeaseLostException e) {
             // taken over after the lease lapsed, or cancelled: the new owner or the cancel decides what follows
             LOG.log(Level.INFO, "rebuild step of run {0} ({1}) rolled back: {2}",
                     new Object[] {run.runId(), run.projection(), e.getMessage()});
         } catch (Exception | LinkageError | AssertionError e) {
-            // a step that ran for its whole transaction timeout was rolled back by the server's reaper, whatever the
-            // exception says then (WildFly's is a plain SQLException, "IJ031070 … STATUS_ROLLEDBACK")
-            boolean timedOut = System.nanoTime() - started >= Duration.ofSeconds(
-                    Math.max(1, lease.dividedBy(2).toSeconds())).toNanos(); // as JTA applies it: whole seconds
-            // a pool with no connection free in time, or another of the servers' "not now" signals: also retried
-            boolean notNow = timedOut || Transient.is(e) || SERVERS_NOT_NOW.isBackPressure(e);
-            int inARow = notNow ? transientFailures.merge(partitionOf(run), 1, Integer::sum) : 0;
-            if (notNow && inARow < MAX_TRANSIENT_FAILURES) {
-                // a timeout, a lost connection, a deadlock: the step rolled back, the run stays RUNNING and is
-                // stepped again from its cursor once the lease lapses
+            Throwable endsRun = stepFailures.endsRun(run, e, System.nanoTime() - started);
+            if (endsRun == null) {
+                // the step rolled back, the run stays RUNNING and is stepped again from its cursor once the lease lapses
                 LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
                         new Object[] {run.runId(), run.projection(), FailureText.of(e)});
-            } else if (notNow) {
-                transientFailures.remove(partitionOf(run));
-                fail(run, new IllegalStateException("a step of partition " + run.partition() + " failed " + inARow
-                        + " times in a row with a failure that looked transient; the last: " + FailureText.of(e), e));
             } else {
-                // a tenant scope that cannot be entered, a statement that is wrong: it would fail the same way at
-                // every lease, and the run would never end nor let a new run of its projection and tenant start
-                fail(run, e);
+                fail(run, endsRun);
             }
         }
         return true;
     }
 
-    private static String partitionOf(RebuildRun run) {
-        return run.runId() + '/' + run.partition();
-    }
-
     /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */
     private Void markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
         int pageSize = pageSizes.applyAsInt(run.projection());
-        List<String> ids = idsAfter(projection, run, pageSize);
+        List<String> ids = RebuildPage.after(projection, run, pageSize);
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : ids) {
             keys.add(new MarkKey(run.projection(), run.tenant(), id));
@@ -229,44 +197,10 @@ public final class RebuildStepper {
         ended.ifPresent(run -> lifecycle.announce(new RebuildEnded(run)));
     }
 
-    /** The next page; anything wrong with it is the projection's and fails the run. */
-    private List<String> idsAfter(Projection projection, RebuildRun run, int pageSize) {
-        try {
-            List<String> ids = run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
-                    : projection.ids(run.cursor(), pageSize, run.scope());
-            for (String id : ids) {
-                checked(id, run);
-            }
-            if (ids.size() > pageSize) {
-                throw new IllegalStateException("ids() of " + run.projection() + " returned " + ids.size()
-                        + " ids, more than the limit " + pageSize);
-            }
-            if (!ids.isEmpty() && ids.get(ids.size() - 1).equals(run.cursor())) {
-                throw new IllegalStateException("ids() of " + run.projection() + " returned a page ending at its cursor "
-                        + run.cursor() + ": a page must hold only ids strictly after the cursor");
-            }
-            return ids;
-        } catch (RuntimeException e) {
-            if (Transient.is(e)) {
-                throw e; // a timeout or a lost connection: the step rolls back and is retried from the cursor
-            }
-            throw new BadIdsException(e);
-        } catch (LinkageError e) {
-            throw new BadIdsException(e);
-        }
-    }
-
     /** The step's partition is no longer this step's: it rolled back, and nothing is failed. */
     private static final class LeaseLostException extends RuntimeException {
         LeaseLostException(String message) {
             super(message);
-        }
-    }
-
-    /** ids() failed or broke its contract: the run fails with the projection's error. */
-    private static final class BadIdsException extends RuntimeException {
-        BadIdsException(Throwable cause) {
-            super(cause);
         }
     }
 
@@ -392,14 +326,4 @@ public final class RebuildStepper {
         return shortTransactions.run("rebuild step",
                 connection -> rebuilds.hasWork(connection, catalog.claimable(), clock.instant()));
     }
-
-    private static String checked(String id, RebuildRun run) {
-        if (id == null || id.isBlank() || id.length() > MarkKey.MAX_ID_LENGTH
-                || id.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalStateException("ids() of " + run.projection() + " returned an invalid id after cursor "
-                    + run.cursor() + ": \"" + id + "\"");
-        }
-        return id;
-    }
-
 }

@@ -44,9 +44,12 @@ public abstract class PendingQueue {
     /** The instance whose claims these are, written beside each claim for the console; {@code null} outside a server. */
     final String holder;
 
+    final CandidateLocks candidateLocks;
+
     PendingQueue(Dialect dialect, String holder) {
         this.dialect = dialect;
         this.holder = holder;
+        this.candidateLocks = new CandidateLocks(dialect);
     }
 
     /**
@@ -105,14 +108,6 @@ public abstract class PendingQueue {
             """;
 
     private static final String LOCK_CLAUSE = "   FOR UPDATE SKIP LOCKED";
-
-    /* H2: locks one candidate row if it is still claimable and nobody holds it */
-    private static final String LOCK_CANDIDATE = """
-            SELECT generation, attempts, priority, first_marked_at FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id = ?
-               AND available_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-               FOR UPDATE SKIP LOCKED
-            """;
 
     static final String SET_CLAIM = """
             UPDATE projection_pending SET claim_token = ?, claimed_until = ?, claimed_by = ?
@@ -251,7 +246,7 @@ public abstract class PendingQueue {
             return claimed; // claimed by the statement itself, each with its claimed row's address
         }
         if (!dialect.locksOnlyReturnedRows()) {
-            claimed = lockOneByOne(connection, claimed, now);
+            claimed = candidateLocks.lock(connection, claimed, now);
         }
         if (claimed.isEmpty()) {
             return claimed;
@@ -300,34 +295,10 @@ public abstract class PendingQueue {
         return "";
     }
 
-    /*
-     * Where a locking read under a row limit locks more than it returns (H2, Dialect.locksOnlyReturnedRows), a
-     * second claimer would find nothing and business upserts would wait for the whole backlog: there the candidates
-     * are read without a lock and then locked one by one.
-     */
+    /* where a locking read under a row limit locks more than it returns, the candidates are read without a lock and
+     * then locked one by one (CandidateLocks) */
     private String lockClause() {
         return dialect.locksOnlyReturnedRows() ? LOCK_CLAUSE : "";
-    }
-
-    /** Locks candidates in key order, keeping those still claimable and free, with their current state. */
-    List<ClaimedMark> lockOneByOne(Connection connection, List<ClaimedMark> candidates, Instant now)
-            throws SQLException {
-        List<ClaimedMark> locked = new ArrayList<>();
-        try (PreparedStatement lock = connection.prepareStatement(LOCK_CANDIDATE)) {
-            for (ClaimedMark candidate : sortedByKey(candidates)) {
-                int i = bindKey(lock, 1, candidate.key());
-                lock.setObject(i++, dialect.timestamp(now));
-                lock.setObject(i, dialect.timestamp(now));
-                try (ResultSet row = lock.executeQuery()) {
-                    if (row.next()) {
-                        locked.add(new ClaimedMark(candidate.key(), row.getString(1), candidate.token(),
-                                candidate.claimedAt(), candidate.leaseUntil(), row.getInt(2), row.getInt(3), null,
-                                dialect.instant(row, 4)));
-                    }
-                }
-            }
-        }
-        return locked;
     }
 
     /**

@@ -58,7 +58,7 @@ public final class ProbeClaims {
         // first still free is the probe, whatever the database
         ClaimedMark probe = null;
         for (ClaimedMark candidate : candidates) {
-            List<ClaimedMark> locked = queue.lockOneByOne(connection, List.of(candidate), now);
+            List<ClaimedMark> locked = queue.candidateLocks.lock(connection, List.of(candidate), now);
             if (!locked.isEmpty()) {
                 probe = locked.get(0);
                 break;

@@ -257,7 +257,7 @@ class RebuildTransientFailureTest {
 
     /**
      * A failure that looks transient every time — here the commit's {@code RollbackException} of a transaction the
-     * projection's own code doomed — ends its run after {@link RebuildStepper#MAX_TRANSIENT_FAILURES} steps in a row
+     * projection's own code doomed — ends its run after {@link StepFailures#MAX_TRANSIENT_FAILURES} steps in a row
      * rather than keeping it RUNNING, and its projection blocked, for ever.
      */
     @Test
@@ -270,21 +270,21 @@ class RebuildTransientFailureTest {
         RefreshEngine engine = harness.newEngineWithRebuilds(10);
         String runId = harness.startRebuild("p");
 
-        for (int lease = 1; lease < RebuildStepper.MAX_TRANSIENT_FAILURES; lease++) {
+        for (int lease = 1; lease < StepFailures.MAX_TRANSIENT_FAILURES; lease++) {
             while (engine.drain()) {
                 // one step that fails
             }
             harness.clock.advance(Duration.ofMinutes(10));
         }
         assertThat(progress(harness, runId).state()).as("retried until the bound").isEqualTo(RebuildProgress.RUNNING);
-        assertThat(projection.calls).hasValue(RebuildStepper.MAX_TRANSIENT_FAILURES - 1);
+        assertThat(projection.calls).hasValue(StepFailures.MAX_TRANSIENT_FAILURES - 1);
         while (engine.drain()) {
             // the last step the bound allows
         }
 
         RebuildProgress failed = progress(harness, runId);
         assertThat(failed.state()).isEqualTo(RebuildProgress.FAILED);
-        assertThat(failed.lastError()).contains("failed " + RebuildStepper.MAX_TRANSIENT_FAILURES + " times in a row")
+        assertThat(failed.lastError()).contains("failed " + StepFailures.MAX_TRANSIENT_FAILURES + " times in a row")
                 .contains("RollbackException");
     }
 

@@ -1,0 +1,59 @@
+package dev.projections.refresh;
+
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.store.RebuildRun;
+import java.util.List;
+
+/**
+ * The page of ids a rebuild step marks: {@code ids(cursor, pageSize)} of the run's projection, inside its scope,
+ * checked against the contract of {@link Projection#ids}. Anything wrong with it is the projection's and fails the
+ * run ({@link BadIdsException}); a timeout or a lost connection is transient, and the step is retried.
+ */
+final class RebuildPage {
+
+    private RebuildPage() {
+    }
+
+    /** The ids after {@code run}'s cursor, at most {@code pageSize}, each valid, strictly after the cursor. */
+    static List<String> after(Projection projection, RebuildRun run, int pageSize) {
+        try {
+            List<String> ids = run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
+                    : projection.ids(run.cursor(), pageSize, run.scope());
+            for (String id : ids) {
+                checked(id, run);
+            }
+            if (ids.size() > pageSize) {
+                throw new IllegalStateException("ids() of " + run.projection() + " returned " + ids.size()
+                        + " ids, more than the limit " + pageSize);
+            }
+            if (!ids.isEmpty() && ids.get(ids.size() - 1).equals(run.cursor())) {
+                throw new IllegalStateException("ids() of " + run.projection() + " returned a page ending at its cursor "
+                        + run.cursor() + ": a page must hold only ids strictly after the cursor");
+            }
+            return ids;
+        } catch (RuntimeException e) {
+            if (Transient.is(e)) {
+                throw e; // a timeout or a lost connection: the step rolls back and is retried from the cursor
+            }
+            throw new BadIdsException(e);
+        } catch (LinkageError e) {
+            throw new BadIdsException(e);
+        }
+    }
+
+    private static void checked(String id, RebuildRun run) {
+        if (id == null || id.isBlank() || id.length() > MarkKey.MAX_ID_LENGTH
+                || id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalStateException("ids() of " + run.projection() + " returned an invalid id after cursor "
+                    + run.cursor() + ": \"" + id + "\"");
+        }
+    }
+
+    /** ids() failed or broke its contract: the run fails with the projection's error. */
+    static final class BadIdsException extends RuntimeException {
+        BadIdsException(Throwable cause) {
+            super(cause);
+        }
+    }
+}
