@@ -1,6 +1,6 @@
 package dev.projections.console;
 
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -16,9 +16,10 @@ import jakarta.inject.Inject;
 public class LoginProxies {
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     void started(@Observes @Initialized(ApplicationScoped.class) Object context) {
-        LoginThrottle.shared().trustFrom(() -> resources.settings().trustedProxies());
+        LoginThrottle.shared().trustFrom(() -> foundation.settings().trustedProxies());
     }
 }

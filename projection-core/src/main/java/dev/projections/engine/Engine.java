@@ -143,7 +143,7 @@ public final class Engine {
                 settings);
         AuditedActions audited = new AuditedActions(sql, marks, pauses, rebuildRuns, catalog, clock,
                 settings.sweepInterval().multipliedBy(3));
-        CatchUp catchUp = new CatchUp(Waits.idle(settings, sql, store), marks, catalog, settings,
+        CatchUp catchUp = new CatchUp(Foundation.idleWaits(settings, sql, store), marks, catalog, settings,
                 names -> container.afterCommit(() -> drainers.startIfSlotFree(DrainerOrigin.SWEEP, names)));
         return new Operations(marks, pauses, rebuildRuns, overview, audited, catchUp);
     }

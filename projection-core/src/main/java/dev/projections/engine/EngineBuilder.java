@@ -10,8 +10,6 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.Sweep;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Consumer;
@@ -43,6 +41,19 @@ public final class EngineBuilder {
     /** The engine's datasource: the store's dialect is read from it, and the operations' SQL runs on it. */
     public EngineBuilder dataSource(DataSource dataSource) {
         this.dataSource = dataSource;
+        return this;
+    }
+
+    /**
+     * The parts the instance already has ({@link Foundation}): its datasource, store, counters, refreshes per minute
+     * and name.
+     */
+    public EngineBuilder foundation(Foundation foundation) {
+        this.dataSource = foundation.dataSource();
+        this.store = foundation.store();
+        this.stats = foundation.stats();
+        this.refreshMinutes = foundation.refreshMinutes();
+        this.instanceId = foundation.instanceId();
         return this;
     }
 
@@ -127,7 +138,7 @@ public final class EngineBuilder {
                     projections.names().stream().map(projections::byName).toList());
         }
         if (instanceId == null) {
-            instanceId = hostName();
+            instanceId = Foundation.instanceName(null);
         }
         if (store == null) {
             store = Tables.forDatabase(dataSource, instanceId);
@@ -145,13 +156,5 @@ public final class EngineBuilder {
             refreshMinutes = new RefreshMinutes(container.clock());
         }
         return new Engine(this);
-    }
-
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown-host";
-        }
     }
 }

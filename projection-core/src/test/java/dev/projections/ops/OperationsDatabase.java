@@ -108,7 +108,7 @@ final class OperationsDatabase {
 
     /** Waits that check this database every few ms; a refreshNow's drainer start counted in {@code drainsAsked}. */
     CatchUp catchUp(dev.projections.config.Settings settings, List<Set<String>> drainsAsked) {
-        return new CatchUp(dev.projections.engine.Waits.idle(settings, sql, store), marks(), catalog(), settings,
+        return new CatchUp(dev.projections.engine.Foundation.idleWaits(settings, sql, store), marks(), catalog(), settings,
                 drainsAsked::add);
     }
 

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.AwaitRefresh;
 import dev.projections.CommitCapture;
 import dev.projections.RefreshWait;
@@ -33,19 +34,20 @@ public class AwaitRefreshInterceptor {
     private static final Set<Method> WARNED = ConcurrentHashMap.newKeySet();
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @AroundInvoke
     public Object awaitRefresh(InvocationContext call) throws Exception {
         Duration timeout = TIMEOUTS.computeIfAbsent(call.getMethod(),
                 method -> timeoutOf(method, call.getTarget() == null ? null : call.getTarget().getClass()));
-        if (!resources.settings().enabled()) {
+        if (!foundation.settings().enabled()) {
             return call.proceed();
         }
-        try (CommitCapture capture = resources.waits().capture()) {
+        try (CommitCapture capture = foundation.waits().capture()) {
             Object result = call.proceed();
             RefreshWait wait = capture.await(timeout);
-            if (wait.result() == RefreshWait.Result.NOT_WAITED && resources.waits().inTransaction()
+            if (wait.result() == RefreshWait.Result.NOT_WAITED && foundation.waits().inTransaction()
                     && WARNED.add(call.getMethod())) {
                 LOG.warning("@AwaitRefresh on " + call.getMethod().getDeclaringClass().getName() + "."
                         + call.getMethod().getName() + " does not wait: the method's transaction is still open when it"

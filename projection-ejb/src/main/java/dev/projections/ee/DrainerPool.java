@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -42,14 +43,15 @@ public class DrainerPool {
     ManagedThreadFactory threads;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     private ThreadPoolExecutor pool;
 
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void start() {
-        int workers = resources.settings().workers();
+        int workers = foundation.settings().workers();
         pool = new ThreadPoolExecutor(workers, workers, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 runnable -> {
                     Thread thread = threads.newThread(runnable);

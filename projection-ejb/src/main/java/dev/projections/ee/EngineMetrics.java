@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.metrics.AwaitMeters;
 import dev.projections.metrics.ClockSkewGauges;
 import dev.projections.metrics.LagTimer;
@@ -29,7 +30,8 @@ public class EngineMetrics implements MetricsText {
     Instance<MeterRegistry> applicationRegistry;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     ProjectionRegistry projections;
@@ -56,17 +58,17 @@ public class EngineMetrics implements MetricsText {
             description = "no registry: the application has no MeterRegistry bean and no "
                     + "micrometer-registry-prometheus in its EAR, so the engine keeps no metrics";
         }
-        new PendingGauges(resources.dataSource(), resources.counts(), resources.store().control(), resources.clock())
+        new PendingGauges(foundation.dataSource(), foundation.counts(), foundation.store().control(), foundation.clock())
                 .register(registry, projections.names());
-        new ClockSkewGauges(resources.stats()::clockSkew,
+        new ClockSkewGauges(foundation.stats()::clockSkew,
                 new ClockSkewRule(projections.settings().shortestLeaseTime()).limit())
                 .register(registry);
-        ListenerFailures.register(registry, resources.stats(), projections.names());
+        ListenerFailures.register(registry, foundation.stats(), projections.names());
         refreshTimer = new RefreshTimer(registry);
         refreshTimer.register(projections.names());
         lagTimer = new LagTimer(registry, name -> projections.settings().of(name).freshnessObjective());
         lagTimer.register(projections.names());
-        AwaitMeters.register(registry, resources.waits());
+        AwaitMeters.register(registry, foundation.waits());
     }
 
     private static boolean prometheusOnClassPath() {

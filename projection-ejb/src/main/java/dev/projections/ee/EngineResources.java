@@ -2,58 +2,46 @@ package dev.projections.ee;
 
 import dev.projections.config.SettingSource;
 import dev.projections.config.Settings;
-import dev.projections.marking.ProjectedUnits;
-import dev.projections.refresh.AdjustableClock;
-import dev.projections.refresh.EngineStats;
-import dev.projections.inspect.PendingCounts;
-import dev.projections.ops.Sql;
-import dev.projections.store.Tables;
-import dev.projections.store.TableSchema;
-import dev.projections.trend.RefreshMinutes;
+import dev.projections.engine.Foundation;
+import dev.projections.engine.Once;
 import dev.projections.freshness.RefreshWaits;
 import dev.projections.freshness.TestSupportSwitch;
-import dev.projections.engine.Waits;
+import dev.projections.marking.ProjectedUnits;
 import dev.projections.spi.RefreshTracing;
+import dev.projections.store.NodeTable;
+import dev.projections.store.TableSchema;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.sql.DataSource;
-import java.util.logging.Logger;
-import java.util.logging.Level;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Executor;
-import java.net.UnknownHostException;
-import java.net.InetAddress;
-import jakarta.inject.Inject;
-import jakarta.enterprise.inject.Produces;
-import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
-import dev.projections.store.NodeTable;
-import dev.projections.engine.Once;
 
-/** The engine's plain objects, built once per deployment from the settings. */
+/**
+ * What only the container knows, read once per deployment: the settings' source, the engine's datasource among the
+ * server's, the schema of the product's tables, this node's name, the threads made with the deployment's context and
+ * the tracing bean; from them core's {@link Foundation}, which the beans that need its parts inject.
+ */
 @ApplicationScoped
 public class EngineResources implements TestSupportSwitch {
 
     private SettingSource settingSource;
     private Settings settings;
-    private DataSource dataSource;
     private EngineDatasource engineDatasource;
     private TableSchema tables;
-    private Tables store;
-    private Sql sql;
-    private PendingCounts counts;
-    private RefreshWaits waits;
-    private final AdjustableClock clock = new AdjustableClock();
-    private final EngineStats stats = new EngineStats();
-    private String instanceId;
-    private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
+    private Foundation foundation;
 
     /** {@code projection-opentelemetry}'s, where the application deploys it; looked up when first needed. */
     @Inject
@@ -69,18 +57,14 @@ public class EngineResources implements TestSupportSwitch {
         // application's, as its components wait for them), else the default (docs/design.md D35)
         engineDatasource = EngineDatasource.choose(settings.datasource(), ProjectedUnits.units(),
                 name -> (DataSource) new InitialContext().lookup(name), DatasourceNames::of);
-        DataSource server = engineDatasource.dataSource();
         tables = TableSchema.of(settings.tableSchema());
+        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
         // every statement of the engine, the console and the facade goes through it: the product's tables in their
         // schema when projection.table-schema is set, the server's datasource itself when not (docs/design.md D34)
-        dataSource = tables.dataSource(server);
-        instanceId = NodeTable.checkInstanceId(instanceName(),
-                "jboss.node.name (else the host name)");
-        store = Tables.forDatabase(dataSource, instanceId);
-        sql = Sql.on(dataSource, store);
-        counts = new PendingCounts(store.dialect());
-        ProjectedUnits.checkEach(unit -> UnitDatasourceCheck.require(unit, engineDatasource, DatasourceNames::of));
-        waits = Waits.readYourWrites(settings, clock, sql, store, this::inTransaction, checkThreads);
+        foundation = new Foundation(settings, tables.dataSource(engineDatasource.dataSource()),
+                NodeTable.checkInstanceId(Foundation.instanceName(System.getProperty("jboss.node.name")),
+                        "jboss.node.name (else the host name)"),
+                this::inTransaction, checkThreads);
         lifecycleThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = checkThreads.newThread(runnable);
@@ -102,8 +86,8 @@ public class EngineResources implements TestSupportSwitch {
 
     @PreDestroy
     void stopThreads() {
-        if (waits != null) {
-            waits.stop();
+        if (foundation != null) {
+            foundation.stop();
         }
         if (lifecycleThread != null) {
             lifecycleThread.shutdownNow(); // the engine's stop told what was queued before
@@ -133,15 +117,21 @@ public class EngineResources implements TestSupportSwitch {
         return status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK;
     }
 
-    /** Read-your-writes waits: the captures of committing threads and the threads waiting (docs/contract.md §14). */
-    public RefreshWaits waits() {
-        return waits;
+    /** The instance's parts, built at the deployment's start. */
+    public Foundation foundation() {
+        return foundation;
     }
 
-    /** The same for the application's modules: the JAX-RS header filter, a class of the EAR's lib, looks it up. */
+    /** The same for the beans that use its parts and nothing else of the container's. */
+    @Produces
+    Foundation producedFoundation() {
+        return foundation;
+    }
+
+    /** The waits for the application's modules: the JAX-RS header filter, a class of the EAR's lib, looks them up. */
     @Produces
     RefreshWaits producedWaits() {
-        return waits;
+        return foundation.waits();
     }
 
     public Settings settings() {
@@ -156,11 +146,6 @@ public class EngineResources implements TestSupportSwitch {
         return settingSource;
     }
 
-    /** The projection datasource, its connections naming the product's tables in {@link #tables()}. */
-    public DataSource dataSource() {
-        return dataSource;
-    }
-
     /** The engine's datasource's JNDI name ({@code projection.datasource}, a unit's or the default), for messages. */
     public String dataSourceName() {
         return engineDatasource.name();
@@ -169,29 +154,6 @@ public class EngineResources implements TestSupportSwitch {
     /** The schema of the product's tables ({@code projection.table-schema}). */
     public TableSchema tables() {
         return tables;
-    }
-
-    public Tables store() {
-        return store;
-    }
-
-    /** The counts of the pending table that the gauges read. */
-    public PendingCounts counts() {
-        return counts;
-    }
-
-    /** The engine's clock; tests move it forward to expire leases and backoffs without sleeping. */
-    public AdjustableClock clock() {
-        return clock;
-    }
-
-    public EngineStats stats() {
-        return stats;
-    }
-
-    /** This instance's name in {@code projection_instance}, {@code projection_node} and beside its claims. */
-    public String instanceId() {
-        return instanceId;
     }
 
     /**
@@ -215,23 +177,5 @@ public class EngineResources implements TestSupportSwitch {
             }
         }
         return RefreshTracing.NONE;
-    }
-
-    /** This instance's refreshes per projection and minute, which the sweep writes as trends. */
-    public RefreshMinutes refreshMinutes() {
-        return refreshMinutes;
-    }
-
-    /** This server's node name (unique per instance of a cluster or domain), else its host name. */
-    private static String instanceName() {
-        String node = System.getProperty("jboss.node.name");
-        if (node != null && !node.isBlank()) {
-            return node;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown-host";
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.RefreshListener;
 import dev.projections.TenantDirectory;
 import dev.projections.TenantScope;
@@ -30,6 +31,11 @@ public class EngineRuntime {
 
     @Inject
     EngineResources resources;
+
+
+    @Inject
+
+    Foundation foundation;
 
     @Inject
     ProjectionRegistry registry;
@@ -100,24 +106,20 @@ public class EngineRuntime {
 
     private Engine build() {
         return Engine.builder()
-                .dataSource(resources.dataSource())
-                .store(resources.store())
+                .foundation(foundation)
                 .container(new ServerContainer(transactions, pool::execute, drainer::run, resources.lifecycleThread(),
-                        synchronizations, tenantScope, tenantDirectory, resources.clock()))
+                        synchronizations, tenantScope, tenantDirectory, foundation.clock()))
                 .observers(Observers.NONE
                         .tracing(resources.tracing())
                         .lifecycle(lifecycleEvents::fire)
                         .pausesChanged(pauseState::invalidate)
                         .lag((key, firstMarkedAt, committedAt) -> lagTimer.get().refreshed(key, firstMarkedAt, committedAt))
                         .listener((key, outcome, took) -> {
-                            resources.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
+                            foundation.waits().refreshed(key, outcome); // only wakes waiting threads, never throws
                             applicationListeners.get().refreshed(key, outcome, took);
                         }))
                 .settings(registry.settings())
                 .projections(registry)
-                .stats(resources.stats())
-                .instanceId(resources.instanceId())
-                .refreshMinutes(resources.refreshMinutes())
                 .build();
     }
 

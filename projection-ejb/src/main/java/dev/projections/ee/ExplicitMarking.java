@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.ops.Arguments;
 import dev.projections.MarkKey;
 import jakarta.annotation.Resource;
@@ -23,7 +24,8 @@ import java.util.TreeSet;
 public class ExplicitMarking {
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     ProjectionRegistry registry;
@@ -42,7 +44,7 @@ public class ExplicitMarking {
         int status = transactions.getTransactionStatus();
         switch (status) {
             case Status.STATUS_ACTIVE -> {
-                ExplicitMarks.buffer(transactions, resources, sink, keys);
+                ExplicitMarks.buffer(transactions, foundation.dataSource(), sink, keys);
                 return;
             }
             case Status.STATUS_MARKED_ROLLBACK, Status.STATUS_ROLLING_BACK, Status.STATUS_ROLLEDBACK -> {
@@ -55,7 +57,7 @@ public class ExplicitMarking {
                     + "thread's transaction is " + statusName(status) + ": call it inside an active transaction, "
                     + "or outside any");
         }
-        try (Connection connection = resources.dataSource().getConnection()) {
+        try (Connection connection = foundation.dataSource().getConnection()) {
             sink.write(connection, keys);
         } catch (SQLException e) {
             throw new IllegalStateException("could not write marks " + keys + ": " + e.getMessage(), e);

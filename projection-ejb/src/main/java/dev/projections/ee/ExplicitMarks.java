@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.sql.DataSource;
 
 /**
  * Marks from {@code markDirty} inside a JTA transaction in which no Hibernate session buffers marks yet, written
@@ -25,19 +26,19 @@ import java.util.TreeSet;
  */
 final class ExplicitMarks implements Synchronization, MarkBuffer {
 
-    private final EngineResources resources;
+    private final DataSource dataSource;
     private final MarkSink sink;
     private final Set<MarkKey> keys = new TreeSet<>();
     private final Set<MarkKey> written = new TreeSet<>();
     private boolean closed;
 
-    private ExplicitMarks(EngineResources resources, MarkSink sink) {
-        this.resources = resources;
+    private ExplicitMarks(DataSource dataSource, MarkSink sink) {
+        this.dataSource = dataSource;
         this.sink = sink;
     }
 
     /** Buffers {@code more} in the transaction's buffer: a session's if one is open, else this kind. */
-    static void buffer(TransactionSynchronizationRegistry registry, EngineResources resources, MarkSink sink,
+    static void buffer(TransactionSynchronizationRegistry registry, DataSource dataSource, MarkSink sink,
                        List<MarkKey> more) {
         MarkBuffer current = (MarkBuffer) registry.getResource(MarkBuffer.class);
         if (current != null && current.addAll(more)) {
@@ -45,8 +46,8 @@ final class ExplicitMarks implements Synchronization, MarkBuffer {
         }
         ExplicitMarks marks = (ExplicitMarks) registry.getResource(ExplicitMarks.class);
         if (marks == null) {
-            marks = new ExplicitMarks(resources, sink);
-            try (Connection enlisted = resources.dataSource().getConnection()) {
+            marks = new ExplicitMarks(dataSource, sink);
+            try (Connection enlisted = dataSource.getConnection()) {
                 enlisted.isValid(0);
             } catch (SQLException e) {
                 throw new IllegalStateException("could not enlist the projection datasource: " + e.getMessage(), e);
@@ -91,7 +92,7 @@ final class ExplicitMarks implements Synchronization, MarkBuffer {
         if (sorted.isEmpty()) {
             return;
         }
-        try (Connection connection = resources.dataSource().getConnection()) {
+        try (Connection connection = dataSource.getConnection()) {
             sink.write(connection, sorted);
         } catch (SQLException e) {
             throw new IllegalStateException("could not write marks " + sorted + " at commit: " + e.getMessage(), e);

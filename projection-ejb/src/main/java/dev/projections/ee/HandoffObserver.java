@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.MarksCommitted;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,13 +15,14 @@ import java.util.Set;
 public class HandoffObserver {
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
 
     void handOver(Set<dev.projections.MarkKey> keys) {
-        if (!resources.settings().autoRefresh()) {
+        if (!foundation.settings().autoRefresh()) {
             return;
         }
         runtime.assembled().drainers().committed(keys);

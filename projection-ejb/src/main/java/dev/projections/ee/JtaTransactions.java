@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
 import dev.projections.refresh.Transactions;
 import jakarta.annotation.PostConstruct;
@@ -32,13 +33,14 @@ public class JtaTransactions implements Transactions {
             "java:jboss/TransactionManager", "java:appserver/TransactionManager", "java:/TransactionManager");
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     private TransactionManager manager;
 
     @PostConstruct
     void lookUp() {
-        String configured = resources.settings().transactionManager();
+        String configured = foundation.settings().transactionManager();
         if (configured != null) {
             try {
                 manager = (TransactionManager) new InitialContext().lookup(configured);
@@ -74,9 +76,9 @@ public class JtaTransactions implements Transactions {
         try {
             manager.begin();
             T result;
-            try (Connection connection = resources.dataSource().getConnection()) {
+            try (Connection connection = foundation.dataSource().getConnection()) {
                 // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
-                resources.store().beginEngineTransaction(connection);
+                foundation.store().beginEngineTransaction(connection);
                 result = work.run(connection);
             }
             manager.commit();

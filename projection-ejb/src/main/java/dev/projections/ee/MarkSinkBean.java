@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.MarkKey;
 import dev.projections.MarksCommitted;
 import dev.projections.TenantResolver;
@@ -28,6 +29,11 @@ public class MarkSinkBean implements MarkSink {
 
     @Inject
     EngineResources resources;
+
+
+    @Inject
+
+    Foundation foundation;
 
     @Inject
     Event<MarksCommitted> committed;
@@ -87,11 +93,11 @@ public class MarkSinkBean implements MarkSink {
 
     @Override
     public void write(Connection connection, List<MarkKey> sortedKeys) throws SQLException {
-        if (resources.settings().enabled()) {
+        if (foundation.settings().enabled()) {
             // the persistence unit's own connection: the product's tables named in their schema, if one is set
-            resources.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
-                    null, traceparent(), resources.clock().instant());
-            resources.stats().marksWritten();
+            foundation.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
+                    null, traceparent(), foundation.clock().instant());
+            foundation.stats().marksWritten();
         }
     }
 
@@ -139,11 +145,11 @@ public class MarkSinkBean implements MarkSink {
      */
     @Override
     public void committed(Set<MarkKey> keys) {
-        if (!resources.settings().enabled()) {
+        if (!foundation.settings().enabled()) {
             return;
         }
         // this thread's open captures take the keys before any drainer can refresh them (no statement)
-        resources.waits().committed(keys);
+        foundation.waits().committed(keys);
         try {
             handoff.handOver(keys);
         } catch (RuntimeException e) {

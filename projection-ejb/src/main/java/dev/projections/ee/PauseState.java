@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -20,7 +21,8 @@ public class PauseState {
     private static final long MAX_AGE_NANOS = 1_000_000_000L;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     private Set<String> paused = Set.of();
     private long readAt = Long.MIN_VALUE;
@@ -28,8 +30,8 @@ public class PauseState {
     public synchronized Set<String> paused() {
         long now = System.nanoTime();
         if (readAt == Long.MIN_VALUE || now - readAt > MAX_AGE_NANOS) {
-            try (Connection connection = resources.dataSource().getConnection()) {
-                paused = Set.copyOf(resources.store().control().paused(connection));
+            try (Connection connection = foundation.dataSource().getConnection()) {
+                paused = Set.copyOf(foundation.store().control().paused(connection));
                 readAt = now;
             } catch (SQLException e) {
                 LOG.log(Level.FINE, "could not read projection_control; keeping the last known pauses", e);

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.EngineHealth;
 import dev.projections.ops.Arguments;
 import dev.projections.FailedRefresh;
@@ -51,7 +52,8 @@ public class ProjectionsFacade implements Projections {
     ProjectionRegistry registry;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -189,7 +191,7 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public CommitCapture captureCommits() {
-        return resources.waits().capture();
+        return foundation.waits().capture();
     }
 
     @Override
@@ -197,13 +199,13 @@ public class ProjectionsFacade implements Projections {
         if (token == null) {
             throw new IllegalArgumentException("token must not be null");
         }
-        return resources.waits().await(token, timeout);
+        return foundation.waits().await(token, timeout);
     }
 
     @Override
     public IdleWait awaitIdle(Duration timeout, String... projections) {
         Set<String> names = operations().catchUp().namedOrAll(projections);
-        if (resources.waits().inTransaction()) {
+        if (foundation.waits().inTransaction()) {
             throw new IllegalStateException("awaitIdle waits for committed marks: call it outside a transaction");
         }
         return operations().catchUp().awaitIdle(names, timeout);

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
@@ -32,6 +33,11 @@ public class SchemaMigration {
     @Inject
     EngineResources resources;
 
+
+    @Inject
+
+    Foundation foundation;
+
     @Inject
     JtaTransactions transactions;
 
@@ -41,7 +47,7 @@ public class SchemaMigration {
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void migrate() {
-        Settings settings = resources.settings();
+        Settings settings = foundation.settings();
         // each projection's settings, checked even when disabled as the global ones are: a key naming no projection,
         // or a bad value, fails the deployment here (the projection beans are created for it, at start-up)
         registry.settings();
@@ -75,10 +81,10 @@ public class SchemaMigration {
     }
 
     private void update() {
-        Settings settings = resources.settings();
-        // resources.dataSource() names the product's tables in projection.table-schema, if set: the change sets' raw
+        Settings settings = foundation.settings();
+        // foundation.dataSource() names the product's tables in projection.table-schema, if set: the change sets' raw
         // SQL included, with no search_path or USE left on the pooled connection (docs/design.md D34)
-        try (Connection connection = resources.dataSource().getConnection()) {
+        try (Connection connection = foundation.dataSource().getConnection()) {
             ChangelogUpdate.requireSchema(connection, resources.tables(), Settings.TABLE_SCHEMA);
             ChangelogUpdate.tablesLeftBehind(connection, resources.tables(), Settings.TABLE_SCHEMA)
                     .ifPresent(LOG::warning);
@@ -95,7 +101,7 @@ public class SchemaMigration {
     }
 
     private void validate() {
-        try (Connection connection = resources.dataSource().getConnection()) {
+        try (Connection connection = foundation.dataSource().getConnection()) {
             ChangelogUpdate.requireSchema(connection, resources.tables(), Settings.TABLE_SCHEMA);
             SchemaCheck.ofShippedDdl(getClass().getClassLoader()).require(connection, resources.tables());
             LOG.info("projection schema validated (projection.schema=validate, " + resources.tables() + ")");

@@ -1,5 +1,6 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
 import dev.projections.spi.RunningEngines;
 import dev.projections.refresh.Sweep;
@@ -47,7 +48,8 @@ public class SweepTimer {
     TimerService timers;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -61,7 +63,7 @@ public class SweepTimer {
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void schedule() {
-        Settings settings = resources.settings();
+        Settings settings = foundation.settings();
         if (!settings.enabled() || !settings.autoRefresh()) {
             // health then waits for no sweep: the engine is as ready as its database
             LOG.info("projection sweep is off (projection.enabled=" + settings.enabled()

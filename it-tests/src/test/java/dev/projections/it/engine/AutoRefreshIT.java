@@ -6,7 +6,7 @@ import dev.projections.MarkKey;
 import dev.projections.Projections;
 import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.BusyApplication;
 import dev.projections.it.support.CommitRecorder;
@@ -62,7 +62,7 @@ class AutoRefreshIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @Inject
     Projections projections;

@@ -1,5 +1,6 @@
 package dev.projections.it.failures;
 
+import dev.projections.engine.Foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.ParkedSelection;
@@ -60,7 +61,7 @@ class ParkingIT {
     GatedProjection gated;
 
     @Inject
-    dev.projections.ee.EngineResources engine;
+    Foundation engine;
 
     @Inject
     HttpServletRequest request;

@@ -9,7 +9,7 @@ import dev.projections.RefreshToken;
 import dev.projections.RefreshWait;
 import dev.projections.demo.orders.boundary.OrderService;
 import dev.projections.demo.orders.control.ProjectionFaults;
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.Rows;
 import jakarta.annotation.Resource;
@@ -61,7 +61,7 @@ class AwaitRefreshIT {
     AwaitingOrdersEjb awaitingEjb;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @Resource
     UserTransaction transaction;

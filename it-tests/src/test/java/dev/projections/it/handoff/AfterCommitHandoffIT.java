@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
@@ -51,7 +51,7 @@ class AfterCommitHandoffIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @Inject
     CommitRecorder recorder;

@@ -1,10 +1,10 @@
 package dev.projections.it.lifecycle;
 
+import dev.projections.engine.Foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.Projections;
 import dev.projections.RebuildProgress;
-import dev.projections.ee.EngineResources;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.ConsoleUsers;
@@ -73,7 +73,8 @@ class LifecycleEventsIT {
     LifecycleRecorder recorder;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     HttpServletRequest request;
@@ -105,7 +106,7 @@ class LifecycleEventsIT {
         String throwing = "throwing-" + run;
         String after = "after-" + run;
         recorder.throwOnParked(throwing);
-        long failuresBefore = resources.stats().listenerFailures(GATED);
+        long failuresBefore = foundation.stats().listenerFailures(GATED);
         gated.failForGood(once);
         gated.failForGood(throwing);
         gated.failForGood(after);
@@ -125,7 +126,7 @@ class LifecycleEventsIT {
         assertThat(rows.exists("SELECT 1 FROM projection_pending WHERE projection = ? AND entity_id = ?"
                 + " AND parked_at IS NOT NULL", GATED, throwing)).as("parked, whatever the observer threw").isTrue();
         // the observer records the event, then throws: the count follows on the lifecycle thread
-        Await.until("the observer's failure counted", () -> resources.stats().listenerFailures(GATED) == failuresBefore + 1);
+        Await.until("the observer's failure counted", () -> foundation.stats().listenerFailures(GATED) == failuresBefore + 1);
         projections.markDirty(GATED, after);
         Await.until("the next mark parked and told too", () -> parked(after).isPresent());
     }

@@ -7,7 +7,7 @@ import dev.projections.MarkKey;
 import dev.projections.Projections;
 import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.Rows;
@@ -67,7 +67,7 @@ class MarkingIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @Inject
     Projections projections;

@@ -1,9 +1,9 @@
 package dev.projections.it.metrics;
 
+import dev.projections.engine.Foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
-import dev.projections.ee.EngineResources;
 import dev.projections.ee.EngineRuntime;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
@@ -51,7 +51,8 @@ class MetricsIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -65,11 +66,11 @@ class MetricsIT {
         String prefix = "metrics-" + UUID.randomUUID() + "-";
         List<MarkKey> keys = List.of(key(prefix + 1), key(prefix + 2), key(prefix + 3));
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, keys, 0, resources.clock().instant());
+            foundation.store().queue().upsert(connection, keys, 0, foundation.clock().instant());
         }
         MarkKey rebuilt = key(prefix + 4);
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, List.of(rebuilt), 1, resources.clock().instant());
+            foundation.store().queue().upsert(connection, List.of(rebuilt), 1, foundation.clock().instant());
         }
         gated.failNext(prefix + 2, 1);
         gated.failNext(prefix + 4, 1);

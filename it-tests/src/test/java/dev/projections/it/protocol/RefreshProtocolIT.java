@@ -1,9 +1,9 @@
 package dev.projections.it.protocol;
 
+import dev.projections.engine.Foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
-import dev.projections.ee.EngineResources;
 import dev.projections.ee.EngineRuntime;
 import dev.projections.it.support.CommitRecorder;
 import dev.projections.it.support.Deployments;
@@ -61,7 +61,8 @@ class RefreshProtocolIT {
     ManagedExecutorService executor;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -96,7 +97,7 @@ class RefreshProtocolIT {
 
     @AfterEach
     void reset() {
-        resources.clock().reset();
+        foundation.clock().reset();
         gated.reset();
     }
 
@@ -110,7 +111,7 @@ class RefreshProtocolIT {
         Future<?> staleWorker = executor.submit(() -> engine.steps().refresh(stale));
         assertThat(gate.entered.await(30, TimeUnit.SECONDS)).as("stale worker read v1").isTrue();
 
-        resources.clock().advance(LEASE.plusSeconds(1));
+        foundation.clock().advance(LEASE.plusSeconds(1));
         source(id, "v2");
         mark(id, "");
         List<ClaimedMark> next = engine.steps().claim(List.of(key));
@@ -162,7 +163,7 @@ class RefreshProtocolIT {
         MarkKey key = mark(id, "");
         gated.failNext(id, 3);
         engine.steps().refresh(engine.steps().claim(List.of(key)));
-        resources.clock().advance(Duration.ofSeconds(5));
+        foundation.clock().advance(Duration.ofSeconds(5));
         engine.steps().refresh(engine.steps().claim(List.of(key)));
         assertThat(backoff(key)).isEqualTo(Duration.ofSeconds(10));
 
@@ -196,11 +197,11 @@ class RefreshProtocolIT {
         MarkKey gatedKey = mark(id, "");
         MarkKey otherKey = new MarkKey("customer-stats", "", "0");
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, List.of(otherKey), 0, resources.clock().instant());
+            foundation.store().queue().upsert(connection, List.of(otherKey), 0, foundation.clock().instant());
         }
         List<ClaimedMark> claimedBeforeThePause = engine.steps().claim(List.of(gatedKey));
         // a second engine on the same database, as another instance would run it
-        RefreshEngine other = new RefreshEngine(resources.store(), transactions, resources.clock(), resources.settings(),
+        RefreshEngine other = new RefreshEngine(foundation.store(), transactions, foundation.clock(), foundation.settings(),
                 new dev.projections.refresh.Handoff(100, 1), registry, dev.projections.TenantScope.NONE,
                 dev.projections.refresh.RefreshObservers.of(dev.projections.RefreshListener.NONE,
                         new dev.projections.refresh.EngineStats()), null);
@@ -250,8 +251,8 @@ class RefreshProtocolIT {
             // another commit marking both keys in key order, the lower first: it waited for the retried row
             Future<?> other = executor.submit(() -> {
                 try (Connection connection = dataSource.getConnection()) {
-                    resources.store().queue().upsert(connection, List.of(key(low, ""), failing), 0,
-                            resources.clock().instant());
+                    foundation.store().queue().upsert(connection, List.of(key(low, ""), failing), 0,
+                            foundation.clock().instant());
                 }
                 return null;
             });
@@ -268,7 +269,7 @@ class RefreshProtocolIT {
         assertThat(pending(key(low, ""))).isEqualTo(1);
         assertThat(projections.failures(GatedProjection.NAME, 1000)).as("retried: due now, its attempts kept")
                 .filteredOn(f -> f.id().equals(high)).singleElement()
-                .satisfies(f -> assertThat(f.nextRetry()).isBeforeOrEqualTo(resources.clock().instant()));
+                .satisfies(f -> assertThat(f.nextRetry()).isBeforeOrEqualTo(foundation.clock().instant()));
     }
 
     @Test
@@ -313,7 +314,7 @@ class RefreshProtocolIT {
     private MarkKey mark(String id, String tenant) throws Exception {
         MarkKey key = key(id, tenant);
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, List.of(key), 0, resources.clock().instant());
+            foundation.store().queue().upsert(connection, List.of(key), 0, foundation.clock().instant());
         }
         return key;
     }

@@ -2,7 +2,7 @@ package dev.projections.it.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.PendingRows;
@@ -32,7 +32,7 @@ class SweepTimerIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @Inject
     dev.projections.ee.EngineRuntime runtime;

@@ -8,7 +8,7 @@ import dev.projections.demo.orders.entity.Customer;
 import dev.projections.demo.orders.entity.Order;
 import dev.projections.demo.tenancy.DemoTenancy;
 import dev.projections.demo.tenancy.DemoTenantResolver;
-import dev.projections.ee.EngineResources;
+import dev.projections.engine.Foundation;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.Rows;
 import jakarta.annotation.Resource;
@@ -96,7 +96,7 @@ class TenancyIT {
     Projections projections;
 
     @Inject
-    EngineResources engine;
+    Foundation engine;
 
     @AfterEach
     void leaveTheTenant() {

@@ -1,9 +1,9 @@
 package dev.projections.it.trends;
 
+import dev.projections.engine.Foundation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
-import dev.projections.ee.EngineResources;
 import dev.projections.ee.EngineRuntime;
 import dev.projections.inspect.LagSummary;
 import dev.projections.it.support.Deployments;
@@ -50,7 +50,8 @@ class TrendSamplingIT {
     DataSource dataSource;
 
     @Inject
-    EngineResources resources;
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -70,7 +71,7 @@ class TrendSamplingIT {
 
     @AfterEach
     void reset() {
-        resources.clock().reset();
+        foundation.clock().reset();
         gated.reset();
     }
 
@@ -78,12 +79,12 @@ class TrendSamplingIT {
     void aClaimNamesThisInstanceAsItsHolder() throws Exception {
         MarkKey key = new MarkKey(GatedProjection.NAME, "", "holder-" + UUID.randomUUID());
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, List.of(key), 0, resources.clock().instant());
+            foundation.store().queue().upsert(connection, List.of(key), 0, foundation.clock().instant());
         }
         List<ClaimedMark> claimed = runtime.assembled().refresh().steps().claim(List.of(key));
         Rows rows = new Rows(dataSource);
         assertThat(rows.one("SELECT claimed_by FROM projection_pending WHERE entity_id = ?", key.entityId()))
-                .containsExactly(resources.instanceId());
+                .containsExactly(foundation.instanceId());
 
         runtime.assembled().refresh().steps().refresh(claimed);
         assertThat(rows.exists("SELECT 1 FROM projection_pending WHERE entity_id = ?", key.entityId())).isFalse();
@@ -94,33 +95,33 @@ class TrendSamplingIT {
         String prefix = "trend-" + UUID.randomUUID() + "-";
         List<MarkKey> keys = List.of(key(prefix + 1), key(prefix + 2), key(prefix + 3));
         try (Connection connection = dataSource.getConnection()) {
-            resources.store().queue().upsert(connection, keys, 0, resources.clock().instant());
+            foundation.store().queue().upsert(connection, keys, 0, foundation.clock().instant());
         }
         // a minute of its own, begun just now: the refreshes below all fall into it
-        Instant marked = resources.clock().instant();
-        resources.clock().advance(Duration.between(resources.clock().instant(),
-                resources.clock().instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))));
-        Instant minute = resources.clock().instant().truncatedTo(ChronoUnit.MINUTES);
+        Instant marked = foundation.clock().instant();
+        foundation.clock().advance(Duration.between(foundation.clock().instant(),
+                foundation.clock().instant().truncatedTo(ChronoUnit.MINUTES).plus(Duration.ofMinutes(1))));
+        Instant minute = foundation.clock().instant().truncatedTo(ChronoUnit.MINUTES);
         gated.failNext(prefix + 2, 1);
         for (MarkKey key : keys) {
             runtime.assembled().refresh().steps().refresh(runtime.assembled().refresh().steps().claim(List.of(key)));
         }
         runtime.assembled().trends().sample(); // what ended before this minute
 
-        resources.clock().advance(Duration.ofMinutes(1));
+        foundation.clock().advance(Duration.ofMinutes(1));
         assertThat(runtime.assembled().trends().sample()).as("a row per deployed projection").isGreaterThanOrEqualTo(3);
         assertThat(runtime.assembled().trends().sample()).as("once per minute").isZero();
 
         Rows rows = new Rows(dataSource);
         List<Object> row = rows.one("SELECT refreshes, failures, pending, failing, p99_micros, instance_id, lag_histogram"
                 + " FROM projection_trend WHERE projection = 'gated' AND sampled_minute = ?",
-                resources.store().dialect().timestamp(minute));
+                foundation.store().dialect().timestamp(minute));
         assertThat(((Number) row.get(0)).longValue()).as("refreshes").isEqualTo(2);
         assertThat(((Number) row.get(1)).longValue()).as("failures").isEqualTo(1);
         assertThat(((Number) row.get(2)).longValue()).as("pending: the failed one").isEqualTo(1);
         assertThat(((Number) row.get(3)).longValue()).as("failing").isEqualTo(1);
         assertThat(((Number) row.get(4)).longValue()).as("p99").isPositive();
-        assertThat(row.get(5)).isEqualTo(resources.instanceId());
+        assertThat(row.get(5)).isEqualTo(foundation.instanceId());
         LagSummary lag = LagHistograms.summarize(List.of((String) row.get(6)));
         assertThat(lag.refreshes()).as("the two refreshed, each lagging from its mark to the next minute").isEqualTo(2);
         assertThat(lag.p50Micros()).isGreaterThanOrEqualTo(Duration.between(marked, minute).toNanos() / 1_000);
@@ -132,8 +133,8 @@ class TrendSamplingIT {
         runtime.assembled().heartbeat().report();
         Rows rows = new Rows(dataSource);
         List<Object> row = rows.one("SELECT workers, drainers_busy, claims_held, clock_skew_millis FROM projection_node"
-                + " WHERE instance_id = ?", resources.instanceId());
-        assertThat(((Number) row.get(0)).intValue()).isEqualTo(resources.settings().workers());
+                + " WHERE instance_id = ?", foundation.instanceId());
+        assertThat(((Number) row.get(0)).intValue()).isEqualTo(foundation.settings().workers());
         assertThat(((Number) row.get(1)).intValue()).as("no drainer runs: auto-refresh is off").isZero();
         assertThat(((Number) row.get(2)).intValue()).isZero();
         assertThat(Math.abs(((Number) row.get(3)).longValue())).as("same machine, same clock").isLessThan(5_000);

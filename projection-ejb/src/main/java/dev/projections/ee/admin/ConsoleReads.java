@@ -1,5 +1,6 @@
 package dev.projections.ee.admin;
 
+import dev.projections.engine.Foundation;
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
 import dev.projections.RebuildProgress;
@@ -67,6 +68,11 @@ public class ConsoleReads {
 
     @Inject
     EngineResources resources;
+
+
+    @Inject
+
+    Foundation foundation;
 
     @Inject
     EngineRuntime runtime;
@@ -189,7 +195,7 @@ public class ConsoleReads {
 
     /** The engine's clock, which the trends are written by: their windows must be cut by it too. */
     public Instant now() {
-        return resources.clock().instant();
+        return foundation.clock().instant();
     }
 
     /** Every instance that reported, with the projections each deployed lately, and this instance's clock limit. */
@@ -218,7 +224,7 @@ public class ConsoleReads {
 
     /** The settings in force on the instance that serves the console. */
     public Settings settings() {
-        return resources.settings();
+        return foundation.settings();
     }
 
     public List<AuditEntry> audit(Long beforeId, int limit) {
