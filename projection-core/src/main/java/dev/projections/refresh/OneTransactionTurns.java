@@ -48,13 +48,16 @@ final class OneTransactionTurns {
                     : recordFailureOfOneTransaction(projection, key, result, batchSize, look, lookBeforeEnding);
         }
         pacing.liveClaimed(projection, result.mark() == null ? List.of() : List.of(result.mark()), batchSize);
-        lookBeforeEnding.add(projection);
         if (result.ended() == OneTransactionRefresh.Ended.NOT_CLAIMED) {
+            lookBeforeEnding.add(projection); // skipped (held a moment by another transaction): a look finds it
             return Claim.EMPTY;
         }
         if (result.outcome() != AckOutcome.SUCCESS) {
             look.lookAgain(); // marked anew meanwhile: due again now
+            lookBeforeEnding.add(projection);
         }
+        // acked as claimed: the turn's one key is done, and no look is owed for it; other due marks (retries, other
+        // instances' orphans) are found by the looks DueLook wants and by the sweep, as after any claim by key
         if (lookWanted) {
             // the look this claim would have made, in the next turn: after the key's refresh, not before it
             handoff.askForDueLook(Set.of(projection));

@@ -197,22 +197,33 @@ public abstract class PendingQueue {
         if (keys.isEmpty() || projections.isEmpty()) {
             return List.of();
         }
-        String candidates = lockingRead(connection, claimKeysSql(keys.size(), projections.size()));
-        try (PreparedStatement select = connection.prepareStatement(inRefreshTransaction
-                ? claimStatementInRefresh(candidates) : claimStatement(candidates))) {
-            int i = 1 + claimParameters();
-            for (String projection : projections) {
-                select.setString(i++, projection);
-            }
-            for (MarkKey key : keys) {
-                select.setString(i++, key.projection());
-                select.setString(i++, key.tenantId());
-                select.setString(i++, key.entityId());
-            }
-            select.setObject(i++, dialect.timestamp(now));
-            select.setObject(i, dialect.timestamp(now));
+        try (PreparedStatement select = prepareClaimKeys(connection, keys, projections, now, inRefreshTransaction)) {
             return claim(connection, select, now, lease, token);
         }
+    }
+
+    /**
+     * The claim of those of {@code keys} that are due, unleased and of {@code projections} ({@link #claimStatement},
+     * or {@link #claimStatementInRefresh} {@code inRefreshTransaction}), its parameters bound but the claim's own: here
+     * one {@code (?, ?, ?)} per key.
+     */
+    PreparedStatement prepareClaimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
+                                       Instant now, boolean inRefreshTransaction) throws SQLException {
+        String candidates = lockingRead(connection, claimKeysSql(keys.size(), projections.size()));
+        PreparedStatement select = connection.prepareStatement(inRefreshTransaction
+                ? claimStatementInRefresh(candidates) : claimStatement(candidates));
+        int i = 1 + claimParameters();
+        for (String projection : projections) {
+            select.setString(i++, projection);
+        }
+        for (MarkKey key : keys) {
+            select.setString(i++, key.projection());
+            select.setString(i++, key.tenantId());
+            select.setString(i++, key.entityId());
+        }
+        select.setObject(i++, dialect.timestamp(now));
+        select.setObject(i, dialect.timestamp(now));
+        return select;
     }
 
     /** The candidates of a claim of {@code keys} keys of {@code projections} projections (package-private for the plan test). */

@@ -277,6 +277,48 @@ final class PostgresPendingQueue extends PendingQueue {
     }
 
     /*
+     * A claim of handed keys: the keys as three arrays, so that one statement text serves every batch size. With one
+     * (?, ?, ?) per key, each batch size was a statement of its own, which the driver prepares on the server only after
+     * its fifth use on a connection and PostgreSQL plans anew until then: under a varying load the server took
+     * minutes to reach its steady rate (issue 47, item 3). Each key is found by the primary key, locked in key order.
+     */
+    static final String CLAIM_KEYS = """
+            SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority,
+                   p.tableoid::bigint || ' ' || p.ctid::text, p.first_marked_at
+              FROM projection_pending p
+             WHERE (p.projection, p.tenant_id, p.entity_id) IN (SELECT * FROM unnest(?::text[], ?::text[], ?::text[]))
+               AND p.projection = ANY(?::text[])
+               AND p.available_at <= ? AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
+               AND NOT EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = p.projection AND c.paused)
+             ORDER BY p.projection, p.tenant_id, p.entity_id
+               FOR UPDATE OF p SKIP LOCKED
+            """;
+
+    @Override
+    PreparedStatement prepareClaimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
+                                       Instant now, boolean inRefreshTransaction) throws SQLException {
+        PreparedStatement select = connection.prepareStatement(inRefreshTransaction
+                ? claimStatementInRefresh(CLAIM_KEYS) : claimStatement(CLAIM_KEYS));
+        String[] projectionOfKey = new String[keys.size()];
+        String[] tenants = new String[keys.size()];
+        String[] ids = new String[keys.size()];
+        int k = 0;
+        for (MarkKey key : keys) {
+            projectionOfKey[k] = key.projection();
+            tenants[k] = key.tenantId();
+            ids[k++] = key.entityId();
+        }
+        int i = 1 + claimParameters();
+        select.setArray(i++, connection.createArrayOf("text", projectionOfKey));
+        select.setArray(i++, connection.createArrayOf("text", tenants));
+        select.setArray(i++, connection.createArrayOf("text", ids));
+        select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
+        select.setObject(i++, dialect.timestamp(now));
+        select.setObject(i, dialect.timestamp(now));
+        return select;
+    }
+
+    /*
      * A claim is one statement: the candidates, locked (FOR UPDATE SKIP LOCKED, in a CTE, so evaluated once), get
      * their claim by address in the same statement, which returns each claimed row with its new address for the ack;
      * and it lets its transaction commit without waiting for the disk (set_config is SET LOCAL; docs/design.md D25;

@@ -71,6 +71,32 @@ class OneTransactionRuleTest {
         assertThat(rule.applies("orders")).as("one refresh of 30 ms keeps it").isTrue();
     }
 
+    /**
+     * A server just started refreshes slowly for a while (a cold JIT, an empty pool): those first refreshes must not
+     * keep the path off for long once refreshes are short (issue 47 item 3), while one slow refresh among short ones
+     * does not take it away.
+     */
+    @Test
+    void theSlowFirstRefreshesOfAColdStartAreSoonOutweighed() {
+        OneTransactionRefresh rule = rule(Map.of(), true, true, RefreshTracing.NONE);
+        times.took("orders", Duration.ofMillis(300));
+        int shortOnes = 0;
+        while (!rule.applies("orders")) {
+            times.took("orders", Duration.ofMillis(2));
+            shortOnes++;
+        }
+        assertThat(shortOnes).as("short refreshes after a first one of 300 ms").isLessThanOrEqualTo(3);
+
+        for (int settle = 0; settle < 5; settle++) {
+            times.took("orders", Duration.ofMillis(2));
+        }
+        times.took("orders", Duration.ofMillis(150));
+        assertThat(rule.applies("orders")).as("one refresh of 150 ms among short ones").isTrue();
+        times.took("orders", Duration.ofMillis(150));
+        times.took("orders", Duration.ofMillis(150));
+        assertThat(rule.applies("orders")).as("a run of them").isFalse();
+    }
+
     /** {@code rule} with one short refresh of each projection timed. */
     private OneTransactionRefresh timed(OneTransactionRefresh rule) {
         times.took("orders", Duration.ofMillis(2));

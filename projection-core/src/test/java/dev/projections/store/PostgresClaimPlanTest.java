@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,18 +84,9 @@ class PostgresClaimPlanTest {
             String plan = claimDuePlan(connection, new Object[] {"p1"});
 
             assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
-            String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(QUEUE.claimKeysSql(2, 1)), select -> {
-                claimParameters(select);
-                select.setString(4, "p1");
-                select.setString(5, "p1");
-                select.setString(6, "");
-                select.setString(7, "00000001");
-                select.setString(8, "p1");
-                select.setString(9, "");
-                select.setString(10, "00000002");
-                select.setObject(11, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(12, NOW.atOffset(ZoneOffset.UTC));
-            });
+            String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+                    select -> bindKeys(select, new String[] {"p1", "p1"}, new String[] {"00000001", "00000002"},
+                            new String[] {"p1"}));
             assertLockTimeoutSetBeforeAnyCandidateIsLocked(keys);
         }
     }
@@ -138,20 +130,14 @@ class PostgresClaimPlanTest {
     void aClaimOfHandedKeysFindsEachByItsKeyAndClaimsByAddress() throws Exception {
         int keys = 20;
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(QUEUE.claimKeysSql(keys, 3)), select -> {
-                claimParameters(select);
-                int i = 4;
-                for (String projection : PROJECTIONS) {
-                    select.setString(i++, projection);
-                }
-                for (int k = 0; k < keys; k++) {
-                    select.setString(i++, "p" + (k % 3));
-                    select.setString(i++, "");
-                    select.setString(i++, String.format("%08d", 3000 + k));
-                }
-                select.setObject(i++, NOW.atOffset(ZoneOffset.UTC));
-                select.setObject(i, NOW.atOffset(ZoneOffset.UTC));
-            });
+            String[] projections = new String[keys];
+            String[] ids = new String[keys];
+            for (int k = 0; k < keys; k++) {
+                projections[k] = "p" + (k % 3);
+                ids[k] = String.format("%08d", 3000 + k);
+            }
+            String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+                    select -> bindKeys(select, projections, ids, PROJECTIONS.toArray(String[]::new)));
             assertThat(plan).as(plan).containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
                     .contains("Tid Scan on projection_pending q")
                     .doesNotContain("Seq Scan on projection_pending").doesNotContain("tenant_due");
@@ -352,6 +338,19 @@ class PostgresClaimPlanTest {
         select.setString(1, "token");
         select.setObject(2, NOW.plusSeconds(120).atOffset(ZoneOffset.UTC));
         select.setString(3, "node");
+    }
+
+    /** The claim of handed keys' parameters: the keys as arrays (every tenant ""), the projections, the time twice. */
+    private static void bindKeys(PreparedStatement select, String[] projectionOfKey, String[] ids, String[] projections)
+            throws SQLException {
+        claimParameters(select);
+        Connection connection = select.getConnection();
+        select.setArray(4, connection.createArrayOf("text", projectionOfKey));
+        select.setArray(5, connection.createArrayOf("text", Collections.nCopies(ids.length, "").toArray()));
+        select.setArray(6, connection.createArrayOf("text", ids));
+        select.setArray(7, connection.createArrayOf("text", projections));
+        select.setObject(8, NOW.atOffset(ZoneOffset.UTC));
+        select.setObject(9, NOW.atOffset(ZoneOffset.UTC));
     }
 
     interface Binding {

@@ -60,7 +60,11 @@ import org.junit.jupiter.api.Test;
  *       one transaction per 100);</li>
  *   <li>rebuild of every order, beside the plain-SQL bound (the ids marked by one INSERT … SELECT, then drained as in 3);</li>
  *   <li>a rebuild of a big seeded table beside steady live load: the live changes' commit → read model with and
- *       without the rebuild, and the rebuild's ids per second with and without the load.</li>
+ *       without the rebuild, and the rebuild's ids per second with and without the load;</li>
+ *   <li>from a cold start: on a server just started, nothing sent before, the light-load latency of the first
+ *       {@code bench.cold-samples} orders, then the 4-client rate with refresh on in windows of
+ *       {@code bench.cold-window-seconds} for {@code bench.cold-windows} windows, then the latency again: how long
+ *       the server takes to reach its warm figures (issue 47 item 3).</li>
  * </ol>
  */
 class ServerBenchmark {
@@ -87,10 +91,13 @@ class ServerBenchmark {
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
     /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
     private final java.util.Set<Integer> parts = java.util.Arrays.stream(
-                    System.getProperty("bench.parts", "1,2,3,4,5").split(","))
+                    System.getProperty("bench.parts", "1,2,3,4,5,6").split(","))
             .map(String::trim).map(Integer::valueOf).collect(java.util.stream.Collectors.toSet());
     /** How many times part 4 rebuilds every order, one after the other on the same server. */
     private final int rebuildRepetitions = Integer.getInteger("bench.rebuild-repetitions", 1);
+    private final int coldSamples = Integer.getInteger("bench.cold-samples", 200);
+    private final Duration coldWindow = Duration.ofSeconds(Integer.getInteger("bench.cold-window-seconds", 10));
+    private final int coldWindows = Integer.getInteger("bench.cold-windows", 9);
     /** Settings of the engine on every server the benchmark starts ({@code bench.server-settings=k=v,k=v}). */
     private final Map<String, String> serverSettings = serverSettings(System.getProperty("bench.server-settings", ""));
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -113,6 +120,9 @@ class ServerBenchmark {
         line("   %-6s %-26s %10s %10s %s", "round", "variant", "tx/s", "÷ off", "machine load");
         ServerProcess server = null;
         try {
+            if (parts.contains(6)) {
+                fromColdStart(ear); // first: a server of its own, started before any other's JIT could help the OS caches
+            }
             for (int round = 1; round <= rounds && parts.contains(1); round++) {
                 Throughput off = businessLoad(ear, Map.of("projection.enabled", "false"), "marking off");
                 printRound(round, off, off);
@@ -136,7 +146,8 @@ class ServerBenchmark {
                     server = null;
                 }
             }
-            if (server == null) { // part 1 left out: a server of its own for the rest
+            if (server == null && parts.stream().anyMatch(part -> part >= 2 && part <= 5)) {
+                // part 1 left out: a server of its own for the rest
                 server = startOnFreshDatabase(ear, Map.of());
             }
             // the last round's server, refreshing, runs the rest
@@ -269,6 +280,47 @@ class ServerBenchmark {
 
         synchronized double p99() {
             return millis(visible, 0.99);
+        }
+    }
+
+    // ---- 6. from a cold start ----
+
+    private void fromColdStart(Path ear) throws Exception {
+        try (ServerProcess server = startOnFreshDatabase(ear, Map.of())) {
+            line("");
+            line("6. From a cold start: a server just started, nothing sent before; %d orders one at a time, then %d "
+                    + "clients POSTing in windows of %d s, then %d orders one at a time again", coldSamples, CLIENTS,
+                    coldWindow.toSeconds(), coldSamples);
+            long started = System.nanoTime();
+            Latencies first = new Latencies();
+            for (int i = 0; i < coldSamples; i++) {
+                first.sample(server, "cold-" + i % 20);
+                Thread.sleep(10);
+            }
+            line("   light load, the first %d orders (machine load %s)", coldSamples, loadAverage());
+            first.print("   ");
+            line("   %-8s %-12s %10s %12s %s", "window", "since start", "tx/s", "÷ last", "machine load");
+            List<Throughput> windows = new ArrayList<>();
+            List<String> since = new ArrayList<>();
+            for (int w = 0; w < coldWindows; w++) {
+                since.add(String.format("%.0f s", (System.nanoTime() - started) / 1e9));
+                windows.add(measureLoad(server, "window " + (w + 1), CLIENTS, elapsed(System.nanoTime(), coldWindow)));
+                waitUntilDrained();
+            }
+            double last = windows.get(windows.size() - 1).perSecond();
+            for (int w = 0; w < windows.size(); w++) {
+                line("   %-8d %-12s %,10.0f %12.2f %s", w + 1, since.get(w), windows.get(w).perSecond(),
+                        windows.get(w).perSecond() / last, w == windows.size() - 1 ? loadAverage() : "");
+            }
+            Latencies warm = new Latencies();
+            for (int i = 0; i < coldSamples; i++) {
+                warm.sample(server, "warm-" + i % 20);
+                Thread.sleep(10);
+            }
+            line("   light load again, %.0f s after the start (machine load %s)", (System.nanoTime() - started) / 1e9,
+                    loadAverage());
+            warm.print("   ");
+            checkExact("after the cold start");
         }
     }
 
@@ -587,6 +639,9 @@ class ServerBenchmark {
     /** Waits until no pending mark meets {@code condition} (polled every 10 ms); returns how long that took. */
     private Duration waitUntilNone(String condition) throws Exception {
         long start = System.nanoTime();
+        if (count("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'projection_pending'") == 0) {
+            return Duration.ZERO; // the engine off (the synchronous bound): no queue was made
+        }
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             waitFor(() -> {
                 try (ResultSet rows = statement.executeQuery(
