@@ -4,6 +4,7 @@ import dev.projections.engine.Foundation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 /**
@@ -15,11 +16,11 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class LoginProxies {
 
+    /* resolved at the first login: the engine's settings and datasource are chosen once the units have started */
     @Inject
-
-    Foundation foundation;
+    Instance<Foundation> foundation;
 
     void started(@Observes @Initialized(ApplicationScoped.class) Object context) {
-        LoginThrottle.shared().trustFrom(() -> foundation.settings().trustedProxies());
+        LoginThrottle.shared().trustFrom(() -> foundation.get().settings().trustedProxies());
     }
 }

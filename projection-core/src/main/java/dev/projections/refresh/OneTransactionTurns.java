@@ -56,8 +56,9 @@ final class OneTransactionTurns {
             look.lookAgain(); // marked anew meanwhile: due again now
             lookBeforeEnding.add(projection);
         }
-        // acked as claimed: the turn's one key is done, and no look is owed for it; other due marks (retries, other
-        // instances' orphans) are found by the looks DueLook wants and by the sweep, as after any claim by key
+        // acked as claimed: the turn's one key is done, and unlike after an ordinary claim by key (which may have
+        // skipped a handed key) no look is owed before the drainer ends; other due marks (retries, other instances'
+        // orphans) are found by the looks DueLook wants and by the sweep (docs/design.md D53)
         if (lookWanted) {
             // the look this claim would have made, in the next turn: after the key's refresh, not before it
             handoff.askForDueLook(Set.of(projection));

@@ -6,6 +6,7 @@ import dev.projections.CommitCapture;
 import dev.projections.RefreshWait;
 import dev.projections.config.Durations;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
@@ -33,14 +34,22 @@ public class AwaitRefreshInterceptor {
     private static final Map<Method, Duration> TIMEOUTS = new ConcurrentHashMap<>();
     private static final Set<Method> WARNED = ConcurrentHashMap.newKeySet();
 
+    /*
+     * Resolved at the first call, not when the intercepted bean is made (an application's start-up bean would make the
+     * engine's settings and datasource be chosen before the persistence units started, docs/design.md D35).
+     */
     @Inject
+    Instance<Foundation> foundations;
 
-    Foundation foundation;
+    private Foundation foundation;
 
     @AroundInvoke
     public Object awaitRefresh(InvocationContext call) throws Exception {
         Duration timeout = TIMEOUTS.computeIfAbsent(call.getMethod(),
                 method -> timeoutOf(method, call.getTarget() == null ? null : call.getTarget().getClass()));
+        if (foundation == null) {
+            foundation = foundations.get();
+        }
         if (!foundation.settings().enabled()) {
             return call.proceed();
         }

@@ -43,7 +43,6 @@ public class DrainerPool {
     ManagedThreadFactory threads;
 
     @Inject
-
     Foundation foundation;
 
     private ThreadPoolExecutor pool;

@@ -30,7 +30,6 @@ public class EngineMetrics implements MetricsText {
     Instance<MeterRegistry> applicationRegistry;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -34,7 +34,6 @@ public class EngineRuntime {
 
 
     @Inject
-
     Foundation foundation;
 
     @Inject

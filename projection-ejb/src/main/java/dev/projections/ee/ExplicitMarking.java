@@ -24,7 +24,6 @@ import java.util.TreeSet;
 public class ExplicitMarking {
 
     @Inject
-
     Foundation foundation;
 
     @Inject

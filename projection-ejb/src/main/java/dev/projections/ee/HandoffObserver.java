@@ -15,7 +15,6 @@ import java.util.Set;
 public class HandoffObserver {
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -33,7 +33,6 @@ public class JtaTransactions implements Transactions {
             "java:jboss/TransactionManager", "java:appserver/TransactionManager", "java:/TransactionManager");
 
     @Inject
-
     Foundation foundation;
 
     private TransactionManager manager;

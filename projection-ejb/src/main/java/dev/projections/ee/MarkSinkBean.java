@@ -32,7 +32,6 @@ public class MarkSinkBean implements MarkSink {
 
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -21,7 +21,6 @@ public class PauseState {
     private static final long MAX_AGE_NANOS = 1_000_000_000L;
 
     @Inject
-
     Foundation foundation;
 
     private Set<String> paused = Set.of();

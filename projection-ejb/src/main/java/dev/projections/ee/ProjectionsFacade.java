@@ -52,7 +52,6 @@ public class ProjectionsFacade implements Projections {
     ProjectionRegistry registry;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -35,7 +35,6 @@ public class SchemaMigration {
 
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -48,7 +48,6 @@ public class SweepTimer {
     TimerService timers;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

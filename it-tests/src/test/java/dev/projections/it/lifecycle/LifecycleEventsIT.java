@@ -73,7 +73,6 @@ class LifecycleEventsIT {
     LifecycleRecorder recorder;
 
     @Inject
-
     Foundation foundation;
 
     @Inject
@@ -203,7 +202,8 @@ class LifecycleEventsIT {
     }
 
     private List<LifecycleEvent> events(int from) {
-        return recorder.seen().subList(from, recorder.seen().size()).stream().map(LifecycleRecorder.Seen::event)
+        List<LifecycleRecorder.Seen> seen = recorder.seen();
+        return seen.subList(Math.min(from, seen.size()), seen.size()).stream().map(LifecycleRecorder.Seen::event)
                 .filter(e -> e.projection().equals(GATED) || e.projection().equals(HELD))
                 .filter(e -> !(e instanceof MarkParked)).toList();
     }

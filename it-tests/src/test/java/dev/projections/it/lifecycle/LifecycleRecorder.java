@@ -30,8 +30,12 @@ public class LifecycleRecorder {
         }
     }
 
+    /**
+     * What it saw so far, as a copy: events go on arriving on the engine's threads, and a view of the live list (a
+     * {@code subList}) throws {@code ConcurrentModificationException} once one is added (a red CI of 2026-12-05).
+     */
     public List<Seen> seen() {
-        return seen;
+        return List.copyOf(seen);
     }
 
     public void throwOnParked(String id) {

@@ -51,7 +51,6 @@ class MetricsIT {
     DataSource dataSource;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

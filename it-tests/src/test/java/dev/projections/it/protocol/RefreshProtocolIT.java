@@ -61,7 +61,6 @@ class RefreshProtocolIT {
     ManagedExecutorService executor;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -50,7 +50,6 @@ class TrendSamplingIT {
     DataSource dataSource;
 
     @Inject
-
     Foundation foundation;
 
     @Inject

@@ -71,7 +71,6 @@ public class ConsoleReads {
 
 
     @Inject
-
     Foundation foundation;
 
     @Inject
