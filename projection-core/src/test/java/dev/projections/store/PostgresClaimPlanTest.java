@@ -138,18 +138,29 @@ class PostgresClaimPlanTest {
             }
             // the plan for these values, and the generic plan the statement gets once prepared on the server (one
             // text for every batch size, docs/pitfalls.md #97): both find each key by a key index
-            for (String planCache : List.of("auto", "force_generic_plan")) {
-                try (Statement set = connection.createStatement()) {
-                    set.execute("SET plan_cache_mode = " + planCache);
-                }
-                String plan = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
-                        select -> bindKeys(select, projections, ids, PROJECTIONS.toArray(String[]::new)));
-                assertThat(plan).as("%s:%n%s", planCache, plan)
-                        .containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
+            String custom = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+                    select -> bindKeys(select, projections, ids, PROJECTIONS.toArray(String[]::new)));
+            String generic = genericPlan(connection, "EXPLAIN", QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+                    "'token'", "'2030-01-01 12:02:00+00'", "'node'", arrayLiteral(projections),
+                    arrayLiteral(Collections.nCopies(keys, "").toArray(String[]::new)), arrayLiteral(ids),
+                    arrayLiteral(PROJECTIONS.toArray(String[]::new)), "'2030-01-01 12:00:00+00'",
+                    "'2030-01-01 12:00:00+00'");
+            assertThat(generic).as("a plan with its parameters unknown:%n%s", generic).containsPattern("\\$\\d");
+            for (String plan : List.of(custom, generic)) {
+                assertThat(plan).as(plan).containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
                         .contains("Tid Scan on projection_pending q")
                         .doesNotContain("Seq Scan on projection_pending").doesNotContain("tenant_due");
             }
         }
+    }
+
+    /** {@code values} as a PostgreSQL text array literal. */
+    static String arrayLiteral(String[] values) {
+        StringBuilder literal = new StringBuilder("'{");
+        for (int i = 0; i < values.length; i++) {
+            literal.append(i == 0 ? "" : ",").append('"').append(values[i]).append('"');
+        }
+        return literal.append("}'").toString();
     }
 
     /**
@@ -375,6 +386,42 @@ class PostgresClaimPlanTest {
                 }
             }
             return plan.toString();
+        }
+    }
+
+    /**
+     * The generic plan of {@code sql} (its {@code ?} numbered), as PostgreSQL runs a statement prepared on the server
+     * once it stops planning it for each call's values (docs/pitfalls.md #97): prepared under a name of its own, run by
+     * {@code explain} (an {@code EXPLAIN …} prefix) with {@code literals} under {@code plan_cache_mode =
+     * force_generic_plan}. An {@code EXPLAIN} sent with bound parameters would be planned for their values.
+     */
+    static String genericPlan(Connection connection, String explain, String sql, String... literals)
+            throws SQLException {
+        StringBuilder numbered = new StringBuilder();
+        int parameter = 0;
+        for (char c : sql.toCharArray()) {
+            if (c == '?') {
+                numbered.append('$').append(++parameter);
+            } else {
+                numbered.append(c);
+            }
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PREPARE plan_test_generic AS " + numbered);
+            try {
+                statement.execute("SET plan_cache_mode = force_generic_plan");
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rows = statement.executeQuery(explain + " EXECUTE plan_test_generic("
+                        + String.join(", ", literals) + ")")) {
+                    while (rows.next()) {
+                        plan.append(rows.getString(1)).append('\n');
+                    }
+                }
+                return plan.toString();
+            } finally {
+                statement.execute("RESET plan_cache_mode");
+                statement.execute("DEALLOCATE plan_test_generic");
+            }
         }
     }
 

@@ -84,6 +84,44 @@ class PostgresPartitionedQueuePlanTest {
         }
     }
 
+    /**
+     * A claim of handed keys (one statement text for every batch size, docs/pitfalls.md #97) reads only the partition of
+     * its keys' projection, by key, in the plan for its values and in the generic plan it gets once prepared on the
+     * server, where the partitions are pruned when it runs.
+     */
+    @Test
+    void aClaimOfHandedKeysReadsOnlyTheirProjectionsPartitionByKey() throws Exception {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            String explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)";
+            String claim = new PostgresPendingQueue("plan-test").claimStatement(PostgresPendingQueue.CLAIM_KEYS);
+            String custom = PostgresClaimPlanTest.plan(connection, explain + " " + claim, select -> {
+                PostgresClaimPlanTest.claimParameters(select);
+                select.setArray(4, connection.createArrayOf("text", new String[] {"order-search", "order-search"}));
+                select.setArray(5, connection.createArrayOf("text", new String[] {"", ""}));
+                select.setArray(6, connection.createArrayOf("text", new String[] {"00000003", "00000006"}));
+                select.setArray(7, connection.createArrayOf("text", new String[] {"order-search"}));
+                select.setObject(8, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(9, NOW.atOffset(ZoneOffset.UTC));
+            });
+            connection.rollback();
+            String generic = PostgresClaimPlanTest.genericPlan(connection, explain, claim, "'token'",
+                    "'2030-01-01 12:02:00+00'", "'node'", "'{order-search,order-search}'", "'{\"\",\"\"}'",
+                    "'{00000003,00000006}'", "'{order-search}'", "'2030-01-01 12:00:00+00'", "'2030-01-01 12:00:00+00'");
+            connection.rollback();
+
+            assertThat(generic).as("a plan with its parameters unknown:%n%s", generic).containsPattern("\\$\\d");
+            for (String plan : List.of(custom, generic)) {
+                assertThat(plan).as(plan).doesNotContain("Seq Scan on projection_pending")
+                        .contains("Tid Scan on projection_pending_order_search");
+                for (String line : plan.lines().filter(line -> line.contains("Scan") && line.contains(" on projection_pending_")).toList()) {
+                    assertThat(line.contains("on projection_pending_order_search") || line.contains("never executed"))
+                            .as("only order-search's partition read:%n%s", plan).isTrue();
+                }
+            }
+        }
+    }
+
     @Test
     void anAckDeletesByAddressWithinOnePartition() throws Exception {
         try (Connection connection = connect()) {
