@@ -210,6 +210,37 @@ abstract class OneTransactionRefreshContract {
         }
     }
 
+    /**
+     * A handed key the one transaction could not claim (its row held a moment by another transaction, which the claim
+     * skips) is looked for before its drainer ends, and refreshed then: it does not wait for the sweep. Only a key
+     * acked as claimed owes no look (docs/design.md D53).
+     */
+    @Test
+    void aKeyTheOneTransactionSkippedIsRefreshedBeforeItsDrainerEnds() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = mark("1");
+        Connection holder = connect();
+        holder.setAutoCommit(false);
+        try (PreparedStatement lock = holder.prepareStatement("SELECT generation FROM projection_pending"
+                + " WHERE projection = ? AND tenant_id = ? AND entity_id = ? FOR UPDATE")) {
+            lock.setString(1, key.projection());
+            lock.setString(2, key.tenantId());
+            lock.setString(3, key.entityId());
+            lock.executeQuery().close();
+        }
+        // the one transaction, having claimed nothing, commits: the row is free from then on
+        atNextCommit.set(() -> {
+            holder.commit();
+            holder.close();
+        });
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(holder.isClosed()).as("the one transaction ran and committed while the row was held").isTrue();
+        assertThat(log()).containsExactly("1");
+        assertThat(markOf(key)).as("acked").isNull();
+    }
+
     @Test
     void whileOneInstanceRefreshesAKeyInOneTransactionAnotherTakesNothingOfIt() throws Exception {
         Engine first = engine(Map.of());
