@@ -1,5 +1,11 @@
 package dev.projections.store;
 
+import static dev.projections.store.PostgresClaimStatements.BOUNDED_LOCK_WAITS;
+import static dev.projections.store.PostgresClaimStatements.CLAIM_DUE;
+import static dev.projections.store.PostgresClaimStatements.CLAIM_IN_ONE_STATEMENT;
+import static dev.projections.store.PostgresClaimStatements.CLAIM_KEYS;
+import static dev.projections.store.PostgresClaimStatements.COMMIT_WITHOUT_WAITING;
+
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -234,34 +240,6 @@ final class PostgresPendingQueue extends PendingQueue {
         return held;
     }
 
-    /*
-     * Claims with several projections: "projection IN (…) ORDER BY priority, available_at" cannot read the claim
-     * index (projection, priority, available_at) in order across projections, so PostgreSQL sorted every due,
-     * unleased row of them all for each claim (quadratic over a million-mark rebuild). Here each projection's
-     * marks are read in index order under a LIMIT of their own, locked as they are read, and only those few
-     * candidates (at most projections × limit) are sorted and cut. A candidate locked but cut stays locked until
-     * the claim commits, milliseconds later; other claimers skip it meanwhile. Paused projections are left out
-     * before their marks are read.
-     */
-    static final String CLAIM_DUE = """
-            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority,
-                   c.tableoid::bigint || ' ' || c.ctid::text, c.first_marked_at
-              FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
-                     WHERE NOT EXISTS (SELECT 1 FROM projection_control ctl
-                                        WHERE ctl.projection = u.projection AND ctl.paused)) AS d
-             CROSS JOIN LATERAL (
-                   SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
-                          p.tableoid, p.ctid, p.first_marked_at
-                     FROM projection_pending p
-                    WHERE p.projection = d.projection AND p.priority >= ? AND p.available_at <= ?
-                      AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
-                    ORDER BY p.priority, p.available_at
-                    LIMIT ?
-                      FOR UPDATE SKIP LOCKED) AS c
-             ORDER BY c.priority, c.available_at
-             LIMIT ?
-            """;
-
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
                                       int fromPriority) throws SQLException {
@@ -275,24 +253,6 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setInt(i, limit);
         return select;
     }
-
-    /*
-     * A claim of handed keys: the keys as three arrays, so that one statement text serves every batch size. With one
-     * (?, ?, ?) per key, each batch size was a statement of its own, which the driver prepares on the server only after
-     * its fifth use on a connection and PostgreSQL plans anew until then: under a varying load the server took
-     * minutes to reach its steady rate (issue 47, item 3). Each key is found by the primary key, locked in key order.
-     */
-    static final String CLAIM_KEYS = """
-            SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority,
-                   p.tableoid::bigint || ' ' || p.ctid::text, p.first_marked_at
-              FROM projection_pending p
-             WHERE (p.projection, p.tenant_id, p.entity_id) IN (SELECT * FROM unnest(?::text[], ?::text[], ?::text[]))
-               AND p.projection = ANY(?::text[])
-               AND p.available_at <= ? AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
-               AND NOT EXISTS (SELECT 1 FROM projection_control c WHERE c.projection = p.projection AND c.paused)
-             ORDER BY p.projection, p.tenant_id, p.entity_id
-               FOR UPDATE OF p SKIP LOCKED
-            """;
 
     @Override
     PreparedStatement prepareClaimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
@@ -317,56 +277,6 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setObject(i, dialect.timestamp(now));
         return select;
     }
-
-    /*
-     * A claim is one statement: the candidates, locked (FOR UPDATE SKIP LOCKED, in a CTE, so evaluated once), get
-     * their claim by address in the same statement, which returns each claimed row with its new address for the ack;
-     * and it lets its transaction commit without waiting for the disk (set_config is SET LOCAL; docs/design.md D25;
-     * in the WHERE clause it is a one-time filter, run before any candidate is read, so also when the statement
-     * locked rows and claimed none), so a claim costs one round trip and a commit that does not wait. The projection
-     * in the join lets a queue partitioned by projection read only the candidate's partition (pruned at run time). A
-     * candidate updated by a commit between the statement's snapshot and its lock is locked in its new version, which the update by address does not see: it is
-     * not claimed and stays due (docs/pitfalls.md #80); a due look in the same transaction claims it (its own lock
-     * does not make it skip the row), else the look a drainer makes before it ends. Nothing is lost; the key is late
-     * by up to a due look.
-     *
-     * SKIP LOCKED does not make a claim wait-free: when a candidate's updater commits between PostgreSQL's look at the
-     * row and its try for the lock, the lock follows the row's newer versions and waits for whoever holds them, however
-     * the statement was asked to skip (docs/pitfalls.md #92). The claim locks in due order while holding the candidates
-     * it locked before, and business transactions lock in key order, so that wait can close a cycle, and PostgreSQL's
-     * deadlock check may then roll back the business transaction. The claim's transaction therefore waits for a lock at
-     * most LOCK_WAIT_BOUND (BOUNDED_LOCK_WAITS beside synchronous_commit, set before any candidate is locked) and is
-     * tried again (Claimer). A business transaction caught in such a cycle waits from the moment the claim locked the
-     * row it wants; a claim transaction is one or two statements, so the claim reaches its wait and gives up well
-     * within the business side's deadlock_timeout (1 s by default), and its deadlock check never has to pick a victim.
-     */
-    private static final String CLAIM_IN_ONE_STATEMENT = """
-            WITH claim AS MATERIALIZED (
-                   SELECT ?::text AS token, CAST(? AS TIMESTAMP WITH TIME ZONE) AS lease_until, ?::text AS holder),
-                 candidate (projection, tenant_id, entity_id, generation, attempts, priority, address, first_marked_at) AS (
-            %s)
-            UPDATE projection_pending q
-               SET claim_token = claim.token, claimed_until = claim.lease_until, claimed_by = claim.holder
-              FROM candidate, claim
-             WHERE q.projection = candidate.projection
-               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
-               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
-               AND %s
-            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
-                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
-            """;
-
-    /**
-     * How long a statement that locks with SKIP LOCKED while it holds other rows (a claim, a cancelled run's purge)
-     * waits for a lock at most: well under deadlock_timeout (see CLAIM_IN_ONE_STATEMENT).
-     */
-    static final String LOCK_WAIT_BOUND = "50ms";
-
-    /** A one-time condition that sets LOCK_WAIT_BOUND for the rest of the transaction before its statement reads a row. */
-    static final String BOUNDED_LOCK_WAITS = "(SELECT set_config('lock_timeout', '" + LOCK_WAIT_BOUND + "', true)) IS NOT NULL";
-
-    /** A one-time condition that lets the claim's transaction commit without waiting for the disk (docs/design.md D25). */
-    private static final String COMMIT_WITHOUT_WAITING = "(SELECT set_config('synchronous_commit', 'off', true)) IS NOT NULL";
 
     @Override
     String claimStatement(String candidates) {

@@ -111,7 +111,7 @@ public final class RebuildMarks {
                  WHERE projection = ? AND tenant_id = ? AND priority = 1 AND attempts = 0 AND parked_at IS NULL
                    AND (rebuild_run = ? OR rebuild_run IS NULL AND first_marked_at >= ?)
                    AND (claimed_until IS NULL OR claimed_until <= ?)"""
-                + dialect.pick(" AND " + PostgresPendingQueue.BOUNDED_LOCK_WAITS, "", "")
+                + dialect.pick(" AND " + PostgresClaimStatements.BOUNDED_LOCK_WAITS, "", "")
                 + " ORDER BY entity_id" + dialect.firstRows(limit) + (dialect.locksOnlyReturnedRows() ? " FOR UPDATE SKIP LOCKED" : ""))) {
             select.setString(1, projection);
             select.setString(2, tenant);

@@ -84,7 +84,7 @@ class PostgresClaimPlanTest {
             String plan = claimDuePlan(connection, new Object[] {"p1"});
 
             assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
-            String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+            String keys = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresClaimStatements.CLAIM_KEYS),
                     select -> bindKeys(select, new String[] {"p1", "p1"}, new String[] {"00000001", "00000002"},
                             new String[] {"p1"}));
             assertLockTimeoutSetBeforeAnyCandidateIsLocked(keys);
@@ -138,9 +138,9 @@ class PostgresClaimPlanTest {
             }
             // the plan for these values, and the generic plan the statement gets once prepared on the server (one
             // text for every batch size, docs/pitfalls.md #97): both find each key by a key index
-            String custom = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+            String custom = plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresClaimStatements.CLAIM_KEYS),
                     select -> bindKeys(select, projections, ids, PROJECTIONS.toArray(String[]::new)));
-            String generic = genericPlan(connection, "EXPLAIN", QUEUE.claimStatement(PostgresPendingQueue.CLAIM_KEYS),
+            String generic = genericPlan(connection, "EXPLAIN", QUEUE.claimStatement(PostgresClaimStatements.CLAIM_KEYS),
                     "'token'", "'2030-01-01 12:02:00+00'", "'node'", arrayLiteral(projections),
                     arrayLiteral(Collections.nCopies(keys, "").toArray(String[]::new)), arrayLiteral(ids),
                     arrayLiteral(PROJECTIONS.toArray(String[]::new)), "'2030-01-01 12:00:00+00'",
@@ -341,7 +341,7 @@ class PostgresClaimPlanTest {
     /** The same, of marks from priority {@code fromPriority} on (a rebuild's share: rebuild marks only). */
     private static String claimDuePlan(Connection connection, Object[] projections, int fromPriority)
             throws SQLException {
-        return plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+        return plan(connection, "EXPLAIN " + QUEUE.claimStatement(PostgresClaimStatements.CLAIM_DUE), select -> {
             claimParameters(select);
             select.setArray(4, connection.createArrayOf("text", projections));
             select.setInt(5, fromPriority);

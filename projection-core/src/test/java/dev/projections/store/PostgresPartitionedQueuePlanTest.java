@@ -60,7 +60,7 @@ class PostgresPartitionedQueuePlanTest {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             String plan = PostgresClaimPlanTest.plan(connection, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) "
-                    + new PostgresPendingQueue("plan-test").claimStatement(PostgresPendingQueue.CLAIM_DUE), select -> {
+                    + new PostgresPendingQueue("plan-test").claimStatement(PostgresClaimStatements.CLAIM_DUE), select -> {
                 PostgresClaimPlanTest.claimParameters(select);
                 select.setArray(4, connection.createArrayOf("text", List.of("order-search").toArray()));
                 select.setInt(5, PendingQueue.LIVE);
@@ -94,7 +94,7 @@ class PostgresPartitionedQueuePlanTest {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             String explain = "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)";
-            String claim = new PostgresPendingQueue("plan-test").claimStatement(PostgresPendingQueue.CLAIM_KEYS);
+            String claim = new PostgresPendingQueue("plan-test").claimStatement(PostgresClaimStatements.CLAIM_KEYS);
             String custom = PostgresClaimPlanTest.plan(connection, explain + " " + claim, select -> {
                 PostgresClaimPlanTest.claimParameters(select);
                 select.setArray(4, connection.createArrayOf("text", new String[] {"order-search", "order-search"}));

@@ -79,7 +79,7 @@ public class PostgresPendingQueueTest extends PendingQueueContract {
                     java.util.List.of(ORDERS), at(1), LEASE, java.util.UUID.randomUUID().toString())).hasSize(1);
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("after the claim").isEqualTo("off");
             org.assertj.core.api.Assertions.assertThat(setting(connection, "lock_timeout"))
-                    .as("a claim waits for a lock briefly (pitfalls #92)").isEqualTo(PostgresPendingQueue.LOCK_WAIT_BOUND);
+                    .as("a claim waits for a lock briefly (pitfalls #92)").isEqualTo(PostgresClaimStatements.LOCK_WAIT_BOUND);
             connection.commit();
             org.assertj.core.api.Assertions.assertThat(setting(connection)).as("the next transaction").isEqualTo("on");
             org.assertj.core.api.Assertions.assertThat(setting(connection, "lock_timeout")).as("the next transaction")

@@ -52,7 +52,7 @@ class PostgresRebuildRunsTest extends RebuildRunsContract {
             try (Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery("SHOW lock_timeout")) {
                 rows.next();
-                assertThat(rows.getString(1)).isEqualTo(PostgresPendingQueue.LOCK_WAIT_BOUND);
+                assertThat(rows.getString(1)).isEqualTo(PostgresClaimStatements.LOCK_WAIT_BOUND);
             }
             connection.rollback();
         }
