@@ -147,8 +147,9 @@ public interface Projections {
      * For tests: makes the failing marks (not the parked ones) of {@code projections} — every deployed one when none
      * is named — due now, as {@link #retryFailed} does, and has this instance's drainers look at their due marks (after
      * the caller's transaction commits, if there is one); returns how many marks it made due. An
-     * {@link IllegalStateException} where nothing refreshes on this instance ({@code projection.enabled} or
-     * {@code projection.auto-refresh} false: drive the engine with {@code EngineSteps} there).
+     * {@link IllegalStateException} where the engine is off ({@code projection.enabled} or
+     * {@code projection.auto-refresh} false: drive the engine with {@code EngineSteps} there). On a web node
+     * ({@code projection.processing=false}) the marks are made due and the processing instances take them.
      */
     int refreshNow(String... projections);
 

@@ -29,6 +29,15 @@ public final class InstanceLine {
         return isGone() ? Text.of("instances.state.gone") : Text.of("instances.state.live");
     }
 
+    /** Whether it claims and refreshes marks or is a web node ({@code projection.processing=false}). */
+    public String getRole() {
+        return node.processing() ? Text.of("instances.role.processing") : Text.of("instances.role.web");
+    }
+
+    public boolean isProcessing() {
+        return node.processing();
+    }
+
     public String getLastSeen() {
         return Format.relative(node.lastSeen(), instances.readAt());
     }

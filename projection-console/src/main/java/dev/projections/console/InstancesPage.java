@@ -37,6 +37,15 @@ public class InstancesPage {
         return silent;
     }
 
+    /**
+     * The projections deployed lately that no instance processing marks deploys, comma-separated; empty when every
+     * one has such an instance (docs/design.md D54).
+     */
+    public String getUnprocessed() {
+        read();
+        return String.join(", ", instances.unprocessed());
+    }
+
     /** What the clock column means and where it flags, with this instance's limit (its lease-time is everyone's). */
     public String getSkewTitle() {
         read();

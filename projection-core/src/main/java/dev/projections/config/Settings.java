@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 public record Settings(
         boolean enabled,
         boolean autoRefresh,
+        boolean processing,
         SchemaMode schema,
         String datasource,
         Duration sweepInterval,
@@ -67,6 +68,12 @@ public record Settings(
 
     public static final String ENABLED = "projection.enabled";
     public static final String AUTO_REFRESH = "projection.auto-refresh";
+    /**
+     * Whether this instance claims and refreshes marks: {@code false} makes it a web node, which writes marks and
+     * answers the console, the API, health and read-your-writes waits, while the instances with {@code true} (the
+     * default) refresh, step rebuilds and probe (docs/design.md D54).
+     */
+    public static final String PROCESSING = "projection.processing";
     public static final String SCHEMA = "projection.schema";
     /**
      * The JNDI name of the engine's datasource; unset ({@link #datasource()} {@code null}), the engine takes the
@@ -200,6 +207,7 @@ public record Settings(
         Settings settings = new Settings(
                 p.bool(ENABLED, true),
                 p.bool(AUTO_REFRESH, true),
+                p.bool(PROCESSING, true),
                 p.schema(SCHEMA, SchemaMode.UPDATE),
                 p.text(DATASOURCE, null),
                 p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
@@ -298,7 +306,7 @@ public record Settings(
 
     /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
     public Settings withProjections(Map<String, ProjectionSettings> resolved) {
-        return new Settings(enabled, autoRefresh, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
+        return new Settings(enabled, autoRefresh, processing, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
                 tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,

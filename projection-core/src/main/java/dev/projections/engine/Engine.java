@@ -99,15 +99,17 @@ public final class Engine {
                         everyLag(b.refreshMinutes, observers.lag()), observers.tracing(), lifecycle, stats),
                 rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, container.threads(), container.runAs(), b.troubles,
-                b.unexpected);
+                b.unexpected, settings.processing());
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
-                clock, catalog, b.instanceId, settings.shortestLeaseTime(), stats); // the clocks must fit the shortest
+                clock, catalog, b.instanceId, settings.shortestLeaseTime(), // the clocks must fit the shortest
+                stats, settings.processing(), settings.sweepInterval().multipliedBy(3)); // gone as on the instances page
         history = new HistoryPruner(new AuditLog(), store.rebuildRuns(),
                 transactions, clock, b.instanceId, settings.retention());
         PendingCounts counts = new PendingCounts(store.dialect());
         trends = new TrendSampler(store.trends(), store.nodes(), counts, b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null
+                : !settings.processing() ? Sweep.ofWebNode(heartbeat, refresh::stopping, b.troubles, stats)
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
         Sql sql = container.sql(b.dataSource, store);
@@ -191,13 +193,16 @@ public final class Engine {
     private InstanceHeartbeat.Activity activity(ProjectionCatalog catalog) {
         Instant now = Instant.now();
         long perMinute = catalog.names().stream().mapToLong(name -> stats.refreshRate().lastMinute(name, now)).sum();
-        return new InstanceHeartbeat.Activity(settings.workers(), handoff.inFlight(), refresh.claimsHeld(), perMinute);
+        return new InstanceHeartbeat.Activity(settings.processing() ? settings.workers() : 0, handoff.inFlight(), refresh.claimsHeld(), perMinute);
     }
 
     /** Stops the refresh loop (unstarted claims are released at once), then writes the last minutes of trends. */
     public void stop() {
         refresh.stop();
         lifecycle.stop();
+        if (!settings.processing()) {
+            return; // a web node refreshed nothing and samples no trends
+        }
         try {
             // what this instance counted of its last minutes: a process started again within the minute adds to it
             trends.flush();

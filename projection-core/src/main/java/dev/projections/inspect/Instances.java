@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
@@ -25,6 +27,24 @@ public record Instances(List<InstanceReport> nodes, Map<String, TreeSet<String>>
     /** Whether {@code node} missed its reports for longer than {@link #goneAfter}. */
     public boolean gone(InstanceReport node) {
         return node.lastSeen().isBefore(readAt.minus(goneAfter));
+    }
+
+    /**
+     * The projections some instance deployed lately and no instance that processes marks did (docs/design.md D54):
+     * their marks are written and nothing refreshes them. An instance counts as processing unless its report says it
+     * is a web node (one without a report is of an earlier release, and processes), as the engine's count does.
+     */
+    public SortedSet<String> unprocessed() {
+        SortedSet<String> unprocessed = new TreeSet<>();
+        deployed.values().forEach(unprocessed::addAll);
+        Set<String> web = new HashSet<>();
+        nodes.stream().filter(node -> !node.processing()).forEach(node -> web.add(node.instanceId()));
+        deployed.forEach((instance, projections) -> {
+            if (!web.contains(instance)) {
+                unprocessed.removeAll(projections);
+            }
+        });
+        return unprocessed;
     }
 
     /** Whether {@code node}'s clock is beyond {@link #skewLimit} either way. */

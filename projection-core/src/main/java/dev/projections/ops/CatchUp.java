@@ -75,7 +75,8 @@ public final class CatchUp {
 
     /**
      * Makes the failing marks of {@code projections} due now and, once the caller's transaction committed, starts a
-     * drainer for them; returns how many marks it made due. Refused where nothing refreshes on this instance.
+     * drainer for them (none on a web node: the processing instances take them); returns how many marks it made due.
+     * Refused where the engine is off or driven by hand.
      */
     public int refreshNow(Set<String> projections) {
         if (!settings.enabled() || !settings.autoRefresh()) {

@@ -4,6 +4,8 @@ import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
 import dev.projections.ProjectionStatus;
 import dev.projections.config.Settings;
+import dev.projections.refresh.InstanceHeartbeat;
+import dev.projections.refresh.ProcessingCount;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.inspect.ProjectionCounts;
 import dev.projections.refresh.BackPressure;
@@ -100,18 +102,22 @@ public final class Overview {
             if (sweeping && Duration.between(sweepExpectedSince, wallClock.instant()).compareTo(stale) > 0) {
                 return new EngineHealth(false, lastSweep == null ? "no sweep has run since start-up"
                         : "the last sweep is older than 3 x projection.sweep-interval", lastSweep, oldestAge, paused,
-                        suspended, clockSkew);
+                        suspended, clockSkew, settings.processing(), stats.liveProcessingNodes());
             }
-            return new EngineHealth(true, null, lastSweep, oldestAge, paused, suspended, clockSkew);
+            ProcessingCount processing = stats.processing();
+            String unprocessed = processing == null || processing.unprocessed().isEmpty() ? null
+                    : InstanceHeartbeat.noProcessingNode(processing.unprocessed());
+            return new EngineHealth(true, unprocessed, lastSweep, oldestAge, paused, suspended, clockSkew,
+                    settings.processing(), stats.liveProcessingNodes());
         } catch (SQLException e) {
             if (new BackPressure(settings.backPressure()).isBackPressure(e)) {
                 // the pool is busy, not the database gone: taking this instance out of service would only move its
                 // load to the others (docs/contract.md §6, back-pressure is not failure)
                 return new EngineHealth(true, "connection pool exhausted: " + e.getMessage(), lastSweep, null,
-                        Set.of(), Map.of(), clockSkew);
+                        Set.of(), Map.of(), clockSkew, settings.processing(), stats.liveProcessingNodes());
             }
             return new EngineHealth(false, "database unreachable: " + e.getMessage(), lastSweep, null, Set.of(),
-                    Map.of(), clockSkew);
+                    Map.of(), clockSkew, settings.processing(), stats.liveProcessingNodes());
         }
     }
 }

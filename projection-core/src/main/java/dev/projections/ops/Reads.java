@@ -193,6 +193,6 @@ public final class Reads {
 
     private static InstanceReport report(NodeReport node) {
         return new InstanceReport(node.instanceId(), node.startedAt(), node.lastSeen(), node.workers(),
-                node.drainersBusy(), node.claimsHeld(), node.refreshesPerMinute(), node.clockSkew());
+                node.drainersBusy(), node.claimsHeld(), node.refreshesPerMinute(), node.clockSkew(), node.processing());
     }
 }

@@ -17,6 +17,9 @@ import java.util.Set;
  * <p>
  * In the server the threads are the drainer pool's and each drainer runs through an EJB for its run-as identity
  * ({@link RunAs}); outside one, any {@link Executor} with at least {@code workers} threads.
+ * <p>
+ * A web node ({@code projection.processing=false}, docs/design.md D54) starts none: its commits' marks are in the
+ * table, where the processing instances claim them, and nothing of this instance's is ever handed over or reserved.
  */
 public final class DrainerLauncher implements Sweep.Drainers {
 
@@ -54,13 +57,15 @@ public final class DrainerLauncher implements Sweep.Drainers {
     private final Sweep.Troubles troubles;
     private final Consumer<RuntimeException> unexpected;
     private final AtomicBoolean probing = new AtomicBoolean();
+    private final boolean processing;
 
     /**
      * @param threads    where drainers run; throws (as a stopped executor does) when it takes no more work
      * @param unexpected told what a drainer ended on besides database trouble, after it was logged
+     * @param processing false on a web node: nothing starts
      */
     public DrainerLauncher(Handoff handoff, RefreshEngine engine, EngineStats stats, Executor threads, RunAs runAs,
-                           Sweep.Troubles troubles, Consumer<RuntimeException> unexpected) {
+                           Sweep.Troubles troubles, Consumer<RuntimeException> unexpected, boolean processing) {
         this.handoff = handoff;
         this.engine = engine;
         this.stats = stats;
@@ -68,10 +73,14 @@ public final class DrainerLauncher implements Sweep.Drainers {
         this.runAs = runAs;
         this.troubles = troubles;
         this.unexpected = unexpected;
+        this.processing = processing;
     }
 
     /** On the committing thread, after the commit: the keys to the hand-off, and a drainer if one must start. */
     public void committed(Collection<MarkKey> keys) {
+        if (!processing) {
+            return;
+        }
         Slot slot = handoff.offer(keys);
         if (slot != null) {
             start(DrainerOrigin.HANDOFF, slot, false);
@@ -102,6 +111,9 @@ public final class DrainerLauncher implements Sweep.Drainers {
 
     /** As {@link #startIfSlotFree(DrainerOrigin)}, for the due marks of {@code projections} only. */
     public boolean startIfSlotFree(DrainerOrigin origin, Collection<String> projections) {
+        if (!processing) {
+            return false;
+        }
         engine.lookForDueMarks(projections);
         if (handoff.askForDueLook(projections)) {
             return true;
@@ -117,7 +129,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
     /** Starts the probes of suspended projections on a drainer thread, unless the last ones are still running. */
     @Override
     public void startProbes() {
-        if (!probing.compareAndSet(false, true)) {
+        if (!processing || !probing.compareAndSet(false, true)) {
             return;
         }
         try {

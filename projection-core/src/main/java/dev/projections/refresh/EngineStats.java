@@ -69,6 +69,24 @@ public final class EngineStats {
         return clockSkew;
     }
 
+    private volatile ProcessingCount processing;
+
+    /** The instances that process marks and reported lately, as this instance's last sweep counted them (D54). */
+    public void processingCounted(ProcessingCount count) {
+        processing = count;
+    }
+
+    /** This instance's last count of the instances that process marks; {@code null} before its first. */
+    public ProcessingCount processing() {
+        return processing;
+    }
+
+    /** The live instances that process marks at this instance's last count; -1 before its first. */
+    public int liveProcessingNodes() {
+        ProcessingCount last = processing;
+        return last == null ? -1 : last.instances();
+    }
+
     /** One commit-time statement wrote a transaction's marks. */
     public void marksWritten() {
         markStatements.incrementAndGet();

@@ -7,6 +7,7 @@ import dev.projections.store.NodeTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -21,6 +22,15 @@ import java.util.logging.Logger;
 public final class InstanceHeartbeat {
 
     private static final Logger LOG = Logger.getLogger(InstanceHeartbeat.class.getName());
+
+    /** What health and the log say, before the projections' names, when no instance processes their marks (D54). */
+    public static final String NO_PROCESSING_NODE = "no live instance that processes marks (projection.processing=true, "
+            + "reported within 3 x projection.sweep-interval) deploys ";
+
+    /** The problem health names for {@code unprocessed}: their marks are written and nothing refreshes them. */
+    public static String noProcessingNode(Set<String> unprocessed) {
+        return NO_PROCESSING_NODE + String.join(", ", unprocessed) + ": their marks are written and nothing refreshes them";
+    }
 
     /** What the instance is doing when its sweep reports. */
     public record Activity(int workers, int drainersBusy, int claimsHeld, long refreshesPerMinute) {
@@ -37,10 +47,12 @@ public final class InstanceHeartbeat {
     private final String instanceId;
     private final ClockSkewRule skewRule;
     private final EngineStats stats;
+    private final boolean processing;
+    private final Duration goneAfter;
 
     public InstanceHeartbeat(InstanceTable instances, NodeTable nodes, Supplier<Activity> activity,
                              Transactions transactions, Clock clock, ProjectionCatalog catalog, String instanceId,
-                             Duration leaseTime, EngineStats stats) {
+                             Duration leaseTime, EngineStats stats, boolean processing, Duration goneAfter) {
         this.instances = instances;
         this.nodes = nodes;
         this.activity = activity;
@@ -51,6 +63,8 @@ public final class InstanceHeartbeat {
         this.instanceId = instanceId;
         this.skewRule = new ClockSkewRule(leaseTime);
         this.stats = stats;
+        this.processing = processing;
+        this.goneAfter = goneAfter;
     }
 
     /** Returns the clock difference (engine minus database) against its limit. */
@@ -89,9 +103,31 @@ public final class InstanceHeartbeat {
         Database.call("reporting this instance", () -> transactions.inNewTransaction(Duration.ofSeconds(10),
                 connection -> {
                     nodes.report(connection, new NodeReport(instanceId, startedAt, clock.instant(), now.workers(),
-                            now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew()));
+                            now.drainersBusy(), now.claimsHeld(), now.refreshesPerMinute(), lastSkew(), processing));
                     return null;
                 }));
+    }
+
+    /**
+     * Counts, for each of this instance's projections, the instances that process marks and deploy it, live by their
+     * heartbeat within {@code goneAfter} (this one included once it has beaten), for health and the meters: a
+     * projection none deploys has its marks written and nobody refreshes them (docs/design.md D54). The sweep calls
+     * it after {@link #report}.
+     */
+    public ProcessingCount countProcessing() {
+        ProcessingCount count = ProcessingCount.of(Database.call("counting the processing instances",
+                () -> transactions.inNewTransaction(Duration.ofSeconds(10), connection -> nodes.processingDeployments(
+                        connection, clock.instant().minus(goneAfter)))), catalog.names());
+        stats.processingCounted(count);
+        if (!count.unprocessed().isEmpty()) {
+            LOG.warning("projection engine: " + noProcessingNode(count.unprocessed()));
+        }
+        return count;
+    }
+
+    /** Whether this instance claims and refreshes marks ({@code projection.processing}). */
+    public boolean processing() {
+        return processing;
     }
 
     private Duration lastSkew() {

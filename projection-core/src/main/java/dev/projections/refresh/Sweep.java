@@ -11,9 +11,11 @@ import java.util.stream.Stream;
  * ran, beat this instance's heartbeat (and check its clock), finish rebuild runs whose marks are all refreshed,
  * start the probe of suspended projections, start a drainer when marks are due or a rebuild has work, then — once
  * the drainers are on their way, so what these statements meet holds up no refresh — report this instance's row
- * for the console and sample its trends (which prunes the minutes past retention). Sweeps never overlap, and none
+ * for the console, count the live instances that process marks, and sample its trends (which prunes the minutes
+ * past retention). A web node's sweep ({@code projection.processing=false}, docs/design.md D54) beats, reports and
+ * counts, and nothing else: the processing instances refresh, step, probe and prune. Sweeps never overlap, and none
  * runs once the engine stops. A {@link DatabaseTroubleException} ends the sweep where it happened and is counted for
- * the once-per-sweep warning; the two reports each count their own and do not stop the other.
+ * the once-per-sweep warning; the reports each count their own and do not stop the others.
  * <p>
  * The container only schedules it (EE {@code SweepTimer}); the drainers it starts run on the container's threads.
  */
@@ -72,9 +74,19 @@ public final class Sweep {
                 new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.mayHaveWork() && rebuilds.hasWork(),
                         drainers))),
                 List.of(new Step("report the node", () -> heartbeat.report()),
+                        new Step("count processing nodes", () -> heartbeat.countProcessing()),
                         new Step("sample trends", sampleTrends),
                         new Step("prune history", pruneHistory)),
                 () -> engine.stopping(), troubles, stats);
+    }
+
+    /** A web node's sweep: its heartbeat and its row, and the count of the instances that refresh for it. */
+    public static Sweep ofWebNode(InstanceHeartbeat heartbeat, BooleanSupplier stopping, Troubles troubles,
+                                  EngineStats stats) {
+        return new Sweep(List.of(new Step("heartbeat", () -> heartbeat.beat())),
+                List.of(new Step("report the node", () -> heartbeat.report()),
+                        new Step("count processing nodes", () -> heartbeat.countProcessing())),
+                stopping, troubles, stats);
     }
 
     /** The names of the steps, in the order they run. */

@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * {@code projection_node}: a row per instance that its sweep rewrites (docs/contract.md §12, the instances page), and
@@ -19,21 +22,32 @@ public final class NodeTable {
     private static final String UPDATE = """
             UPDATE projection_node
                SET started_at = ?, last_seen = ?, workers = ?, drainers_busy = ?, claims_held = ?,
-                   refreshes_per_minute = ?, clock_skew_millis = ?
+                   refreshes_per_minute = ?, clock_skew_millis = ?, processing = ?
              WHERE instance_id = ?
             """;
 
     private static final String INSERT = """
             INSERT INTO projection_node (started_at, last_seen, workers, drainers_busy, claims_held,
-                                         refreshes_per_minute, clock_skew_millis, instance_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                         refreshes_per_minute, clock_skew_millis, processing, instance_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """;
 
     private static final String LIST = """
             SELECT instance_id, started_at, last_seen, workers, drainers_busy, claims_held, refreshes_per_minute,
-                   clock_skew_millis
+                   clock_skew_millis, processing
               FROM projection_node
              ORDER BY instance_id
+            """;
+
+    /*
+     * a row per instance and projection, a handful of each: no index needed. An instance with no row in
+     * projection_node is of a release before the instances page (change set 013): it processes.
+     */
+    private static final String PROCESSING_DEPLOYMENTS = """
+            SELECT i.instance_id, i.projection
+              FROM projection_instance i
+              LEFT JOIN projection_node n ON n.instance_id = i.instance_id
+             WHERE i.last_seen >= ? AND (n.processing IS NULL OR n.processing = ?)
             """;
 
     private static final String PRUNE = "DELETE FROM projection_node WHERE last_seen < ?";
@@ -78,7 +92,8 @@ public final class NodeTable {
         statement.setInt(5, report.claimsHeld());
         statement.setLong(6, report.refreshesPerMinute());
         statement.setLong(7, report.clockSkew().toMillis());
-        statement.setString(8, report.instanceId());
+        statement.setBoolean(8, report.processing());
+        statement.setString(9, report.instanceId());
         return statement;
     }
 
@@ -89,10 +104,30 @@ public final class NodeTable {
             while (rows.next()) {
                 nodes.add(new NodeReport(rows.getString(1), dialect.instant(rows, 2), dialect.instant(rows, 3),
                         rows.getInt(4), rows.getInt(5), rows.getInt(6), rows.getLong(7),
-                        Duration.ofMillis(rows.getLong(8))));
+                        Duration.ofMillis(rows.getLong(8)), rows.getBoolean(9)));
             }
         }
         return nodes;
+    }
+
+    /**
+     * The projections each instance that processes marks reported deploying at {@code since} or later, by instance
+     * (docs/design.md D54): the heartbeat's {@code projection_instance} rows, whose time each sweep writes first, of
+     * the instances whose {@code projection_node} row does not make them a web node.
+     */
+    public Map<String, TreeSet<String>> processingDeployments(Connection connection, Instant since)
+            throws SQLException {
+        Map<String, TreeSet<String>> deployed = new TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement(PROCESSING_DEPLOYMENTS)) {
+            select.setObject(1, dialect.timestamp(since));
+            select.setBoolean(2, true);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    deployed.computeIfAbsent(rows.getString(1), id -> new TreeSet<>()).add(rows.getString(2));
+                }
+            }
+        }
+        return deployed;
     }
 
     /** Forgets instances not seen since {@code before} (gone for good: their trends are pruned alike). */

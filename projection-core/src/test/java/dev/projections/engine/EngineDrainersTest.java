@@ -186,7 +186,8 @@ class EngineDrainersTest {
     @Test
     void theAssemblysSweepRunsItsStepsInTheDocumentedOrder() {
         assertThat(engine.sweep().stepNames()).containsExactly("reclaim lost slots", "heartbeat", "finish rebuilds",
-                "probe suspended projections", "start a drainer", "report the node", "sample trends", "prune history");
+                "probe suspended projections", "start a drainer", "report the node", "count processing nodes",
+                "sample trends", "prune history");
     }
 
     /** A probe that lifts a suspension starts a drainer for the projection's backlog (engine review, minor). */

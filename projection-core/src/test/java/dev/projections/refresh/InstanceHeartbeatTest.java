@@ -126,6 +126,6 @@ class InstanceHeartbeatTest {
         clock.advance(offset);
         return new InstanceHeartbeat(harness.store.instances(), harness.store.nodes(),
                 () -> new InstanceHeartbeat.Activity(1, 0, 0, 0), harness.transactions, clock, harness.catalog(),
-                instanceId, harness.settings().leaseTime(), stats);
+                instanceId, harness.settings().leaseTime(), stats, true, Duration.ofSeconds(90));
     }
 }

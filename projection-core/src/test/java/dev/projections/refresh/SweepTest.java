@@ -44,7 +44,14 @@ class SweepTest {
         Handoff handoff = new Handoff(10, 1);
         Sweep sweep = Sweep.of(null, handoff, null, null, null, null, null, troubles, new EngineStats());
         assertThat(sweep.stepNames()).containsExactly("reclaim lost slots", "heartbeat", "finish rebuilds",
-                "probe suspended projections", "start a drainer", "report the node", "sample trends", "prune history");
+                "probe suspended projections", "start a drainer", "report the node", "count processing nodes",
+                "sample trends", "prune history");
+    }
+
+    @Test
+    void aWebNodesSweepOnlyBeatsReportsAndCountsTheProcessingNodes() {
+        Sweep sweep = Sweep.ofWebNode(null, () -> false, troubles, new EngineStats());
+        assertThat(sweep.stepNames()).containsExactly("heartbeat", "report the node", "count processing nodes");
     }
 
     @Test

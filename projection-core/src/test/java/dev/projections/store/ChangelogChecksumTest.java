@@ -37,7 +37,8 @@ class ChangelogChecksumTest {
             "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
-            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d");
+            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
+            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -60,7 +61,8 @@ class ChangelogChecksumTest {
             "016-projection-trend-lag", "9:59c82aebc10a5699abbe9d8b7a20e6e6",
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
-            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d");
+            "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
+            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

@@ -1,6 +1,7 @@
 package dev.projections.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -9,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.TreeSet;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -94,16 +96,37 @@ abstract class TrendStoreContract {
     @Test
     void anInstancesReportIsRewrittenInPlaceAndForgottenOnceItIsOlderThanTheRetention() throws Exception {
         try (Connection connection = connect()) {
-            store.nodes().report(connection, new NodeReport("node-a", T0, T0, 4, 1, 100, 600, Duration.ofMillis(-3)));
+            store.nodes().report(connection, new NodeReport("node-a", T0, T0, 4, 1, 100, 600, Duration.ofMillis(-3), true));
             store.nodes().report(connection, new NodeReport("node-a", T0, T0.plusSeconds(30), 4, 3, 250, 900,
-                    Duration.ofMillis(12)));
-            store.nodes().report(connection, new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO));
+                    Duration.ofMillis(12), true));
+            store.nodes().report(connection, new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO, false));
 
             assertThat(store.nodes().list(connection)).containsExactly(
-                    new NodeReport("node-a", T0, T0.plusSeconds(30), 4, 3, 250, 900, Duration.ofMillis(12)),
-                    new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO));
+                    new NodeReport("node-a", T0, T0.plusSeconds(30), 4, 3, 250, 900, Duration.ofMillis(12), true),
+                    new NodeReport("node-b", T0, T0.plusSeconds(5), 2, 0, 0, 0, Duration.ZERO, false));
             assertThat(store.nodes().prune(connection, T0.plusSeconds(10))).isEqualTo(1);
             assertThat(store.nodes().list(connection)).extracting(NodeReport::instanceId).containsExactly("node-a");
+        }
+    }
+
+    @Test
+    void theProcessingDeploymentsAreThoseOfInstancesNotReportedAsWebNodesThatBeatSinceTheGivenInstant()
+            throws Exception {
+        try (Connection connection = connect()) {
+            store.instances().heartbeat(connection, "web-1", List.of("orders", "invoices"), T0.plusSeconds(30));
+            store.nodes().report(connection, new NodeReport("web-1", T0, T0.plusSeconds(30), 0, 0, 0, 0, Duration.ZERO, false));
+            assertThat(store.nodes().processingDeployments(connection, T0)).as("a web node refreshes nothing").isEmpty();
+
+            store.instances().heartbeat(connection, "worker-1", List.of("orders"), T0.plusSeconds(10));
+            store.nodes().report(connection, new NodeReport("worker-1", T0, T0.plusSeconds(10), 4, 0, 0, 0, Duration.ZERO, true));
+            // an instance of a release before projection_node beats and reports nothing of its role: it processes
+            store.instances().heartbeat(connection, "old-release", List.of("invoices"), T0.plusSeconds(20));
+
+            assertThat(store.nodes().processingDeployments(connection, T0.plusSeconds(10))).containsOnly(
+                    entry("worker-1", new TreeSet<>(Set.of("orders"))),
+                    entry("old-release", new TreeSet<>(Set.of("invoices"))));
+            assertThat(store.nodes().processingDeployments(connection, T0.plusSeconds(11)))
+                    .as("worker-1's heartbeat is older").containsOnlyKeys("old-release");
         }
     }
 

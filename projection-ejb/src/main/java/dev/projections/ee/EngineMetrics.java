@@ -7,6 +7,7 @@ import dev.projections.metrics.LagTimer;
 import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
+import dev.projections.metrics.ProcessingNodeGauges;
 import dev.projections.metrics.RefreshTimer;
 import dev.projections.refresh.ClockSkewRule;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,6 +64,8 @@ public class EngineMetrics implements MetricsText {
                 new ClockSkewRule(projections.settings().shortestLeaseTime()).limit())
                 .register(registry);
         ListenerFailures.register(registry, foundation.stats(), projections.names());
+        ProcessingNodeGauges.register(registry, foundation.stats(), foundation.settings().processing(),
+                projections.names());
         refreshTimer = new RefreshTimer(registry);
         refreshTimer.register(projections.names());
         lagTimer = new LagTimer(registry, name -> projections.settings().of(name).freshnessObjective());

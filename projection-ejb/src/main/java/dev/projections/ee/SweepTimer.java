@@ -71,6 +71,10 @@ public class SweepTimer {
             long interval = settings.sweepInterval().toMillis();
             timers.createIntervalTimer(Math.min(interval, 1000), interval, new TimerConfig("projection-sweep", false));
         }
+        if (!settings.processing()) {
+            LOG.info("projection.processing=false: this instance is a web node; it writes marks and refreshes none, "
+                    + "the instances with projection.processing=true refresh them (docs/design.md D54)");
+        }
         RunningEngines.started(health);
     }
 

@@ -44,6 +44,9 @@ public class HealthServlet extends HttpServlet {
         health.suspendedProjections().forEach(suspended::add);
         body.add("suspendedProjections", suspended);
         addClockSkew(body, health.clockSkew());
+        // this instance's role, and the instances that refresh for it (docs/design.md D54; -1 before the first count)
+        body.add("processing", health.processing());
+        body.add("liveProcessingNodes", health.liveProcessingNodes());
         response.setStatus(health.healthy() ? HttpServletResponse.SC_OK : HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

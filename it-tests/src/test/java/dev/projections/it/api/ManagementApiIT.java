@@ -56,6 +56,7 @@ class ManagementApiIT {
             new Endpoint("GET", "projections/" + PROJECTION + "/marks?state=failing", null),
             new Endpoint("GET", "projections/" + PROJECTION + "/rebuilds", null),
             new Endpoint("GET", "rebuilds/no-such-run", null),
+            new Endpoint("GET", "instances", null),
             new Endpoint("POST", "projections/no-such-projection/pause", ""),
             new Endpoint("POST", "projections/no-such-projection/resume", ""),
             new Endpoint("POST", "projections/no-such-projection/rebuilds", "{}"),
@@ -90,6 +91,19 @@ class ManagementApiIT {
         HttpResponse<String> document = send("GET", "openapi.yaml", null, null);
         assertThat(document.statusCode()).isEqualTo(200);
         assertThat(document.body()).startsWith("openapi: 3.1.0").contains("/projections/{name}/rebuilds:");
+    }
+
+    @Test
+    void theInstancesListThisServerWithItsRoleOnceItsSweepReported() {
+        Await.until("this server's sweep reported it", () -> unchecked(
+                () -> send("GET", "instances", null, viewer()).body()).contains("\"self\":true"));
+        String body = unchecked(() -> send("GET", "instances", null, viewer()).body());
+        // an instance is a flat object but for its array of projections: the one that answered is this server
+        Matcher self = Pattern.compile("\\{\"instance\":\"[^\"]*\",\"self\":true,[^{}]*}").matcher(body);
+        assertThat(self.find()).as(body).isTrue();
+        assertThat(self.group()).contains("\"state\":\"live\"").contains("\"role\":\"processing\"")
+                .contains("\"" + PROJECTION + "\"");
+        assertThat(body).as("this server processes what it deploys").contains("\"unprocessedProjections\":[]");
     }
 
     @Test

@@ -90,11 +90,27 @@ class ConsoleTrendsIT {
                 node(insert, "node-a", Instant.now().minusSeconds(5), 3, 250, 612, 12);
                 node(insert, "node-gone", Instant.now().minusSeconds(3600), 0, 0, 0, -900_000);
             }
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO projection_node (instance_id, started_at, last_seen, workers, drainers_busy, claims_held,
+                                                 refreshes_per_minute, clock_skew_millis, processing)
+                    VALUES (?, ?, ?, 0, ?, ?, ?, ?, FALSE)""")) {
+                node(insert, "node-web", Instant.now().minusSeconds(5), 0, 0, 0, 3);
+            }
             // what earlier deployments on this server reported would show as instances too (nothing sweeps here)
             statement.executeUpdate("DELETE FROM projection_instance");
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-a', ?, ?)")) {
                 for (String projection : List.of("customer-stats", "order-search")) {
+                    insert.setString(1, projection);
+                    insert.setObject(2, at(Instant.now()));
+                    insert.executeUpdate();
+                }
+            }
+            // a web node that deploys, besides order-search, a projection no processing instance deploys (a new
+            // release's, say): the page says nothing refreshes its marks
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-web', ?, ?)")) {
+                for (String projection : List.of("order-search", "invoice-archive")) {
                     insert.setString(1, projection);
                     insert.setObject(2, at(Instant.now()));
                     insert.executeUpdate();
@@ -179,6 +195,13 @@ class ConsoleTrendsIT {
             assertThat(live.findElement(By.className("instance-claims")).getText()).isEqualTo("250");
             assertThat(live.findElement(By.className("instance-rate")).getText()).isEqualTo("612");
             assertThat(live.findElement(By.className("instance-skew")).getText()).isEqualTo("+12 ms");
+            assertThat(live.findElement(By.className("instance-role")).getText())
+                    .as("a row written without the column, as an earlier release does").isEqualTo("processing");
+            assertThat(row(driver, "node-web").findElement(By.className("instance-role")).getText())
+                    .isEqualTo("web (refreshes nothing)");
+            assertThat(driver.findElement(By.id("no-processing")).getText())
+                    .as("order-search is node-a's too; invoice-archive is the web node's alone")
+                    .contains("deploys invoice-archive:").doesNotContain("order-search");
             WebElement gone = row(driver, "node-gone");
             assertThat(gone.findElement(By.className("instance-state")).getText()).isEqualTo("gone");
             assertThat(gone.findElement(By.className("instance-projections")).getText()).isEqualTo("–");

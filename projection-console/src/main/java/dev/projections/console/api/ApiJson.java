@@ -6,6 +6,8 @@ import dev.projections.RebuildScope;
 import dev.projections.config.ProjectionSettings;
 import dev.projections.inspect.ErrorGroup;
 import dev.projections.inspect.ErrorGroups;
+import dev.projections.inspect.InstanceReport;
+import dev.projections.inspect.Instances;
 import dev.projections.inspect.MarkRow;
 import dev.projections.inspect.PartitionProgress;
 import jakarta.json.Json;
@@ -45,6 +47,24 @@ final class ApiJson {
                 .add("self", links.projection(status.projection()))
                 .add("marks", links.projection(status.projection()) + "/marks")
                 .add("rebuilds", links.projection(status.projection()) + "/rebuilds"));
+    }
+
+    /** An instance as it last reported, with its role and whether it counts as gone (3 sweep intervals silent). */
+    static JsonObjectBuilder instance(InstanceReport node, Instances instances) {
+        return Json.createObjectBuilder()
+                .add("instance", node.instanceId())
+                .add("self", node.instanceId().equals(instances.self()))
+                .add("state", instances.gone(node) ? "gone" : "live")
+                .add("role", node.processing() ? "processing" : "web")
+                .add("startedAt", node.startedAt().toString())
+                .add("lastSeen", node.lastSeen().toString())
+                .add("workers", node.workers())
+                .add("drainersBusy", node.drainersBusy())
+                .add("claimsHeld", node.claimsHeld())
+                .add("refreshesPerMinute", node.refreshesPerMinute())
+                .add("clockSkewMillis", node.clockSkew().toMillis())
+                .add("clockSkewed", instances.skewed(node))
+                .add("projections", Json.createArrayBuilder(instances.deployedBy(node.instanceId())));
     }
 
     /** The settings in force, each with where its value came from. */

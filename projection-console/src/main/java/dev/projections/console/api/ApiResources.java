@@ -8,6 +8,7 @@ import dev.projections.console.CursorToken;
 import dev.projections.ee.admin.ActionRefused;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
+import dev.projections.inspect.Instances;
 import dev.projections.inspect.MarkFilter;
 import dev.projections.inspect.MarkPage;
 import dev.projections.inspect.MarkRow;
@@ -70,6 +71,18 @@ final class ApiResources {
                 .add("settings", ApiJson.settings(reads.projectionSettings(name)))
                 .add("topErrors", ApiJson.errors(reads.topErrors(MarkFilter.failing(name))));
         return Reply.ok(json);
+    }
+
+    /**
+     * Every instance that reported, with its role, and the projections no live instance processing marks deploys:
+     * what the health warning and {@code projection.nodes.processing} say too (docs/design.md D54).
+     */
+    Reply instances() {
+        Instances instances = reads.instances();
+        JsonArrayBuilder list = Json.createArrayBuilder();
+        instances.nodes().forEach(node -> list.add(ApiJson.instance(node, instances)));
+        return Reply.ok(Json.createObjectBuilder().add("instances", list)
+                .add("unprocessedProjections", Json.createArrayBuilder(instances.unprocessed())));
     }
 
     Reply pause(String name) {

@@ -188,6 +188,7 @@ public class ManagementApi extends HttpServlet {
                 post("projections/{}/marks/resume", (api, v, r, q) -> api.resumeParked(v.get(0), body(r, ApiResources.MARK_ACTION_FIELDS))),
                 post("projections/{}/marks/skip", (api, v, r, q) -> api.skipParked(v.get(0), body(r, ApiResources.MARK_ACTION_FIELDS))),
                 get("rebuilds/{}", (api, v, r, q) -> api.rebuild(v.get(0))),
+                get("instances", (api, v, r, q) -> api.instances()),
                 post("rebuilds/{}/cancel", (api, v, r, q) -> api.cancel(v.get(0))));
 
         private static JsonBody body(HttpServletRequest request, Set<String> fields) throws IOException {

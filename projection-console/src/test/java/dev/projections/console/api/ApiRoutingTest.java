@@ -29,6 +29,8 @@ class ApiRoutingTest {
 
         assertThat(ManagementApi.Route.of("POST", "/rebuilds/run-1/cancel").values()).containsExactly("run-1");
         assertThat(ManagementApi.Route.of("GET", "/projections").values()).isEmpty();
+        assertThat(ManagementApi.Route.of("GET", "/instances").acts()).as("the instances and their roles: a read")
+                .isFalse();
     }
 
     @Test

@@ -51,6 +51,8 @@ public class ProjectionsReadiness implements HealthCheck {
             }
             data.put("pausedProjections", String.join(",", new TreeSet<>(health.pausedProjections())));
             data.put("suspendedProjections", String.join(",", new TreeSet<>(health.suspendedProjections().keySet())));
+            data.put("processing", health.processing());
+            data.put("liveProcessingNodes", (long) health.liveProcessingNodes()); // MicroProfile Health data: long, not int
             if (health.clockSkew() != null) {
                 data.put("clockSkewMs", health.clockSkew().skew().toMillis());
                 data.put("clockSkewLimitMs", health.clockSkew().limit().toMillis());

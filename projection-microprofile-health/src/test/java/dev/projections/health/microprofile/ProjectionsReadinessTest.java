@@ -55,6 +55,17 @@ class ProjectionsReadinessTest {
     }
 
     @Test
+    void aWebNodeWithNoLiveProcessingInstanceStaysReadyAndSaysSo() {
+        HealthCheckResponse web = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true,
+                "no instance that processes marks", Instant.parse("2026-12-01T10:00:00Z"), Duration.ZERO, Set.of(),
+                Map.of(), null, false, 0)));
+        assertThat(web.getStatus()).as("its requests are served; a restart would not start a processing node")
+                .isEqualTo(HealthCheckResponse.Status.UP);
+        assertThat(web.getData().orElseThrow()).containsEntry("processing", false)
+                .containsEntry("liveProcessingNodes", 0L).containsEntry("problem", "no instance that processes marks");
+    }
+
+    @Test
     void beforeTheFirstSweepMeasuredTheClockNoSkewIsReported() {
         HealthCheckResponse unmeasured = ProjectionsReadiness.responseFor(List.of(new EngineHealth(true, null, null,
                 Duration.ZERO, Set.of(), Map.of())));

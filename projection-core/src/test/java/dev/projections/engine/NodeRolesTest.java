@@ -1,0 +1,216 @@
+package dev.projections.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.projections.EngineHealth;
+import dev.projections.MarkKey;
+import dev.projections.Projection;
+import dev.projections.config.Settings;
+import dev.projections.inspect.InstanceReport;
+import dev.projections.inspect.Instances;
+import dev.projections.refresh.AdjustableClock;
+import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.InstanceHeartbeat;
+import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.store.LiquibaseSchema;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Properties;
+import java.util.Queue;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Node roles (docs/design.md D54): two engines on one database, a web node ({@code projection.processing=false}) and
+ * a processing node, each with threads the test runs by hand — a queued task is a drainer or a probe the engine
+ * started, so "started nothing" is an empty queue, not a wait that saw nothing happen.
+ */
+class NodeRolesTest {
+
+    private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(30);
+
+    private final Queue<Runnable> webThreads = new ArrayDeque<>();
+    private final Queue<Runnable> processingThreads = new ArrayDeque<>();
+    private final List<String> refreshedByWeb = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> refreshedByProcessing = Collections.synchronizedList(new ArrayList<>());
+    /* one still instant for both: what is live is decided by the test's steps, not by how long they took */
+    private final Instant start = Instant.now();
+    private final AdjustableClock webClock = new AdjustableClock(Clock.fixed(start, ZoneOffset.UTC));
+    private final AdjustableClock processingClock = new AdjustableClock(Clock.fixed(start, ZoneOffset.UTC));
+    private DataSource dataSource;
+    private Engine web;
+    private Engine processing;
+
+    @BeforeEach
+    void engines() throws Exception {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL(LiquibaseSchema.freshH2("node-roles"));
+        h2.setUser("sa");
+        dataSource = h2;
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("DELETE FROM projection_pending");
+            statement.executeUpdate("DELETE FROM projection_node");
+        }
+        web = engine("web-1", false, webThreads, refreshedByWeb, webClock, "orders", "invoices");
+        processing = engine("worker-1", true, processingThreads, refreshedByProcessing, processingClock, "orders");
+    }
+
+    @Test
+    void aWebNodesSweepOnlyBeatsReportsAndCounts() {
+        assertThat(web.sweep().stepNames()).containsExactly("heartbeat", "report the node", "count processing nodes");
+        assertThat(processing.sweep().stepNames()).contains("start a drainer", "sample trends");
+    }
+
+    @Test
+    void aWebNodesCommitsStartNoDrainerAndAProcessingNodeRefreshesTheirMarks() throws Exception {
+        MarkKey key = Marks.mark(web, "orders", "1");
+
+        web.drainers().committed(Set.of(key));
+        assertThat(web.drainers().startIfSlotFree(DrainerOrigin.SWEEP)).as("no slot is ever reserved").isFalse();
+        web.sweep().run();
+
+        assertThat(webThreads).as("the web node started no drainer and no probe").isEmpty();
+        assertThat(web.handoff().inFlight()).isZero();
+        assertThat(pending()).as("the mark waits in the table").isEqualTo(1);
+
+        processing.sweep().run();
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("1");
+        assertThat(refreshedByWeb).isEmpty();
+        assertThat(pending()).isZero();
+    }
+
+    @Test
+    void anOperatorsActionOnAWebNodeMakesMarksDueAndLeavesTheDrainToTheProcessingNodes() throws Exception {
+        Marks.mark(web, "orders", "1");
+
+        web.operations().catchUp().refreshNow(Set.of("orders"));
+
+        assertThat(webThreads).as("the after-commit drainer of refreshNow does not start here").isEmpty();
+        processing.sweep().run();
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("1");
+    }
+
+    @Test
+    void eachNodeReportsItsRoleAndAWebNodeAloneSaysNothingRefreshesItsProjectionsMarks() {
+        web.sweep().run();
+
+        assertThat(web.stats().liveProcessingNodes()).isZero();
+        EngineHealth alone = web.operations().overview().health();
+        assertThat(alone.processing()).isFalse();
+        assertThat(alone.liveProcessingNodes()).isZero();
+        assertThat(alone.problem()).isEqualTo(InstanceHeartbeat.noProcessingNode(Set.of("invoices", "orders")));
+        assertThat(alone.healthy()).as("serving requests and writing marks: ready all the same").isTrue();
+        assertThat(web.reads().instances().unprocessed()).containsExactly("invoices", "orders");
+
+        processing.sweep().run();
+        web.sweep().run();
+
+        assertThat(web.stats().processing().byProjection()).containsOnly(entry("orders", 1), entry("invoices", 0));
+        EngineHealth served = web.operations().overview().health();
+        assertThat(served.liveProcessingNodes()).isEqualTo(1);
+        assertThat(served.problem()).as("the worker does not deploy invoices")
+                .isEqualTo(InstanceHeartbeat.noProcessingNode(Set.of("invoices")));
+        assertThat(processing.operations().overview().health().processing()).isTrue();
+        assertThat(processing.operations().overview().health().problem()).isNull();
+        Instances instances = web.reads().instances();
+        assertThat(instances.unprocessed()).containsExactly("invoices");
+        assertThat(instances.nodes()).extracting(InstanceReport::instanceId, InstanceReport::processing,
+                InstanceReport::workers).containsExactly(tuple("web-1", false, 0), tuple("worker-1", true, 1));
+    }
+
+    @Test
+    void anInstanceWithoutAReportOfItsRoleIsOfAnEarlierReleaseAndProcesses() throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES "
+                    + "('old-release', 'invoices', CURRENT_TIMESTAMP)");
+        }
+        web.sweep().run();
+
+        assertThat(web.stats().processing().byProjection()).containsOnly(entry("orders", 0), entry("invoices", 1));
+        assertThat(web.reads().instances().unprocessed()).containsExactly("orders");
+    }
+
+    @Test
+    void aProcessingNodeSilentForThreeSweepIntervalsNoLongerCounts() {
+        processing.sweep().run();
+        web.sweep().run();
+        assertThat(web.stats().liveProcessingNodes()).isEqualTo(1);
+        assertThat(web.stats().processing().byProjection()).containsEntry("orders", 1);
+
+        webClock.advance(SWEEP_INTERVAL.multipliedBy(3).minusSeconds(1));
+        web.sweep().run();
+        assertThat(web.stats().liveProcessingNodes()).as("within three sweep intervals").isEqualTo(1);
+
+        webClock.advance(Duration.ofSeconds(2));
+        web.sweep().run();
+        assertThat(web.stats().liveProcessingNodes()).as("silent for longer").isZero();
+        assertThat(web.stats().processing().byProjection()).containsEntry("orders", 0);
+        assertThat(web.operations().overview().health().problem())
+                .isEqualTo(InstanceHeartbeat.noProcessingNode(Set.of("invoices", "orders")));
+    }
+
+    private Engine engine(String instanceId, boolean processes, Queue<Runnable> threads, List<String> refreshed,
+                          AdjustableClock clock, String... projections) {
+        Properties deployment = new Properties();
+        deployment.setProperty(Settings.WORKERS, "1");
+        deployment.setProperty(Settings.SWEEP_INTERVAL, SWEEP_INTERVAL.toSeconds() + "s");
+        deployment.setProperty(Settings.PROCESSING, Boolean.toString(processes));
+        return Engine.builder()
+                .dataSource(dataSource)
+                .settings(Settings.load(deployment))
+                .projections(catalog(refreshed, projections))
+                .container(PlainContainer.on(dataSource, threads::add).clock(clock))
+                .instanceId(instanceId)
+                .build();
+    }
+
+    private static void runAll(Queue<Runnable> threads) {
+        Runnable task;
+        while ((task = threads.poll()) != null) {
+            task.run();
+        }
+    }
+
+    private long pending() throws Exception {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM projection_pending")) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    private static ProjectionCatalog catalog(List<String> refreshed, String... names) {
+        Projection[] projections = new Projection[names.length];
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i];
+            projections[i] = new Projection() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public void refresh(String id) {
+                    refreshed.add(id);
+                }
+            };
+        }
+        return ProjectionCatalog.of(projections);
+    }
+}
