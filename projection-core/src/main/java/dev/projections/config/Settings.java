@@ -19,6 +19,7 @@ public record Settings(
         boolean enabled,
         boolean autoRefresh,
         boolean processing,
+        Duration wakeUpInterval,
         SchemaMode schema,
         String datasource,
         Duration sweepInterval,
@@ -74,6 +75,15 @@ public record Settings(
      * default) refresh, step rebuilds and probe (docs/design.md D54).
      */
     public static final String PROCESSING = "projection.processing";
+    /**
+     * How often an idle processing instance looks for due marks while a live web node deploys one of its projections
+     * (a web node's commits are handed to nobody); {@code 0}: only at the sweep (docs/design.md D54).
+     */
+    public static final String WAKE_UP_INTERVAL = "projection.wake-up-interval";
+    /** The shortest {@value #WAKE_UP_INTERVAL} but 0: each look is a query on the queue. */
+    public static final Duration MIN_WAKE_UP_INTERVAL = Duration.ofMillis(10);
+    /** The longest {@value #WAKE_UP_INTERVAL}: past it, the sweep serves as well. */
+    public static final Duration MAX_WAKE_UP_INTERVAL = Duration.ofMinutes(1);
     public static final String SCHEMA = "projection.schema";
     /**
      * The JNDI name of the engine's datasource; unset ({@link #datasource()} {@code null}), the engine takes the
@@ -208,6 +218,7 @@ public record Settings(
                 p.bool(ENABLED, true),
                 p.bool(AUTO_REFRESH, true),
                 p.bool(PROCESSING, true),
+                p.durationOrZero(WAKE_UP_INTERVAL, Duration.ofMillis(100), MAX_WAKE_UP_INTERVAL),
                 p.schema(SCHEMA, SchemaMode.UPDATE),
                 p.text(DATASOURCE, null),
                 p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
@@ -256,6 +267,11 @@ public record Settings(
                 && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             p.errors.add(RETRY_DELAY + " (" + Durations.format(settings.retryDelay) + ") must not exceed "
                     + MAX_RETRY_DELAY + " (" + Durations.format(settings.maxRetryDelay) + ")");
+        }
+        if (settings.wakeUpInterval != null && !settings.wakeUpInterval.isZero()
+                && settings.wakeUpInterval.compareTo(MIN_WAKE_UP_INTERVAL) < 0) {
+            p.errors.add(WAKE_UP_INTERVAL + " must be 0 (off) or at least " + Durations.format(MIN_WAKE_UP_INTERVAL)
+                    + " (each look is a query on the queue), was " + Durations.format(settings.wakeUpInterval));
         }
         if (settings.workers > MAX_WORKERS) {
             p.errors.add(WORKERS + " must be at most " + MAX_WORKERS + " (each worker is a thread of its own and"
@@ -306,7 +322,7 @@ public record Settings(
 
     /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
     public Settings withProjections(Map<String, ProjectionSettings> resolved) {
-        return new Settings(enabled, autoRefresh, processing, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
+        return new Settings(enabled, autoRefresh, processing, wakeUpInterval, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
                 tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,

@@ -27,6 +27,7 @@ import dev.projections.refresh.RefreshLag;
 import dev.projections.refresh.RefreshObservers;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Transactions;
+import dev.projections.refresh.WakeUpLook;
 import dev.projections.retention.HistoryPruner;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
@@ -74,6 +75,7 @@ public final class Engine {
     private final TrendSampler trends;
     private final HistoryPruner history;
     private final Sweep sweep;
+    private final WakeUpLook wakeUp;
     private final LifecycleAnnouncer lifecycle;
     private final Container container;
     private final Operations operations;
@@ -112,6 +114,7 @@ public final class Engine {
                 : !settings.processing() ? Sweep.ofWebNode(heartbeat, refresh::stopping, b.troubles, stats)
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
+        wakeUp = sweep == null || !settings.processing() ? null : WakeUpLook.of(refresh, heartbeat, stats, clock, drainers);
         Sql sql = container.sql(b.dataSource, store);
         operations = rebuilds == null ? null
                 : operations(sql, counts, b.dataSource, catalog, observers.pausesChanged());
@@ -271,6 +274,14 @@ public final class Engine {
     /** The sweep's steps over these parts; {@code null} when built without rebuild steps. */
     public Sweep sweep() {
         return sweep;
+    }
+
+    /**
+     * An idle processing instance's look for the due marks of web nodes' commits, for the container to run every
+     * {@code projection.wake-up-interval} (D54); {@code null} on a web node and when built without rebuild steps.
+     */
+    public WakeUpLook wakeUpLook() {
+        return wakeUp;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -29,7 +30,8 @@ public final class InstanceHeartbeat {
 
     /** The problem health names for {@code unprocessed}: their marks are written and nothing refreshes them. */
     public static String noProcessingNode(Set<String> unprocessed) {
-        return NO_PROCESSING_NODE + String.join(", ", unprocessed) + ": their marks are written and nothing refreshes them";
+        return NO_PROCESSING_NODE + String.join(", ", new TreeSet<>(unprocessed))
+                + ": their marks are written and nothing refreshes them";
     }
 
     /** What the instance is doing when its sweep reports. */
@@ -110,16 +112,17 @@ public final class InstanceHeartbeat {
 
     /**
      * Counts, for each of this instance's projections, the instances that process marks and deploy it, live by their
-     * heartbeat within {@code goneAfter} (this one included once it has beaten), for health and the meters: a
-     * projection none deploys has its marks written and nobody refreshes them (docs/design.md D54). The sweep calls
-     * it after {@link #report}.
+     * heartbeat within {@code goneAfter} (this one included once it has beaten), for health and the meters — a
+     * projection none deploys has its marks written and nobody refreshes them (docs/design.md D54), which the sweep's
+     * count ({@code warn}) logs — and the live web nodes that deploy one of them, for the wake-up look. The sweep
+     * calls it after {@link #report}; the wake-up look between sweeps.
      */
-    public ProcessingCount countProcessing() {
+    public ProcessingCount countProcessing(boolean warn) {
         ProcessingCount count = ProcessingCount.of(Database.call("counting the processing instances",
-                () -> transactions.inNewTransaction(Duration.ofSeconds(10), connection -> nodes.processingDeployments(
-                        connection, clock.instant().minus(goneAfter)))), catalog.names());
+                () -> transactions.inNewTransaction(Duration.ofSeconds(10), connection -> nodes.liveDeployments(
+                        connection, clock.instant().minus(goneAfter)))), catalog.names(), instanceId);
         stats.processingCounted(count);
-        if (!count.unprocessed().isEmpty()) {
+        if (warn && !count.unprocessed().isEmpty()) {
             LOG.warning("projection engine: " + noProcessingNode(count.unprocessed()));
         }
         return count;

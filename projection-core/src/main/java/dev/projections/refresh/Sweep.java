@@ -74,7 +74,7 @@ public final class Sweep {
                 new Step("start a drainer", () -> startDrainer(() -> engine.hasDueWork(), () -> rebuilds.mayHaveWork() && rebuilds.hasWork(),
                         drainers))),
                 List.of(new Step("report the node", () -> heartbeat.report()),
-                        new Step("count processing nodes", () -> heartbeat.countProcessing()),
+                        new Step("count processing nodes", () -> heartbeat.countProcessing(true)),
                         new Step("sample trends", sampleTrends),
                         new Step("prune history", pruneHistory)),
                 () -> engine.stopping(), troubles, stats);
@@ -85,7 +85,7 @@ public final class Sweep {
                                   EngineStats stats) {
         return new Sweep(List.of(new Step("heartbeat", () -> heartbeat.beat())),
                 List.of(new Step("report the node", () -> heartbeat.report()),
-                        new Step("count processing nodes", () -> heartbeat.countProcessing())),
+                        new Step("count processing nodes", () -> heartbeat.countProcessing(true))),
                 stopping, troubles, stats);
     }
 

@@ -8,9 +8,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * {@code projection_node}: a row per instance that its sweep rewrites (docs/contract.md §12, the instances page), and
@@ -43,11 +40,11 @@ public final class NodeTable {
      * a row per instance and projection, a handful of each: no index needed. An instance with no row in
      * projection_node is of a release before the instances page (change set 013): it processes.
      */
-    private static final String PROCESSING_DEPLOYMENTS = """
-            SELECT i.instance_id, i.projection
+    private static final String LIVE_DEPLOYMENTS = """
+            SELECT i.instance_id, i.projection, n.processing
               FROM projection_instance i
               LEFT JOIN projection_node n ON n.instance_id = i.instance_id
-             WHERE i.last_seen >= ? AND (n.processing IS NULL OR n.processing = ?)
+             WHERE i.last_seen >= ?
             """;
 
     private static final String PRUNE = "DELETE FROM projection_node WHERE last_seen < ?";
@@ -111,23 +108,22 @@ public final class NodeTable {
     }
 
     /**
-     * The projections each instance that processes marks reported deploying at {@code since} or later, by instance
-     * (docs/design.md D54): the heartbeat's {@code projection_instance} rows, whose time each sweep writes first, of
-     * the instances whose {@code projection_node} row does not make them a web node.
+     * What each instance reported deploying at {@code since} or later, with its role (docs/design.md D54): the
+     * heartbeat's {@code projection_instance} rows, whose time each sweep writes first, and the role its
+     * {@code projection_node} row says (none: an earlier release's instance, which processes).
      */
-    public Map<String, TreeSet<String>> processingDeployments(Connection connection, Instant since)
-            throws SQLException {
-        Map<String, TreeSet<String>> deployed = new TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement(PROCESSING_DEPLOYMENTS)) {
+    public List<LiveDeployment> liveDeployments(Connection connection, Instant since) throws SQLException {
+        List<LiveDeployment> deployments = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(LIVE_DEPLOYMENTS)) {
             select.setObject(1, dialect.timestamp(since));
-            select.setBoolean(2, true);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    deployed.computeIfAbsent(rows.getString(1), id -> new TreeSet<>()).add(rows.getString(2));
+                    boolean processing = rows.getBoolean(3) || rows.wasNull();
+                    deployments.add(new LiveDeployment(rows.getString(1), rows.getString(2), processing));
                 }
             }
         }
-        return deployed;
+        return deployments;
     }
 
     /** Forgets instances not seen since {@code before} (gone for good: their trends are pruned alike). */

@@ -15,6 +15,8 @@ class SettingsTest {
         Settings settings = Settings.defaults();
         assertThat(settings.enabled()).isTrue();
         assertThat(settings.autoRefresh()).isTrue();
+        assertThat(settings.processing()).isTrue();
+        assertThat(settings.wakeUpInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(settings.schema()).isEqualTo(Settings.SchemaMode.UPDATE);
         assertThat(settings.sweepInterval()).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.batchSize()).isEqualTo(100);
@@ -63,6 +65,19 @@ class SettingsTest {
                 .hasMessageContaining("projection.sweep-interval must be a duration such as 500ms, 30s, 5m or 1h, was \"soon\"")
                 .hasMessageContaining("projection.enabled must be true or false, was \"yes\"")
                 .hasMessageContaining("projection.schema must be update or validate, was \"drop\"");
+    }
+
+    @Test
+    void aWebNodeIsSetByItsKeyOrEnvironmentAndTheWakeUpLooksAreOffAtZeroAndAtLeastTenMillisecondsApart() {
+        assertThat(Settings.from(Map.of("projection.processing", "false")::get).processing()).isFalse();
+        assertThat(Settings.from(Map.of("projection.wake-up-interval", "0")::get).wakeUpInterval()).isZero();
+        assertThat(Settings.from(Map.of("projection.wake-up-interval", "10ms")::get).wakeUpInterval())
+                .isEqualTo(Duration.ofMillis(10));
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.wake-up-interval", "5ms")::get))
+                .hasMessageContaining("projection.wake-up-interval must be 0 (off) or at least 10ms");
+        assertThatThrownBy(() -> Settings.from(Map.of("projection.processing", "web")::get))
+                .hasMessageContaining("projection.processing");
+        assertThat(Settings.environmentName(Settings.PROCESSING)).isEqualTo("PROJECTION_PROCESSING");
     }
 
     @Test

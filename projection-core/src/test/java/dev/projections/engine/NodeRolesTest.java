@@ -14,6 +14,7 @@ import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.ProjectionCatalog;
+import dev.projections.refresh.WakeUpLook;
 import dev.projections.store.LiquibaseSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -92,6 +93,54 @@ class NodeRolesTest {
         assertThat(refreshedByProcessing).containsExactly("1");
         assertThat(refreshedByWeb).isEmpty();
         assertThat(pending()).isZero();
+    }
+
+    @Test
+    void anIdleProcessingInstanceLooksForAWebNodesCommitsBetweenSweepsOnceItCountedTheWebNode() throws Exception {
+        WakeUpLook look = processing.wakeUpLook();
+        assertThat(web.wakeUpLook()).as("a web node looks for nothing").isNull();
+        assertThat(look.run()).as("no web node: the hand-off serves this instance's own commits").isFalse();
+
+        web.sweep().run();
+        assertThat(look.run()).as("counted less than 5 s ago, without the web node").isFalse();
+        processingClock.advance(Duration.ofSeconds(5));
+        assertThat(look.run()).as("counted again: the web node is live").isTrue();
+        assertThat(processing.stats().processing().webNodes()).isEqualTo(1);
+        assertThat(processingThreads).as("nothing due yet").isEmpty();
+
+        MarkKey key = Marks.mark(web, "orders", "7");
+        web.drainers().committed(Set.of(key));
+        assertThat(look.run()).isTrue();
+        assertThat(processingThreads).as("a drainer for the due mark").hasSize(1);
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("7");
+        assertThat(processing.stats().drainersStarted(DrainerOrigin.WAKE_UP)).isEqualTo(1);
+        assertThat(look.run()).as("nothing due: one query, no drainer").isTrue();
+        assertThat(processingThreads).isEmpty();
+    }
+
+    @Test
+    void aLookThatFindsMarksDueAsksADrainerAboutToRunToLookRatherThanStartingAnother() throws Exception {
+        web.sweep().run();
+        Marks.mark(web, "orders", "8");
+        assertThat(processing.drainers().startIfSlotFree(DrainerOrigin.SWEEP)).isTrue();
+        assertThat(processingThreads).as("its one worker's drainer, not run yet").hasSize(1);
+
+        assertThat(processing.wakeUpLook().run()).isTrue();
+        assertThat(processingThreads).as("no second drainer").hasSize(1);
+        assertThat(processing.stats().drainersStarted(DrainerOrigin.WAKE_UP)).isZero();
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("8");
+    }
+
+    @Test
+    void aStoppedEngineLooksNoMore() throws Exception {
+        web.sweep().run();
+        Marks.mark(web, "orders", "9");
+        processing.stop();
+
+        assertThat(processing.wakeUpLook().run()).isFalse();
+        assertThat(processingThreads).isEmpty();
     }
 
     @Test

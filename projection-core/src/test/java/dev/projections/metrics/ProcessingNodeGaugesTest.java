@@ -20,7 +20,7 @@ class ProcessingNodeGaugesTest {
         ProcessingNodeGauges.register(registry, stats, false, List.of("orders", "invoices"));
 
         assertThat(nodes("orders")).as("not counted yet: no reading, not zero").isNaN();
-        stats.processingCounted(new ProcessingCount(2, Map.of("orders", 2, "invoices", 0)));
+        stats.processingCounted(new ProcessingCount(2, Map.of("orders", 2, "invoices", 0), 1));
 
         assertThat(nodes("orders")).isEqualTo(2.0);
         assertThat(nodes("invoices")).as("the alert's case").isZero();

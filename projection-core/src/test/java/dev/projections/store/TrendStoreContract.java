@@ -1,7 +1,6 @@
 package dev.projections.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.entry;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -10,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.TreeSet;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -110,23 +108,21 @@ abstract class TrendStoreContract {
     }
 
     @Test
-    void theProcessingDeploymentsAreThoseOfInstancesNotReportedAsWebNodesThatBeatSinceTheGivenInstant()
-            throws Exception {
+    void theLiveDeploymentsAreThoseThatBeatSinceTheGivenInstantEachWithItsInstancesRole() throws Exception {
         try (Connection connection = connect()) {
             store.instances().heartbeat(connection, "web-1", List.of("orders", "invoices"), T0.plusSeconds(30));
             store.nodes().report(connection, new NodeReport("web-1", T0, T0.plusSeconds(30), 0, 0, 0, 0, Duration.ZERO, false));
-            assertThat(store.nodes().processingDeployments(connection, T0)).as("a web node refreshes nothing").isEmpty();
-
             store.instances().heartbeat(connection, "worker-1", List.of("orders"), T0.plusSeconds(10));
             store.nodes().report(connection, new NodeReport("worker-1", T0, T0.plusSeconds(10), 4, 0, 0, 0, Duration.ZERO, true));
             // an instance of a release before projection_node beats and reports nothing of its role: it processes
             store.instances().heartbeat(connection, "old-release", List.of("invoices"), T0.plusSeconds(20));
 
-            assertThat(store.nodes().processingDeployments(connection, T0.plusSeconds(10))).containsOnly(
-                    entry("worker-1", new TreeSet<>(Set.of("orders"))),
-                    entry("old-release", new TreeSet<>(Set.of("invoices"))));
-            assertThat(store.nodes().processingDeployments(connection, T0.plusSeconds(11)))
-                    .as("worker-1's heartbeat is older").containsOnlyKeys("old-release");
+            assertThat(store.nodes().liveDeployments(connection, T0.plusSeconds(10))).containsExactlyInAnyOrder(
+                    new LiveDeployment("web-1", "orders", false), new LiveDeployment("web-1", "invoices", false),
+                    new LiveDeployment("worker-1", "orders", true), new LiveDeployment("old-release", "invoices", true));
+            assertThat(store.nodes().liveDeployments(connection, T0.plusSeconds(11)))
+                    .as("worker-1's heartbeat is older").extracting(LiveDeployment::instanceId)
+                    .containsOnly("web-1", "old-release");
         }
     }
 

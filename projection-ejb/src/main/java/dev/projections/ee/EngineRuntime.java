@@ -91,6 +91,11 @@ public class EngineRuntime {
         return engine;
     }
 
+    /** The engine if it was built, else {@code null}: for work that must not be the one to build it. */
+    public Engine ifBuilt() {
+        return assembled;
+    }
+
     /**
      * Stops the engine if it was built. One never built (a deployment with {@code projection.enabled=false}, or
      * undeployed before its first sweep or commit) has nothing to stop, and building it now would touch beans the

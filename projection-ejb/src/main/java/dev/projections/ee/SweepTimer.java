@@ -1,15 +1,18 @@
 package dev.projections.ee;
 
+import dev.projections.engine.Engine;
 import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
 import dev.projections.spi.RunningEngines;
 import dev.projections.refresh.Sweep;
+import dev.projections.refresh.WakeUpLook;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RunAs;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
@@ -21,6 +24,11 @@ import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.function.Supplier;
 
@@ -28,8 +36,10 @@ import java.util.function.Supplier;
  * The sweep's schedule (docs/contract.md §5): a non-persistent interval timer running core's {@link Sweep}, whose
  * steps start drainers for marks no hand-off announced — left by a crash, by another instance, or due for a retry —
  * and record this instance, check its clock and sample the trends. Runs without a transaction (a long drain inside a
- * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14). At undeploy it stops the
- * engine: unstarted claims are released at once.
+ * REQUIRED timeout would time out and be retried by the container, docs/pitfalls.md #14). On a processing instance
+ * it also runs core's {@link WakeUpLook} every {@code projection.wake-up-interval}, on a thread of its own, so that a
+ * web node's commits are refreshed between sweeps. At undeploy it stops the looks, then the engine: unstarted claims
+ * are released at once.
  */
 @Singleton
 @Startup
@@ -46,6 +56,13 @@ public class SweepTimer {
 
     @Resource
     TimerService timers;
+
+    /** The wake-up looks' thread: one of the container's, made with the deployment's context. */
+    @Resource
+    ManagedThreadFactory threads;
+
+    private ScheduledExecutorService wakeUps;
+    private final AtomicBoolean wakeUpFailed = new AtomicBoolean();
 
     @Inject
     Foundation foundation;
@@ -74,6 +91,13 @@ public class SweepTimer {
         if (!settings.processing()) {
             LOG.info("projection.processing=false: this instance is a web node; it writes marks and refreshes none, "
                     + "the instances with projection.processing=true refresh them (docs/design.md D54)");
+        } else if (settings.enabled() && settings.autoRefresh() && !settings.wakeUpInterval().isZero()) {
+            // a web node's commits are handed to no drainer: while one is live, look for them between sweeps, from
+            // after the first sweep (which counts the web nodes)
+            long every = settings.wakeUpInterval().toMillis();
+            wakeUps = Executors.newSingleThreadScheduledExecutor(threads);
+            wakeUps.scheduleWithFixedDelay(this::wakeUp,
+                    Math.min(settings.sweepInterval().toMillis(), 1000) + every, every, TimeUnit.MILLISECONDS);
         }
         RunningEngines.started(health);
     }
@@ -84,10 +108,39 @@ public class SweepTimer {
         runtime.assembled().sweep().run();
     }
 
+    /**
+     * Core's {@link WakeUpLook}, on the wake-ups' thread, once the sweep or a commit built the engine (a look that
+     * built it could do so while the deployment stops, after the engine's stop found nothing to stop). What it throws
+     * is logged once until a look succeeds, and the looks go on: an error ends a scheduled task for good.
+     */
+    private void wakeUp() {
+        try {
+            Engine engine = runtime.ifBuilt();
+            WakeUpLook look = engine == null ? null : engine.wakeUpLook();
+            if (look != null) {
+                look.run();
+            }
+            wakeUpFailed.set(false);
+        } catch (Throwable e) {
+            if (wakeUpFailed.compareAndSet(false, true)) {
+                LOG.log(Level.WARNING, "a look for due marks between sweeps failed; the next looks and the sweep go on", e);
+            }
+        }
+    }
+
     @PreDestroy
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
+        if (wakeUps != null) {
+            wakeUps.shutdownNow();
+            try {
+                // a look under way ends before the engine stops (its query has the short transactions' timeout)
+                wakeUps.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         runtime.stopIfBuilt(); // then the trends of its last minutes
     }
 }

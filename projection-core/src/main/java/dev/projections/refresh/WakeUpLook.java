@@ -1,0 +1,81 @@
+package dev.projections.refresh;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * An idle processing instance's look for due marks between sweeps (docs/design.md D54): a web node's commits are
+ * handed to no drainer, so without it they would wait for a processing instance's next sweep. The container runs it
+ * every {@code projection.wake-up-interval} (EE: {@code SweepTimer}'s thread); it queries the queue only while a live
+ * web node deploys one of this instance's projections, as counted at most {@link #RECOUNT} ago (by the sweep, or by
+ * the look itself: a web node that starts is served within seconds, not at the next sweep), and when a mark is due
+ * asks a drainer collecting or about to run to look, else starts one (a running drainer looks only at the projection
+ * of its turn, so its running is no reason to skip). Does nothing once the engine stops.
+ */
+public final class WakeUpLook {
+
+    private static final Logger LOG = Logger.getLogger(WakeUpLook.class.getName());
+
+    /** How old a count of the web nodes may be before a look counts again. */
+    static final Duration RECOUNT = Duration.ofSeconds(5);
+
+    private final BooleanSupplier stopping;
+    private final EngineStats stats;
+    private final Supplier<ProcessingCount> recount;
+    private final Clock clock;
+    private final BooleanSupplier dueWork;
+    private final Sweep.Drainers drainers;
+    private Instant lastCount;
+
+    WakeUpLook(BooleanSupplier stopping, EngineStats stats, Supplier<ProcessingCount> recount, Clock clock,
+               BooleanSupplier dueWork, Sweep.Drainers drainers) {
+        this.stopping = stopping;
+        this.stats = stats;
+        this.recount = recount;
+        this.clock = clock;
+        this.dueWork = dueWork;
+        this.drainers = drainers;
+    }
+
+    /** The look of an engine's parts. */
+    public static WakeUpLook of(RefreshEngine engine, InstanceHeartbeat heartbeat, EngineStats stats, Clock clock,
+                                Sweep.Drainers drainers) {
+        return new WakeUpLook(engine::stopping, stats, () -> heartbeat.countProcessing(false), clock,
+                engine::hasDueWork, drainers);
+    }
+
+    /** Looks, when it should; whether it queried the queue for due marks. One thread runs it at a time. */
+    public synchronized boolean run() {
+        if (stopping.getAsBoolean()) {
+            return false;
+        }
+        try {
+            ProcessingCount count = counted();
+            if (count == null || count.webNodes() == 0) {
+                return false;
+            }
+            if (dueWork.getAsBoolean()) {
+                drainers.startIfSlotFree(DrainerOrigin.WAKE_UP);
+            }
+        } catch (DatabaseTroubleException e) {
+            // the database is down or busy: the sweep reports it, and the next look tries again
+            LOG.fine("projection engine: a wake-up look failed: " + e.getMessage());
+        }
+        return true;
+    }
+
+    /** The last count, the sweep's or this look's, counted again when it is older than {@link #RECOUNT}. */
+    private ProcessingCount counted() {
+        Instant now = clock.instant();
+        ProcessingCount count = stats.processing();
+        if (count == null || lastCount == null || !now.isBefore(lastCount.plus(RECOUNT))) {
+            lastCount = now;
+            count = recount.get();
+        }
+        return count;
+    }
+}
