@@ -114,7 +114,8 @@ public final class Engine {
                 : !settings.processing() ? Sweep.ofWebNode(heartbeat, refresh::stopping, b.troubles, stats)
                 : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
                         stats);
-        wakeUp = sweep == null || !settings.processing() ? null : WakeUpLook.of(refresh, heartbeat, stats, clock, drainers);
+        wakeUp = sweep == null || !settings.processing() ? null
+                : WakeUpLook.of(refresh, rebuilds, heartbeat, stats, clock, drainers);
         Sql sql = container.sql(b.dataSource, store);
         operations = rebuilds == null ? null
                 : operations(sql, counts, b.dataSource, catalog, observers.pausesChanged());

@@ -14,7 +14,9 @@ import java.util.logging.Logger;
  * web node deploys one of this instance's projections, as counted at most {@link #RECOUNT} ago (by the sweep, or by
  * the look itself: a web node that starts is served within seconds, not at the next sweep), and when a mark is due
  * asks a drainer collecting or about to run to look, else starts one (a running drainer looks only at the projection
- * of its turn, so its running is no reason to skip). Does nothing once the engine stops.
+ * of its turn, so its running is no reason to skip). Each time it counts, it also looks for rebuild runs another
+ * instance started (a web node's operator, say) and starts a drainer when one can step: such a run is stepped within
+ * seconds, not at the next sweep (design D40). Does nothing once the engine stops.
  */
 public final class WakeUpLook {
 
@@ -28,24 +30,26 @@ public final class WakeUpLook {
     private final Supplier<ProcessingCount> recount;
     private final Clock clock;
     private final BooleanSupplier dueWork;
+    private final BooleanSupplier rebuildWork;
     private final Sweep.Drainers drainers;
     private Instant lastCount;
 
     WakeUpLook(BooleanSupplier stopping, EngineStats stats, Supplier<ProcessingCount> recount, Clock clock,
-               BooleanSupplier dueWork, Sweep.Drainers drainers) {
+               BooleanSupplier dueWork, BooleanSupplier rebuildWork, Sweep.Drainers drainers) {
         this.stopping = stopping;
         this.stats = stats;
         this.recount = recount;
         this.clock = clock;
         this.dueWork = dueWork;
+        this.rebuildWork = rebuildWork;
         this.drainers = drainers;
     }
 
     /** The look of an engine's parts. */
-    public static WakeUpLook of(RefreshEngine engine, InstanceHeartbeat heartbeat, EngineStats stats, Clock clock,
-                                Sweep.Drainers drainers) {
+    public static WakeUpLook of(RefreshEngine engine, RebuildStepper rebuilds, InstanceHeartbeat heartbeat,
+                                EngineStats stats, Clock clock, Sweep.Drainers drainers) {
         return new WakeUpLook(engine::stopping, stats, () -> heartbeat.countProcessing(false), clock,
-                engine::hasDueWork, drainers);
+                engine::hasDueWork, () -> rebuilds.lookForRuns() && rebuilds.hasWork(), drainers);
     }
 
     /** Looks, when it should; whether it queried the queue for due marks. One thread runs it at a time. */
@@ -54,11 +58,12 @@ public final class WakeUpLook {
             return false;
         }
         try {
-            ProcessingCount count = counted();
+            boolean recounted = recountDue();
+            ProcessingCount count = recounted ? recount.get() : stats.processing();
             if (count == null || count.webNodes() == 0) {
                 return false;
             }
-            if (dueWork.getAsBoolean()) {
+            if (dueWork.getAsBoolean() || recounted && rebuildWork.getAsBoolean()) {
                 drainers.startIfSlotFree(DrainerOrigin.WAKE_UP);
             }
         } catch (DatabaseTroubleException e) {
@@ -68,14 +73,13 @@ public final class WakeUpLook {
         return true;
     }
 
-    /** The last count, the sweep's or this look's, counted again when it is older than {@link #RECOUNT}. */
-    private ProcessingCount counted() {
+    /** Whether this look counts again: no count yet, or its own last one {@link #RECOUNT} ago or more. */
+    private boolean recountDue() {
         Instant now = clock.instant();
-        ProcessingCount count = stats.processing();
-        if (count == null || lastCount == null || !now.isBefore(lastCount.plus(RECOUNT))) {
+        if (stats.processing() == null || lastCount == null || !now.isBefore(lastCount.plus(RECOUNT))) {
             lastCount = now;
-            count = recount.get();
+            return true;
         }
-        return count;
+        return false;
     }
 }

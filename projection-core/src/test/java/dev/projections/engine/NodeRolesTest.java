@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.projections.EngineHealth;
 import dev.projections.MarkKey;
 import dev.projections.Projection;
+import dev.projections.RebuildScope;
 import dev.projections.config.Settings;
 import dev.projections.inspect.InstanceReport;
 import dev.projections.inspect.Instances;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Queue;
 import java.util.Set;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,6 +133,24 @@ class NodeRolesTest {
         assertThat(processing.stats().drainersStarted(DrainerOrigin.WAKE_UP)).isZero();
         runAll(processingThreads);
         assertThat(refreshedByProcessing).containsExactly("8");
+    }
+
+    @Test
+    void aRebuildStartedOnAWebNodeIsSteppedAtAProcessingInstancesNextCountNotItsNextSweep() {
+        web.sweep().run();
+        WakeUpLook look = processing.wakeUpLook();
+        assertThat(look.run()).as("counted: the web node is live, nothing due").isTrue();
+
+        web.operations().rebuilds().start("orders", "", RebuildScope.everything(), 1, "carol");
+        assertThat(webThreads).as("the web node steps nothing").isEmpty();
+        assertThat(look.run()).as("between counts: only the due check").isTrue();
+        assertThat(processingThreads).as("no mark of the run yet: nothing due").isEmpty();
+
+        processingClock.advance(Duration.ofSeconds(5));
+        assertThat(look.run()).isTrue();
+        assertThat(processingThreads).as("the count's look for runs found one that can step").hasSize(1);
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactlyInAnyOrder("r1", "r2", "r3");
     }
 
     @Test
@@ -257,6 +277,12 @@ class NodeRolesTest {
                 @Override
                 public void refresh(String id) {
                     refreshed.add(id);
+                }
+
+                @Override
+                public List<String> ids(String after, int limit) {
+                    return Stream.of("r1", "r2", "r3").filter(id -> after == null || id.compareTo(after) > 0)
+                            .limit(limit).toList();
                 }
             };
         }
