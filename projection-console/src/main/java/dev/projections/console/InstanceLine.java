@@ -34,10 +34,6 @@ public final class InstanceLine {
         return node.processing() ? Text.of("instances.role.processing") : Text.of("instances.role.web");
     }
 
-    public boolean isProcessing() {
-        return node.processing();
-    }
-
     public String getLastSeen() {
         return Format.relative(node.lastSeen(), instances.readAt());
     }

@@ -128,11 +128,6 @@ public final class InstanceHeartbeat {
         return count;
     }
 
-    /** Whether this instance claims and refreshes marks ({@code projection.processing}). */
-    public boolean processing() {
-        return processing;
-    }
-
     private Duration lastSkew() {
         ClockSkew measured = stats.clockSkew();
         return measured == null ? Duration.ZERO : measured.skew();

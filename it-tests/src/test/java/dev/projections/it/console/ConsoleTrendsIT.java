@@ -98,31 +98,12 @@ class ConsoleTrendsIT {
             }
             // what earlier deployments on this server reported would show as instances too (nothing sweeps here)
             statement.executeUpdate("DELETE FROM projection_instance");
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-a', ?, ?)")) {
-                for (String projection : List.of("customer-stats", "order-search")) {
-                    insert.setString(1, projection);
-                    insert.setObject(2, at(Instant.now()));
-                    insert.executeUpdate();
-                }
-            }
+            deploys(connection, "node-a", "customer-stats", "order-search");
             // a web node that deploys, besides order-search, a projection no processing instance deploys (a new
             // release's, say): the page says nothing refreshes its marks
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-web', ?, ?)")) {
-                for (String projection : List.of("order-search", "invoice-archive")) {
-                    insert.setString(1, projection);
-                    insert.setObject(2, at(Instant.now()));
-                    insert.executeUpdate();
-                }
-            }
+            deploys(connection, "node-web", "order-search", "invoice-archive");
             // an instance of the previous release: it records what it deploys, and nothing of what it does
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES ('node-old', ?, ?)")) {
-                insert.setString(1, "order-search");
-                insert.setObject(2, at(Instant.now()));
-                insert.executeUpdate();
-            }
+            deploys(connection, "node-old", "order-search");
         }
     }
 
@@ -279,6 +260,19 @@ class ConsoleTrendsIT {
         insert.setLong(6, perMinute);
         insert.setLong(7, skew);
         insert.executeUpdate();
+    }
+
+    /** {@code instance}'s heartbeat rows, as its sweep writes them now: it deploys {@code projections}. */
+    private static void deploys(Connection connection, String instance, String... projections) throws Exception {
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO projection_instance (instance_id, projection, last_seen) VALUES (?, ?, ?)")) {
+            for (String projection : projections) {
+                insert.setString(1, instance);
+                insert.setString(2, projection);
+                insert.setObject(3, at(Instant.now()));
+                insert.executeUpdate();
+            }
+        }
     }
 
     private static OffsetDateTime at(Instant instant) {
