@@ -22,6 +22,7 @@ public record Settings(
         Duration wakeUpInterval,
         SchemaMode schema,
         String datasource,
+        String listenDatasource,
         Duration sweepInterval,
         int batchSize,
         int workers,
@@ -91,6 +92,12 @@ public record Settings(
      * (docs/design.md D35).
      */
     public static final String DATASOURCE = "projection.datasource";
+    /**
+     * The JNDI name of a datasource without JTA on the engine's PostgreSQL database, from which a processing instance
+     * takes one connection of its own to hear other instances' commits at once (docs/design.md D55); unset, it hears
+     * none and looks for their marks every {@value #WAKE_UP_INTERVAL}.
+     */
+    public static final String LISTEN_DATASOURCE = "projection.listen-datasource";
     /**
      * The JNDI name of the server's JTA {@code TransactionManager}; unset, the names WildFly and Payara/GlassFish bind
      * it under are tried ({@code java:jboss/TransactionManager}, {@code java:appserver/TransactionManager},
@@ -221,6 +228,7 @@ public record Settings(
                 p.durationOrZero(WAKE_UP_INTERVAL, Duration.ofMillis(100), MAX_WAKE_UP_INTERVAL),
                 p.schema(SCHEMA, SchemaMode.UPDATE),
                 p.text(DATASOURCE, null),
+                p.text(LISTEN_DATASOURCE, null),
                 p.duration(SWEEP_INTERVAL, Duration.ofSeconds(30)),
                 p.atLeastOne(BATCH_SIZE, 100),
                 p.atLeastOne(WORKERS, 4),
@@ -322,7 +330,7 @@ public record Settings(
 
     /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
     public Settings withProjections(Map<String, ProjectionSettings> resolved) {
-        return new Settings(enabled, autoRefresh, processing, wakeUpInterval, schema, datasource, sweepInterval, batchSize, workers, batchLinger,
+        return new Settings(enabled, autoRefresh, processing, wakeUpInterval, schema, datasource, listenDatasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
                 tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,

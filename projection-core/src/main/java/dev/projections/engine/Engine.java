@@ -28,6 +28,7 @@ import dev.projections.refresh.RefreshObservers;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.Transactions;
 import dev.projections.refresh.WakeUpLook;
+import dev.projections.refresh.WakeUpSignals;
 import dev.projections.retention.HistoryPruner;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
@@ -76,6 +77,7 @@ public final class Engine {
     private final HistoryPruner history;
     private final Sweep sweep;
     private final WakeUpLook wakeUp;
+    private final WakeUpSignals signals;
     private final LifecycleAnnouncer lifecycle;
     private final Container container;
     private final Operations operations;
@@ -88,6 +90,7 @@ public final class Engine {
         store = b.store;
         transactions = container.transactions();
         stats = b.stats;
+        signals = b.signals;
         handoff = b.handoff;
         ProjectionCatalog catalog = b.projections;
         Observers observers = b.observers;
@@ -144,7 +147,7 @@ public final class Engine {
         RebuildOperations rebuildRuns = new RebuildOperations(sql, store, rebuilds, clock, catalog,
                 container.tenantScope(), tenants, () -> container.<Set<String>>perTransaction(STARTED_RUNS, HashSet::new),
                 // once the run committed, this instance's drainers look at the rebuild tables again
-                () -> afterCommitDrain(rebuilds::runsMayExist));
+                () -> afterCommitDrain(rebuilds::runsMayExist), signals);
         Overview overview = new Overview(sql, dataSource, store, counts, clock, Clock.systemUTC(), catalog, stats,
                 settings);
         AuditedActions audited = new AuditedActions(sql, marks, pauses, rebuildRuns, catalog, clock,

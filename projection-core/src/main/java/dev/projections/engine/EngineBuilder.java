@@ -8,6 +8,7 @@ import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.Handoff;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.Sweep;
+import dev.projections.refresh.WakeUpSignals;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
 import java.util.Objects;
@@ -23,6 +24,7 @@ public final class EngineBuilder {
 
     DataSource dataSource;
     Tables store;
+    WakeUpSignals signals;
     Container container;
     Observers observers = Observers.NONE;
     Settings settings;
@@ -54,6 +56,7 @@ public final class EngineBuilder {
         this.stats = foundation.stats();
         this.refreshMinutes = foundation.refreshMinutes();
         this.instanceId = foundation.instanceId();
+        this.signals = foundation.signals();
         return this;
     }
 
@@ -154,6 +157,9 @@ public final class EngineBuilder {
         }
         if (refreshMinutes == null) {
             refreshMinutes = new RefreshMinutes(container.clock());
+        }
+        if (signals == null) {
+            signals = Foundation.signals(settings, store, instanceId, stats);
         }
         return new Engine(this);
     }

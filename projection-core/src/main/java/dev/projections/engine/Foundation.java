@@ -8,6 +8,8 @@ import dev.projections.ops.Sql;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.EngineStats;
 import dev.projections.refresh.LeaseMargin;
+import dev.projections.refresh.WakeUpSignals;
+import dev.projections.store.CommitSignals;
 import dev.projections.store.Tables;
 import dev.projections.trend.RefreshMinutes;
 import java.net.InetAddress;
@@ -36,6 +38,7 @@ public final class Foundation {
     private final EngineStats stats = new EngineStats();
     private final RefreshMinutes refreshMinutes = new RefreshMinutes(clock);
     private final RefreshWaits waits;
+    private final WakeUpSignals signals;
 
     /**
      * The parts on {@code dataSource} for instance {@code instanceId}; the waits' checks of the queue each run on one
@@ -49,6 +52,7 @@ public final class Foundation {
         this.instanceId = instanceId;
         this.store = Tables.forDatabase(dataSource, instanceId);
         this.counts = new PendingCounts(store.dialect());
+        this.signals = signals(settings, store, instanceId, stats);
         Sql sql = Sql.on(dataSource, store);
         // the lease margin is the global lease's: the clocks a check compares are kept within the shortest one's
         this.waits = new RefreshWaits(clock, settings.awaits(), LeaseMargin.of(settings.leaseTime()),
@@ -70,6 +74,17 @@ public final class Foundation {
         } catch (UnknownHostException e) {
             return "unknown-host";
         }
+    }
+
+    /** What instance {@code instanceId} signals to the others on {@code store}'s database (docs/design.md D55). */
+    static WakeUpSignals signals(Settings settings, Tables store, String instanceId, EngineStats stats) {
+        return new WakeUpSignals(new CommitSignals(store.dialect(), settings.tableSchema()), instanceId,
+                settings.processing(), stats);
+    }
+
+    /** What this instance signals to the others in its commits, and hears of theirs. */
+    public WakeUpSignals signals() {
+        return signals;
     }
 
     /** The test support's waits for projections with no mark left. */

@@ -7,6 +7,7 @@ import dev.projections.TenantScope;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.refresh.RebuildStepper;
+import dev.projections.refresh.WakeUpSignals;
 import dev.projections.store.RebuildPartition;
 import dev.projections.store.Tables;
 import dev.projections.store.RebuildHistory;
@@ -41,11 +42,12 @@ public final class RebuildOperations {
     private final Supplier<List<String>> tenantDirectory;
     private final StartedRuns started;
     private final Runnable madeDue;
+    private final WakeUpSignals signals;
 
     /** @param tenantDirectory the application's tenants, or {@code null} when it has no {@code TenantDirectory} */
     public RebuildOperations(Sql sql, Tables store, RebuildStepper stepper, Clock clock, ProjectionCatalog catalog,
                              TenantScope tenantScope, Supplier<List<String>> tenantDirectory, StartedRuns started,
-                             Runnable madeDue) {
+                             Runnable madeDue, WakeUpSignals signals) {
         this.sql = sql;
         this.runs = store.rebuildRuns();
         this.history = store.rebuildHistory();
@@ -56,6 +58,7 @@ public final class RebuildOperations {
         this.tenantDirectory = tenantDirectory;
         this.started = started;
         this.madeDue = madeDue;
+        this.signals = signals;
     }
 
     /** Starts a run of {@code scope} in {@code partitions} for {@code tenant} ({@code ""} for none); its run id. */
@@ -70,8 +73,11 @@ public final class RebuildOperations {
             RebuildPlan.probe(bean, scope);
             bounds = RebuildPlan.bounds(bean, scope, partitions);
         }
-        String runId = sql.call("start a rebuild of " + projection, c -> runs.start(c, projection, checkedTenant,
-                scope, bounds, by, clock.instant()));
+        String runId = sql.call("start a rebuild of " + projection, c -> {
+            String id = runs.start(c, projection, checkedTenant, scope, bounds, by, clock.instant());
+            signals.rebuildStarted(c); // the other instances step it once it committed
+            return id;
+        });
         started.inThisTransaction().add(runId);
         madeDue.run();
         return runId;

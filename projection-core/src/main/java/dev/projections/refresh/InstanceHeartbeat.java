@@ -110,11 +110,14 @@ public final class InstanceHeartbeat {
                 }));
     }
 
+    /** The unprocessed projections last logged; at the start, none. */
+    private volatile Set<String> lastWarned = Set.of();
+
     /**
      * Counts, for each of this instance's projections, the instances that process marks and deploy it, live by their
      * heartbeat within {@code goneAfter} (this one included once it has beaten), for health and the meters — a
      * projection none deploys has its marks written and nobody refreshes them (docs/design.md D54), which the sweep's
-     * count ({@code warn}) logs — and the live web nodes that deploy one of them, for the wake-up look. The sweep
+     * count ({@code warn}) logs when it changes — and the live web nodes that deploy one of them, for the wake-up look. The sweep
      * calls it after {@link #report}; the wake-up look between sweeps.
      */
     public ProcessingCount countProcessing(boolean warn) {
@@ -122,8 +125,14 @@ public final class InstanceHeartbeat {
                 () -> transactions.inNewTransaction(Duration.ofSeconds(10), connection -> nodes.liveDeployments(
                         connection, clock.instant().minus(goneAfter)))), catalog.names(), instanceId);
         stats.processingCounted(count);
-        if (warn && !count.unprocessed().isEmpty()) {
-            LOG.warning("projection engine: " + noProcessingNode(count.unprocessed()));
+        if (warn && !count.unprocessed().equals(lastWarned)) {
+            // once per change, not at every sweep: health and the gauge say it for as long as it lasts
+            if (count.unprocessed().isEmpty()) {
+                LOG.info("projection engine: every projection of this instance is processed by a live instance again");
+            } else {
+                LOG.warning("projection engine: " + noProcessingNode(count.unprocessed()));
+            }
+            lastWarned = count.unprocessed();
         }
         return count;
     }

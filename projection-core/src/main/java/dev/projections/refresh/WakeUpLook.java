@@ -73,6 +73,26 @@ public final class WakeUpLook {
         return true;
     }
 
+    /**
+     * Another instance signalled a commit with marks ({@link WakeUpSignals.Heard#MARKS}): a drainer is asked to look
+     * or started, without a query first (the marks are due, unless another instance's drainer took them already); or
+     * it signalled a rebuild run it started, or the listener listens again after an outage ({@code REBUILD}): the
+     * rebuild runs are looked for and a drainer started if they or due marks are waiting. Does nothing once the engine
+     * stops.
+     */
+    public synchronized void signalled(WakeUpSignals.Heard heard) {
+        if (stopping.getAsBoolean() || heard == WakeUpSignals.Heard.OWN) {
+            return;
+        }
+        try {
+            if (heard == WakeUpSignals.Heard.MARKS || rebuildWork.getAsBoolean() || dueWork.getAsBoolean()) {
+                drainers.startIfSlotFree(DrainerOrigin.SIGNAL);
+            }
+        } catch (DatabaseTroubleException e) {
+            LOG.fine("projection engine: a look after a signal failed: " + e.getMessage());
+        }
+    }
+
     /** Whether this look counts again: no count yet, or its own last one {@link #RECOUNT} ago or more. */
     private boolean recountDue() {
         Instant now = clock.instant();

@@ -71,6 +71,9 @@ class SettingsTest {
     void aWebNodeIsSetByItsKeyOrEnvironmentAndTheWakeUpLooksAreOffAtZeroAndAtLeastTenMillisecondsApart() {
         assertThat(Settings.from(Map.of("projection.processing", "false")::get).processing()).isFalse();
         assertThat(Settings.from(Map.of("projection.wake-up-interval", "0")::get).wakeUpInterval()).isZero();
+        assertThat(Settings.from(Map.<String, String>of()::get).listenDatasource()).as("no listening by default").isNull();
+        assertThat(Settings.from(Map.of("projection.listen-datasource", "java:jboss/datasources/Listen")::get)
+                .listenDatasource()).isEqualTo("java:jboss/datasources/Listen");
         assertThat(Settings.from(Map.of("projection.wake-up-interval", "10ms")::get).wakeUpInterval())
                 .isEqualTo(Duration.ofMillis(10));
         assertThatThrownBy(() -> Settings.from(Map.of("projection.wake-up-interval", "5ms")::get))

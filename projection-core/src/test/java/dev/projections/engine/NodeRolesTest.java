@@ -122,6 +122,23 @@ class NodeRolesTest {
     }
 
     @Test
+    void anotherInstancesSignalStartsADrainerWithoutAQueryAndItsOwnSignalStartsNothing() throws Exception {
+        WakeUpLook look = processing.wakeUpLook();
+        look.signalled(dev.projections.refresh.WakeUpSignals.Heard.OWN);
+        assertThat(processingThreads).isEmpty();
+
+        Marks.mark(web, "orders", "9");
+        look.signalled(dev.projections.refresh.WakeUpSignals.Heard.MARKS);
+        assertThat(processingThreads).as("no web node counted, no look made: the signal alone").hasSize(1);
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("9");
+        assertThat(processing.stats().drainersStarted(DrainerOrigin.SIGNAL)).isEqualTo(1);
+
+        look.signalled(dev.projections.refresh.WakeUpSignals.Heard.REBUILD);
+        assertThat(processingThreads).as("a rebuild signal with no run and nothing due starts nothing").isEmpty();
+    }
+
+    @Test
     void aLookThatFindsMarksDueAsksADrainerAboutToRunToLookRatherThanStartingAnother() throws Exception {
         web.sweep().run();
         Marks.mark(web, "orders", "8");

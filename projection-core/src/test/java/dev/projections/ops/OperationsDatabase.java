@@ -129,7 +129,9 @@ final class OperationsDatabase {
                 dev.projections.TenantScope.NONE, projection -> 100, java.time.Duration.ofMinutes(2));
         return new RebuildOperations(sql, store, stepper, clock, catalog(),
                 dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
-                madeDue::incrementAndGet);
+                madeDue::incrementAndGet, new dev.projections.refresh.WakeUpSignals(
+                        new dev.projections.store.CommitSignals(store.dialect(), null), "operations-test", true,
+                        new dev.projections.refresh.EngineStats()));
     }
 
     private dev.projections.engine.Engine engine;

@@ -96,6 +96,7 @@ public class MarkSinkBean implements MarkSink {
             // the persistence unit's own connection: the product's tables named in their schema, if one is set
             foundation.store().queue().upsert(resources.tables().connection(connection), sortedKeys, PendingQueue.LIVE,
                     null, traceparent(), foundation.clock().instant());
+            foundation.signals().marksWritten(connection); // the other instances hear of it once it committed
             foundation.stats().marksWritten();
         }
     }

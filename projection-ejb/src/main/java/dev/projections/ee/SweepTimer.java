@@ -4,6 +4,7 @@ import dev.projections.engine.Engine;
 import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
 import dev.projections.spi.RunningEngines;
+import dev.projections.refresh.CommitListener;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.WakeUpLook;
 import jakarta.annotation.PostConstruct;
@@ -25,6 +26,9 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.util.concurrent.Executors;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -62,6 +66,8 @@ public class SweepTimer {
     ManagedThreadFactory threads;
 
     private ScheduledExecutorService wakeUps;
+    private CommitListener listener;
+    private Thread listening;
     private final AtomicBoolean wakeUpFailed = new AtomicBoolean();
 
     @Inject
@@ -99,7 +105,47 @@ public class SweepTimer {
             wakeUps.scheduleWithFixedDelay(this::wakeUp,
                     Math.min(settings.sweepInterval().toMillis(), 1000) + every, every, TimeUnit.MILLISECONDS);
         }
+        listen(settings);
         RunningEngines.started(health);
+    }
+
+    /**
+     * On a processing instance with {@code projection.listen-datasource} set, core's {@link CommitListener} on a thread
+     * of its own: another instance's commit wakes this one at once (docs/design.md D55). A name that finds no
+     * datasource fails the deployment naming the key; on H2 and MariaDB, which have no signal, the setting is ignored
+     * with a line in the log.
+     */
+    private void listen(Settings settings) {
+        String name = settings.listenDatasource();
+        if (name == null) {
+            return;
+        }
+        if (!settings.processing() || !settings.enabled() || !settings.autoRefresh()) {
+            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: this instance refreshes nothing");
+            return;
+        }
+        DataSource source;
+        try {
+            source = (DataSource) new InitialContext().lookup(name);
+        } catch (NamingException | ClassCastException e) {
+            throw new IllegalStateException(Settings.LISTEN_DATASOURCE + " names no datasource: " + name, e);
+        }
+        if (!foundation.signals().signals().supported()) {
+            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: only PostgreSQL signals commits between instances; "
+                    + "this one looks for other instances' marks every " + Settings.WAKE_UP_INTERVAL);
+            return;
+        }
+        listener = new CommitListener(source, foundation.signals(), heard -> {
+            Engine engine = runtime.ifBuilt();
+            WakeUpLook look = engine == null ? null : engine.wakeUpLook();
+            if (look != null) {
+                look.signalled(heard);
+            }
+        });
+        listening = threads.newThread(listener);
+        listening.setName("projection-commit-listener");
+        listening.start();
+        LOG.info("projection engine: listening for other instances' commits on " + name);
     }
 
     /** Core's {@link Sweep}: its steps and their order. */
@@ -132,6 +178,14 @@ public class SweepTimer {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void stop() {
         RunningEngines.stopped(health);
+        if (listener != null) {
+            listener.stop();
+            try {
+                listening.join(TimeUnit.SECONDS.toMillis(5)); // within one read's wait
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (wakeUps != null) {
             wakeUps.shutdownNow();
             try {

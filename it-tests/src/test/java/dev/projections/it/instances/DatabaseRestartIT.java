@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * The database itself goes away during load (docs/contract.md §5, §8): a PostgreSQL cluster of the test's own is stopped
  * at once, like a crash, and started again 10 s later. The engine recovers without an operator and loses no
  * mark of a committed change; while the database is gone it reports once per sweep instead of logging in a
- * tight loop.
+ * tight loop, and its listener for other instances' commits listens again by itself.
  */
 class DatabaseRestartIT {
 
@@ -59,6 +59,9 @@ class DatabaseRestartIT {
                 }
                 Await.until("every mark refreshed after the restart", Duration.ofMinutes(2),
                         () -> count(url, FaultSetup.PENDING) == 0);
+                // the listener for other instances' commits (docs/design.md D55) took a new connection by itself
+                Await.until("the commit listener listening again", Duration.ofMinutes(1),
+                        () -> logContains(server.log(), "listening again for other instances' commits"));
                 assertThat(count(url, FaultSetup.ORDER_SEARCH_WRONG)).as("order_search rows unlike the write tables")
                         .isZero();
                 assertThat(count(url, FaultSetup.CUSTOMER_STATS_WRONG)).as("customer_stats rows unlike the write tables")
@@ -86,6 +89,14 @@ class DatabaseRestartIT {
             return lines.filter(line -> line.length() > 23 && line.substring(0, 23).compareTo(start) >= 0
                             && line.substring(0, 23).compareTo(end) <= 0)
                     .filter(line -> line.contains("[dev.projections")).count();
+        }
+    }
+
+    private static boolean logContains(Path log, String text) {
+        try (var lines = Files.lines(log)) {
+            return lines.anyMatch(line -> line.contains(text));
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return false;
         }
     }
 
