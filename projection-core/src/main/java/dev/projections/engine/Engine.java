@@ -101,7 +101,8 @@ public final class Engine {
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, container.tenantScope(),
                 new RefreshObservers(everyListener(b.refreshMinutes, observers.listeners()),
-                        everyLag(b.refreshMinutes, observers.lag()), observers.tracing(), lifecycle, stats),
+                        everyLag(b.refreshMinutes, observers.lag()), observers.tracing(), lifecycle, stats,
+                        signals),
                 rebuilds);
         drainers = new DrainerLauncher(handoff, refresh, stats, container.threads(), container.runAs(), b.troubles,
                 b.unexpected, settings.processing());

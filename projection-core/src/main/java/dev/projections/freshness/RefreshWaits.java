@@ -197,6 +197,16 @@ public final class RefreshWaits {
         }
     }
 
+    /**
+     * Refreshes committed on another instance (its signal, docs/design.md D55): every waiter checks the queue now
+     * rather than at its next poll.
+     */
+    public void refreshedElsewhere() {
+        for (Waiter waiter : waiters) {
+            waiter.wake();
+        }
+    }
+
     /** Whether the calling thread is inside a transaction, where a wait would not wait. */
     public boolean inTransaction() {
         return inTransaction.getAsBoolean();

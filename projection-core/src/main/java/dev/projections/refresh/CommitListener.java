@@ -11,10 +11,11 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A processing instance's ear for the other instances' commits (docs/design.md D55): on a thread of its own, it holds
- * one connection of {@code projection.listen-datasource} (never one of the engine's pool), listens on the tables'
- * channel and passes each signal another instance sent to the handler — the wake-up look's {@link
- * WakeUpLook#signalled}. When the connection breaks (the database restarted, or killed the backend) it takes another
+ * An instance's ear for the other instances' commits (docs/design.md D55): on a thread of its own, it holds one
+ * connection of {@code projection.listen-datasource} (never one of the engine's pool), listens on the tables' channel
+ * and passes the signals other instances sent to the handler — on a processing instance the wake-up look's {@link
+ * WakeUpLook#signalled}, and on any instance the read-your-writes waits, which check at once when refreshes committed
+ * elsewhere. When the connection breaks (the database restarted, or killed the backend) it takes another
  * at once and then after 1, 2, 4 … up to 30 s while that fails, and each time it listens again it also has the
  * handler look (marks committed while it was deaf are due by then); the wake-up look and the sweep serve meanwhile.
  * A connection that receives nothing is checked every 10 s, so a half-open one is found. An outage is logged once,
@@ -37,8 +38,9 @@ public final class CommitListener implements Runnable {
     private volatile Thread thread;
 
     /**
-     * @param handler given {@link WakeUpSignals.Heard#MARKS} or {@code REBUILD} for each signal of another instance,
-     *                and {@code REBUILD} each time the listener (again) listens
+     * @param handler given {@link WakeUpSignals.Heard#MARKS}, {@code REBUILD} or {@code REFRESHED} for the signals of
+     *                other instances each read brought (at most one of each), and {@code REBUILD} each time the
+     *                listener (again) listens
      */
     public CommitListener(DataSource source, WakeUpSignals signals, Consumer<WakeUpSignals.Heard> handler) {
         this.source = source;
@@ -53,7 +55,7 @@ public final class CommitListener implements Runnable {
         boolean outage = false;
         while (!stopped) {
             try (Connection connection = source.getConnection()) {
-                CommitSignals.Listening ears = signals.signals().listen(connection);
+                CommitSignals.Listening ears = signals.signals().listen(connection, signals.self());
                 listening = true;
                 pause = Duration.ZERO;
                 if (outage) {
@@ -89,12 +91,17 @@ public final class CommitListener implements Runnable {
             List<String> payloads = ears.await(WAIT_MILLIS);
             boolean marks = false;
             boolean rebuild = false;
+            boolean refreshed = false;
             for (String payload : payloads) {
                 switch (signals.heard(payload)) {
                     case MARKS -> marks = true;
                     case REBUILD -> rebuild = true;
+                    case REFRESHED -> refreshed = true;
                     case OWN -> { }
                 }
+            }
+            if (refreshed) {
+                handle(WakeUpSignals.Heard.REFRESHED);
             }
             if (rebuild) {
                 handle(WakeUpSignals.Heard.REBUILD);

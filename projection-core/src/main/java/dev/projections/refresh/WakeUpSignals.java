@@ -8,15 +8,17 @@ import java.sql.SQLException;
  * What an instance signals to the others in the transactions it commits (docs/design.md D55): that the transaction
  * wrote marks, so that an idle processing instance takes them at once rather than at its next look or sweep; and that
  * it started a rebuild run, so that the processing instances step it at once. On PostgreSQL only ({@link
- * CommitSignals}); sent with the transaction's marks, one statement per transaction, and only when another live
- * instance processes marks (a single instance's own drainers already have its commits' keys) — counted at the last
- * sweep; before the first count a web node signals and a processing instance does not. A payload names its kind and
- * its sender, whose own listener ignores it.
+ * CommitSignals}); sent with the transaction's marks, one statement per transaction: always from a web node, from a
+ * processing instance only while its last count saw another live processing instance (a single instance's own
+ * drainers already have its commits' keys). A processing instance also
+ * signals, after a batch of refreshes committed, while it counts a live web node: that node's read-your-writes waits
+ * check the queue at once. A payload names its kind and its sender, whose own listener ignores it.
  */
 public final class WakeUpSignals {
 
     static final String MARKS = "marks";
     static final String REBUILD = "rebuild";
+    static final String REFRESHED = "refreshed";
 
     private final CommitSignals signals;
     private final String self;
@@ -44,13 +46,30 @@ public final class WakeUpSignals {
         }
     }
 
-    /** Whether another live instance processes marks, as last counted. */
+    /** Whether refreshes this instance committed are signalled: it processes, and a live web node is counted. */
+    public boolean toWebNodes() {
+        ProcessingCount count = stats.processing();
+        return signals.supported() && processing && count != null && count.webNodes() > 0;
+    }
+
+    /** In a transaction of its own after refreshes committed, so that the web nodes' waits check at once. */
+    public void refreshed(Connection connection) throws SQLException {
+        signals.send(connection, REFRESHED + " " + self);
+    }
+
+    /**
+     * Whether another live instance may process these marks: always from a web node (it processes none, and a
+     * processing instance that started since its last count is served too), from a processing instance while its last
+     * count saw another.
+     */
     boolean othersProcess() {
         ProcessingCount count = stats.processing();
-        if (count == null) {
-            return !processing;
-        }
-        return count.instances() > (processing ? 1 : 0);
+        return !processing || count != null && count.instances() > 1;
+    }
+
+    /** This instance's name, which its signals carry. */
+    String self() {
+        return self;
     }
 
     /** The signals this instance's listener hears. */
@@ -58,9 +77,12 @@ public final class WakeUpSignals {
         return signals;
     }
 
-    /** A payload as this instance's listener reads it: whether it asks to look for rebuild runs, or for nothing. */
+    /**
+     * A payload as this instance's listener reads it: its own, another's marks, another's rebuild start, or another's
+     * refreshes (for read-your-writes waits).
+     */
     public enum Heard {
-        OWN, MARKS, REBUILD;
+        OWN, MARKS, REBUILD, REFRESHED;
     }
 
     Heard heard(String payload) {
@@ -70,6 +92,6 @@ public final class WakeUpSignals {
         if (sender.equals(self)) {
             return Heard.OWN;
         }
-        return REBUILD.equals(kind) ? Heard.REBUILD : Heard.MARKS;
+        return REBUILD.equals(kind) ? Heard.REBUILD : REFRESHED.equals(kind) ? Heard.REFRESHED : Heard.MARKS;
     }
 }

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public final class CommitSignals {
 
-    /** The {@code application_name} of a listening connection. */
+    /** The {@code application_name} of a listening connection, followed by its instance's name. */
     public static final String LISTENER_NAME = "projections commit listener";
 
     private final Dialect dialect;
@@ -57,18 +57,20 @@ public final class CommitSignals {
     }
 
     /**
-     * Listens on {@code connection} (autocommit, of a datasource of its own: it is held as long as it listens) and
+     * Listens on {@code connection} (autocommit, of a datasource of its own: it is held as long as it listens), named
+     * for {@code instance} in {@code pg_stat_activity}, and
      * returns what reads its signals. Fails when the connection is not PostgreSQL's driver's, or hides it so that
      * nothing here can reach its notifications.
      */
-    public Listening listen(Connection connection) throws SQLException {
+    public Listening listen(Connection connection, String instance) throws SQLException {
         if (!supported()) {
             throw new SQLException("only PostgreSQL delivers signals between instances, not " + dialect);
         }
         Listening listening = Listening.of(connection);
         try (Statement statement = connection.createStatement()) {
             // named so in pg_stat_activity: an operator (and a test) tells it from the pool's connections
-            statement.execute("SET application_name = '" + LISTENER_NAME + "'");
+            String name = (LISTENER_NAME + " " + instance).replaceAll("[^A-Za-z0-9 ._:-]", "_");
+            statement.execute("SET application_name = '" + name.substring(0, Math.min(name.length(), 63)) + "'");
             statement.execute("LISTEN \"" + channel.replace("\"", "\"\"") + "\"");
         }
         return listening;

@@ -70,12 +70,14 @@ class PostgresCommitListenerTest {
     }
 
     @Test
-    void aProcessingInstanceSignalsOnlyWhenAnotherLiveInstanceProcesses() throws Exception {
+    void aWebNodeAlwaysSignalsItsMarksAProcessingInstanceOnlyWhileAnotherLiveOneIsCounted() throws Exception {
         EngineStats stats = new EngineStats();
         WakeUpSignals alone = new WakeUpSignals(SIGNALS, "node-b", true, stats);
         try (Connection connection = TestDatabase.get().connect()) {
             alone.marksWritten(connection); // not counted yet: its own drainers have its keys
-            stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 0));
+            signalsOf("web-1", false).marksWritten(connection); // a web node, counted or not: heard
+            assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo(Heard.MARKS);
+            stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 1));
             alone.marksWritten(connection); // the only processing instance
             sentinel();
             assertThat(heard).isEmpty();
@@ -84,6 +86,23 @@ class PostgresCommitListenerTest {
             alone.marksWritten(connection);
             assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo(Heard.MARKS);
         }
+    }
+
+    @Test
+    void aProcessingInstanceSignalsItsRefreshesOnlyWhileItCountsALiveWebNode() throws Exception {
+        EngineStats stats = new EngineStats();
+        WakeUpSignals processing = new WakeUpSignals(SIGNALS, "node-b", true, stats);
+        assertThat(processing.toWebNodes()).as("not counted yet").isFalse();
+        stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 0));
+        assertThat(processing.toWebNodes()).as("no web node").isFalse();
+        assertThat(signalsOf("web-1", false).toWebNodes()).as("a web node refreshes nothing").isFalse();
+
+        stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 1));
+        assertThat(processing.toWebNodes()).isTrue();
+        try (Connection connection = TestDatabase.get().connect()) {
+            processing.refreshed(connection);
+        }
+        assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo(Heard.REFRESHED);
     }
 
     @Test

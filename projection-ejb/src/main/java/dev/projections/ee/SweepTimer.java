@@ -7,6 +7,7 @@ import dev.projections.spi.RunningEngines;
 import dev.projections.refresh.CommitListener;
 import dev.projections.refresh.Sweep;
 import dev.projections.refresh.WakeUpLook;
+import dev.projections.refresh.WakeUpSignals;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -110,8 +111,9 @@ public class SweepTimer {
     }
 
     /**
-     * On a processing instance with {@code projection.listen-datasource} set, core's {@link CommitListener} on a thread
-     * of its own: another instance's commit wakes this one at once (docs/design.md D55). A name that finds no
+     * With {@code projection.listen-datasource} set, core's {@link CommitListener} on a thread of its own (docs/design.md
+     * D55): on a processing instance another instance's commit starts a drainer at once; on any instance a processing
+     * instance's refreshes have the read-your-writes waits check at once. A name that finds no
      * datasource fails the deployment naming the key; on H2 and MariaDB, which have no signal, the setting is ignored
      * with a line in the log.
      */
@@ -120,8 +122,9 @@ public class SweepTimer {
         if (name == null) {
             return;
         }
-        if (!settings.processing() || !settings.enabled() || !settings.autoRefresh()) {
-            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: this instance refreshes nothing");
+        if (!settings.enabled() || settings.processing() && !settings.autoRefresh()) {
+            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: this instance refreshes nothing and its waits wait for "
+                    + "nothing");
             return;
         }
         DataSource source;
@@ -136,10 +139,15 @@ public class SweepTimer {
             return;
         }
         listener = new CommitListener(source, foundation.signals(), heard -> {
-            Engine engine = runtime.ifBuilt();
-            WakeUpLook look = engine == null ? null : engine.wakeUpLook();
-            if (look != null) {
-                look.signalled(heard);
+            if (heard == WakeUpSignals.Heard.REFRESHED || heard == WakeUpSignals.Heard.REBUILD) {
+                foundation.waits().refreshedElsewhere(); // REBUILD also when it listens again after an outage
+            }
+            if (heard != WakeUpSignals.Heard.REFRESHED && settings.processing()) {
+                Engine engine = runtime.ifBuilt();
+                WakeUpLook look = engine == null ? null : engine.wakeUpLook();
+                if (look != null) {
+                    look.signalled(heard);
+                }
             }
         });
         listening = threads.newThread(listener);

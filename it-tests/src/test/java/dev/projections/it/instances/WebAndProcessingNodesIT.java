@@ -28,12 +28,15 @@ import org.junit.jupiter.api.Test;
  * {@code projection.processing=false} writes the marks of its commits; node B refreshes them because A's commit
  * signals it, not because it looks: the sweeps run every 60 s and B's wake-up looks are off. A write to A with
  * {@code X-Await-Refresh: 5s} is answered refreshed and its read-back on A shows it; A's refresh meter counts nothing.
+ * A wait on A for a key whose refresh takes B 1.5 s ends refreshed although A's waits poll every 30 s after their
+ * first checks: B signals A when it refreshed.
  * Then PostgreSQL kills B's listening connection: B listens again and A's next commit is refreshed as fast. Prints the
  * wait a write to A takes beside the same write to B (a single node's own hand-off), measured alternating.
  */
 class WebAndProcessingNodesIT {
 
     private static final Duration AWAIT = Duration.ofSeconds(5);
+    private static final long PROBE_DELAY_MILLIS = 1500;
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
@@ -47,20 +50,24 @@ class WebAndProcessingNodesIT {
         Map<String, String> web = new HashMap<>(FaultSetup.serverProperties(url, probe, 0));
         web.put("projection.processing", "false");
         web.put("projection.sweep-interval", "60s");
-        Map<String, String> processing = new HashMap<>(FaultSetup.serverProperties(url, probe, 0));
+        // after its first checks (the last 750 ms after the commit) a wait on A polls every 30 s
+        web.put("projection.await-poll-interval", "30s");
+        // B's refresh of a probe key takes 1.5 s
+        Map<String, String> processing = new HashMap<>(FaultSetup.serverProperties(url, probe, PROBE_DELAY_MILLIS));
         processing.put("projection.sweep-interval", "60s");
         processing.put("projection.wake-up-interval", "0");
         try (ServerProcess a = new ServerProcess("web-a", 100, ear, web);
              ServerProcess b = new ServerProcess("processing-b", 200, ear, processing)) {
-            b.start(); // first alone: it creates the schema, and its first sweep (a second later) reports it
+            a.start(); // first alone: it creates the schema, and its first sweep (a second later) reports it
+            Await.until("A reported as a web node", Duration.ofSeconds(60), () -> count(url,
+                    "SELECT COUNT(*) FROM projection_node WHERE processing = FALSE") == 1);
+            b.start();
+            // B's first sweep, a second after its start, counts A as a live web node: from then on B signals its
+            // refreshes to A. A signals its commits whatever it counted. The next sweeps are a minute away, and B
+            // makes no wake-up looks: only signals get A's marks refreshed within the waits below
             Await.until("B reported as a processing node", Duration.ofSeconds(60), () -> count(url,
                     "SELECT COUNT(*) FROM projection_node WHERE processing = TRUE") == 1);
-            a.start();
-            // A's first sweep, a second after its start, counts B; from then on A's commits signal it. The next
-            // sweeps are a minute away: only a signal gets A's marks refreshed within the waits below
-            Await.until("A counted B as processing", Duration.ofSeconds(60),
-                    () -> bodyOrEmpty(a, "/projections/health").contains("\"liveProcessingNodes\":1"));
-            Await.until("B listens", Duration.ofSeconds(60), () -> listenerBackend(url) != null);
+            Await.until("B listens", Duration.ofSeconds(60), () -> listenerBackend(url, "processing-b") != null);
 
             writeAndReadBack(a);
             assertThat(refreshes(a)).as("A refreshes nothing").isZero();
@@ -75,6 +82,15 @@ class WebAndProcessingNodesIT {
                 return now != null && !now.equals(killed);
             });
             writeAndReadBack(a);
+
+            // a wait on A for a key B refreshes 1.5 s later, when A's wait has made its first checks and next polls
+            // in 30 s: it ends refreshed because B signals A that it refreshed
+            HttpResponse<String> probed = http.send(HttpRequest.newBuilder(URI.create(a.url("/demo/api/probe/slow-1")))
+                    .header("X-Await-Refresh", AWAIT.toSeconds() + "s")
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(probed.statusCode()).as(probed.body()).isEqualTo(200);
+            assertThat(probed.headers().firstValue("X-Projections-Refreshed")).as("A's wait woken by B's signal")
+                    .hasValue("true");
 
             // the wait a write takes on the web node (refreshed by B) beside one on B (its own hand-off)
             List<Long> onWeb = new ArrayList<>();
@@ -116,11 +132,15 @@ class WebAndProcessingNodesIT {
         return sorted.get(sorted.size() / 2);
     }
 
-    /** The backend of the connection that listens for commits on {@code url}'s database, if one does. */
+    /** The backend of the connection with which {@code instance} listens for commits, if it does. */
     private static Integer listenerBackend(String url) {
+        return listenerBackend(url, "processing-b");
+    }
+
+    private static Integer listenerBackend(String url, String instance) {
         try (Connection connection = FaultSetup.connect(url); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                     + " AND application_name = 'projections commit listener'")) {
+                     + " AND application_name = 'projections commit listener " + instance + "'")) {
             return rows.next() ? rows.getInt(1) : null;
         } catch (Exception e) {
             throw new IllegalStateException(e);
