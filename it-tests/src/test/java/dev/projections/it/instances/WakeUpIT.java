@@ -46,11 +46,11 @@ class WakeUpIT {
         // a web node that deploys order-search, live for the next hour
         TestSql.execute("""
                 INSERT INTO projection_instance (instance_id, projection, last_seen)
-                VALUES ('web-elsewhere', 'order-search', CURRENT_TIMESTAMP + INTERVAL '1 hour')""");
+                VALUES ('web-elsewhere', 'order-search', CURRENT_TIMESTAMP + INTERVAL '1' HOUR)""");
         TestSql.execute("""
                 INSERT INTO projection_node (instance_id, started_at, last_seen, workers, drainers_busy, claims_held,
                                              refreshes_per_minute, clock_skew_millis, processing)
-                VALUES ('web-elsewhere', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP + INTERVAL '1 hour', 0, 0, 0, 0, 0,
+                VALUES ('web-elsewhere', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP + INTERVAL '1' HOUR, 0, 0, 0, 0, 0,
                         FALSE)""");
         deployer.deploy("processing");
         try {
