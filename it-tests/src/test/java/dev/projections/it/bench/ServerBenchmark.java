@@ -64,7 +64,12 @@ import org.junit.jupiter.api.Test;
  *   <li>from a cold start: on a server just started, nothing sent before, the light-load latency of the first
  *       {@code bench.cold-samples} orders, then the 4-client rate with refresh on in windows of
  *       {@code bench.cold-window-seconds} for {@code bench.cold-windows} windows, then the latency again: how long
- *       the server takes to reach its warm figures (issue 47 item 3).</li>
+ *       the server takes to reach its warm figures (issue 47 item 3);</li>
+ *   <li>web and processing nodes on one database (docs/design.md D54, D55): the light-load latency of orders POSTed to
+ *       a web node ({@code projection.processing=false}, refreshed by the processing node its commit signals) beside
+ *       the same on the processing node itself, alternated; the 4-client rate and drain tail POSTing to either; and the
+ *       drain of {@code bench.drain-orders} orders' marks after a resume with one processing node, then with two —
+ *       every server on this machine's cores, its load printed beside.</li>
  * </ol>
  */
 class ServerBenchmark {
@@ -91,7 +96,7 @@ class ServerBenchmark {
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
     /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
     private final java.util.Set<Integer> parts = java.util.Arrays.stream(
-                    System.getProperty("bench.parts", "1,2,3,4,5,6").split(","))
+                    System.getProperty("bench.parts", "1,2,3,4,5,6,7").split(","))
             .map(String::trim).map(Integer::valueOf).collect(java.util.stream.Collectors.toSet());
     /** How many times part 4 rebuilds every order, one after the other on the same server. */
     private final int rebuildRepetitions = Integer.getInteger("bench.rebuild-repetitions", 1);
@@ -162,6 +167,13 @@ class ServerBenchmark {
             }
             if (parts.contains(5)) {
                 rebuildBesideLiveLoad(server);
+            }
+            if (parts.contains(7)) {
+                if (server != null) {
+                    server.close(); // its port and its database are part 7's
+                    server = null;
+                }
+                webAndProcessingNodes(ear);
             }
         } finally {
             if (server != null) {
@@ -281,6 +293,75 @@ class ServerBenchmark {
         synchronized double p99() {
             return millis(visible, 0.99);
         }
+    }
+
+    // ---- 7. web and processing nodes ----
+
+    private void webAndProcessingNodes(Path ear) throws Exception {
+        try (ServerProcess processing = startOnFreshDatabase(ear, Map.of());
+             ServerProcess web = startOnSameDatabase(ear, Map.of("projection.processing", "false"), "bench-web", 400)) {
+            long start = System.nanoTime();
+            measureLoad(web, "warm-up", CLIENTS, elapsed(start, warmUp));
+            start = System.nanoTime();
+            measureLoad(processing, "warm-up", CLIENTS, elapsed(start, warmUp));
+            waitUntilDrained();
+            Latencies onWeb = new Latencies();
+            Latencies onProcessing = new Latencies();
+            for (int i = 0; i < latencySamples; i++) {
+                onWeb.sample(web, "web-" + i % 20);
+                Thread.sleep(10);
+                onProcessing.sample(processing, "processing-" + i % 20);
+                Thread.sleep(10);
+            }
+            line("");
+            line("7. Web and processing nodes on one database: a web node (projection.processing=false) and a processing "
+                    + "node, both on this machine's %d cores", Runtime.getRuntime().availableProcessors());
+            line("   commit → read model at light load, %d orders each, alternated (machine load %s); POSTed to the web "
+                    + "node, refreshed by the processing node:", latencySamples, loadAverage());
+            onWeb.print("   ");
+            line("   the same POSTed to the processing node itself:");
+            onProcessing.print("   ");
+            line("   web ÷ processing node, added p50: %.2f (%.2f ms more)", millis(onWeb.added, 0.5)
+                    / millis(onProcessing.added, 0.5), millis(onWeb.added, 0.5) - millis(onProcessing.added, 0.5));
+
+            Throughput onTheProcessingNode = measureLoad(processing, "4 clients on the processing node", CLIENTS, null);
+            Duration processingTail = waitUntilDrained();
+            Throughput onTheWebNode = measureLoad(web, "4 clients on the web node", CLIENTS, null);
+            Duration webTail = waitUntilDrained();
+            checkExact("after the load on the web and processing nodes");
+            line("   %d clients POSTing for %d s: to the processing node %,.0f tx/s (drained %.2f s after), to the web "
+                    + "node %,.0f tx/s (drained %.2f s after; machine load %s)", CLIENTS, load.toSeconds(),
+                    onTheProcessingNode.perSecond(), processingTail.toNanos() / 1e9, onTheWebNode.perSecond(),
+                    webTail.toNanos() / 1e9, loadAverage());
+
+            double one = drainFromTheWebNode(web);
+            double two;
+            try (ServerProcess second = startOnSameDatabase(ear, Map.of(), "bench-second", 500)) {
+                start = System.nanoTime();
+                measureLoad(second, "warm-up", CLIENTS, elapsed(start, warmUp));
+                waitUntilDrained();
+                two = drainFromTheWebNode(web);
+            }
+            line("   drain of %,d orders' marks after a resume on the web node: one processing node %,.0f keys/s, two "
+                    + "%,.0f keys/s (× %.2f; machine load %s)", drainOrders, one, two, two / one, loadAverage());
+        }
+    }
+
+    /** Marks of {@link #drainOrders} orders made through the web node while paused, resumed there; keys per second. */
+    private double drainFromTheWebNode(ServerProcess web) throws Exception {
+        post(web, "/demo/api/bench/" + ORDER_SEARCH + "/pause", "");
+        post(web, "/demo/api/bench/" + CUSTOMER_STATS + "/pause", "");
+        for (int made = 0; made < drainOrders; made += 1000) {
+            post(web, "/demo/api/load?orders=" + Math.min(1000, drainOrders - made), "");
+        }
+        long keys = count("SELECT COUNT(*) FROM projection_pending");
+        long start = System.nanoTime();
+        post(web, "/demo/api/bench/" + ORDER_SEARCH + "/resume", "");
+        post(web, "/demo/api/bench/" + CUSTOMER_STATS + "/resume", "");
+        waitUntilDrained();
+        double rate = keys / ((System.nanoTime() - start) / 1e9);
+        checkExact("after a drain with the web node");
+        return rate;
     }
 
     // ---- 6. from a cold start ----
@@ -591,6 +672,13 @@ class ServerBenchmark {
             statement.execute("CREATE DATABASE projection_bench_server");
         }
         jdbcUrl = database.jdbcUrl().replaceFirst("/[^/?]+(\\?|$)", "/projection_bench_server$1");
+        return startOnSameDatabase(ear, settings, "bench", 300);
+    }
+
+    /** Another server, {@code node} at {@code portOffset}, on the database the last fresh start made. */
+    private ServerProcess startOnSameDatabase(Path ear, Map<String, String> settings, String node, int portOffset)
+            throws Exception {
+        TestDatabase database = TestDatabase.get();
         Map<String, String> properties = new HashMap<>(serverSettings);
         properties.putAll(settings);
         properties.put("projection.db.url", jdbcUrl);
@@ -598,7 +686,7 @@ class ServerBenchmark {
         if (!database.password().isEmpty()) {
             properties.put("projection.db.password", database.password()); // WildFly refuses an empty one
         }
-        return new ServerProcess("bench", 300, ear, properties).start();
+        return new ServerProcess(node, portOffset, ear, properties).start();
     }
 
     /**
