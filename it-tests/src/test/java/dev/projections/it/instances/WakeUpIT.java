@@ -1,11 +1,20 @@
 package dev.projections.it.instances;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.projections.it.support.Await;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.PendingRows;
 import dev.projections.it.support.TestSql;
 import dev.projections.testsupport.TestDatabase;
+import dev.projections.store.Tables;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Duration;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -67,6 +76,58 @@ class WakeUpIT {
                     "SELECT COUNT(*) FROM projection_pending WHERE entity_id = '987654321'") == 0);
         } finally {
             deployer.undeploy("processing");
+        }
+    }
+    /**
+     * What the fallback costs where the database has no signal: a look is the due check of {@link Tables#checks()},
+     * timed here on this pass's database with 10,000 marks waiting for a retry an hour away (what a look must not
+     * scan), and printed as the database time one processing instance spends per second at the default 100 ms.
+     */
+    @Test
+    void aWakeUpLooksCostOnThisDatabaseIsMeasured() throws Exception {
+        deployer.deploy("processing"); // the schema
+        deployer.undeploy("processing");
+        TestSql.execute("DELETE FROM projection_pending");
+        try (Connection connection = TestDatabase.get().connect()) {
+            String product = connection.getMetaData().getDatabaseProductName();
+            connection.setAutoCommit(false);
+            try (PreparedStatement insert = connection.prepareStatement("""
+                    INSERT INTO projection_pending (projection, tenant_id, entity_id, generation, mark_count, priority,
+                                                    attempts, available_at, first_marked_at)
+                    VALUES ('order-search', '', ?, 'waiting-for-a-retry', 1, 0, 1, ?, ?)""")) {
+                OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+                for (int i = 0; i < 10_000; i++) {
+                    insert.setString(1, "retry-" + i);
+                    insert.setObject(2, now.plusHours(1));
+                    insert.setObject(3, now);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            connection.commit();
+            connection.setAutoCommit(true);
+            TestSql.analyze("projection_pending");
+
+            Tables store = Tables.forProduct(product);
+            List<String> projections = List.of("customer-stats", "order-search");
+            List<Long> nanos = new ArrayList<>();
+            boolean due = false;
+            for (int i = 0; i < 2_200; i++) {
+                long start = System.nanoTime();
+                due |= store.checks().hasDue(connection, projections, Instant.now());
+                if (i >= 200) { // the first ones warm the driver and the plan cache
+                    nanos.add(System.nanoTime() - start);
+                }
+            }
+            assertThat(due).as("nothing is due").isFalse();
+            nanos.sort(null);
+            double p50 = nanos.get(nanos.size() / 2) / 1e6;
+            double p99 = nanos.get(nanos.size() * 99 / 100) / 1e6;
+            Figures.report(String.format(java.util.Locale.ROOT, "a wake-up look's due check on %s with 10,000 marks "
+                    + "not yet due, 2,000 timed from the client: p50 %.3f ms, p99 %.3f ms; at the default 100 ms, "
+                    + "%.1f ms per second of one connection per processing instance", product, p50, p99, p50 * 10));
+        } finally {
+            TestSql.execute("DELETE FROM projection_pending");
         }
     }
 }
