@@ -93,9 +93,10 @@ public record Settings(
      */
     public static final String DATASOURCE = "projection.datasource";
     /**
-     * The JNDI name of a datasource without JTA on the engine's PostgreSQL database, from which a processing instance
-     * takes one connection of its own to hear other instances' commits at once (docs/design.md D55); unset, it hears
-     * none and looks for their marks every {@value #WAKE_UP_INTERVAL}.
+     * The JNDI name of a datasource without JTA on the engine's PostgreSQL database, from which an instance takes one
+     * connection of its own to hear other instances' commits and refreshes at once, and whose presence makes it signal
+     * its own (docs/design.md D55); unset, it neither signals nor hears, and looks for other instances' marks every
+     * {@value #WAKE_UP_INTERVAL}.
      */
     public static final String LISTEN_DATASOURCE = "projection.listen-datasource";
     /**

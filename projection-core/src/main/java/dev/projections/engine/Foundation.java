@@ -79,7 +79,7 @@ public final class Foundation {
     /** What instance {@code instanceId} signals to the others on {@code store}'s database (docs/design.md D55). */
     static WakeUpSignals signals(Settings settings, Tables store, String instanceId, EngineStats stats) {
         return new WakeUpSignals(new CommitSignals(store.dialect(), settings.tableSchema()), instanceId,
-                settings.processing(), stats);
+                settings.processing(), settings.listenDatasource() != null, stats);
     }
 
     /** What this instance signals to the others in its commits, and hears of theirs. */

@@ -18,8 +18,9 @@ import javax.sql.DataSource;
  * elsewhere. When the connection breaks (the database restarted, or killed the backend) it takes another
  * at once and then after 1, 2, 4 … up to 30 s while that fails, and each time it listens again it also has the
  * handler look (marks committed while it was deaf are due by then); the wake-up look and the sweep serve meanwhile.
- * A connection that receives nothing is checked every 10 s, so a half-open one is found. An outage is logged once,
- * and once more when it listens again.
+ * A connection that receives nothing is checked every 10 s, every read on it bounded by 10 s, so a half-open one is
+ * found within 20 s. Before it goes back to its pool the connection stops listening. An outage is logged once, and
+ * once more when it listens again.
  */
 public final class CommitListener implements Runnable {
 
@@ -56,14 +57,19 @@ public final class CommitListener implements Runnable {
         while (!stopped) {
             try (Connection connection = source.getConnection()) {
                 CommitSignals.Listening ears = signals.signals().listen(connection, signals.self());
-                listening = true;
-                pause = Duration.ZERO;
-                if (outage) {
-                    LOG.info("projection engine: listening again for other instances' commits");
-                    outage = false;
+                try {
+                    listening = true;
+                    pause = Duration.ZERO;
+                    if (outage) {
+                        LOG.info("projection engine: listening again for other instances' commits");
+                        outage = false;
+                    }
+                    handle(WakeUpSignals.Heard.REBUILD); // whatever was signalled while it did not listen
+                    hear(ears);
+                } finally {
+                    listening = false;
+                    ears.stopListening();
                 }
-                handle(WakeUpSignals.Heard.REBUILD); // whatever was signalled while it did not listen
-                hear(ears);
             } catch (SQLException | RuntimeException e) {
                 listening = false;
                 if (stopped) {

@@ -85,7 +85,8 @@ public final class WakeUpLook {
             return;
         }
         try {
-            if (heard == WakeUpSignals.Heard.MARKS || rebuildWork.getAsBoolean() || dueWork.getAsBoolean()) {
+            boolean work = heard == WakeUpSignals.Heard.MARKS || rebuildWork.getAsBoolean() || dueWork.getAsBoolean();
+            if (work && !stopping.getAsBoolean()) { // the engine may have begun to stop during the queries
                 drainers.startIfSlotFree(DrainerOrigin.SIGNAL);
             }
         } catch (DatabaseTroubleException e) {

@@ -8,7 +8,7 @@ import java.sql.SQLException;
  * What an instance signals to the others in the transactions it commits (docs/design.md D55): that the transaction
  * wrote marks, so that an idle processing instance takes them at once rather than at its next look or sweep; and that
  * it started a rebuild run, so that the processing instances step it at once. On PostgreSQL only ({@link
- * CommitSignals}); sent with the transaction's marks, one statement per transaction: always from a web node, from a
+ * CommitSignals}), and only where {@code projection.listen-datasource} is set; sent with the transaction's marks, one statement per transaction: always from a web node, from a
  * processing instance only while its last count saw another live processing instance (a single instance's own
  * drainers already have its commits' keys). A processing instance also
  * signals, after a batch of refreshes committed, while it counts a live web node: that node's read-your-writes waits
@@ -23,25 +23,32 @@ public final class WakeUpSignals {
     private final CommitSignals signals;
     private final String self;
     private final boolean processing;
+    private final boolean on;
     private final EngineStats stats;
 
-    public WakeUpSignals(CommitSignals signals, String self, boolean processing, EngineStats stats) {
+    /**
+     * @param on whether this instance signals at all: {@code projection.listen-datasource} is set (a team that did not
+     *           opt in sends no {@code NOTIFY}, which PostgreSQL refuses in a transaction prepared for two-phase
+     *           commit), and the database is PostgreSQL
+     */
+    public WakeUpSignals(CommitSignals signals, String self, boolean processing, boolean on, EngineStats stats) {
         this.signals = signals;
         this.self = self;
         this.processing = processing;
+        this.on = on && signals.supported();
         this.stats = stats;
     }
 
     /** In the transaction that wrote marks, on its connection. */
     public void marksWritten(Connection connection) throws SQLException {
-        if (signals.supported() && othersProcess()) {
+        if (on && othersProcess()) {
             signals.send(connection, MARKS + " " + self);
         }
     }
 
     /** In the transaction that started a rebuild run, on its connection (rare: always signalled). */
     public void rebuildStarted(Connection connection) throws SQLException {
-        if (signals.supported()) {
+        if (on) {
             signals.send(connection, REBUILD + " " + self);
         }
     }
@@ -49,7 +56,7 @@ public final class WakeUpSignals {
     /** Whether refreshes this instance committed are signalled: it processes, and a live web node is counted. */
     public boolean toWebNodes() {
         ProcessingCount count = stats.processing();
-        return signals.supported() && processing && count != null && count.webNodes() > 0;
+        return on && processing && count != null && count.webNodes() > 0;
     }
 
     /** In a transaction of its own after refreshes committed, so that the web nodes' waits check at once. */

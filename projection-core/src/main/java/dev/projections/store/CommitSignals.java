@@ -31,7 +31,29 @@ public final class CommitSignals {
     /** The signals of the tables on {@code dialect}'s database in {@code schema} ({@code null}: the default one). */
     public CommitSignals(Dialect dialect, String schema) {
         this.dialect = dialect;
-        this.channel = schema == null ? "projections" : "projections:" + schema.toLowerCase(java.util.Locale.ROOT);
+        this.channel = schema == null ? "projections" : channelOf(schema.toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** The longest channel name, in bytes: PostgreSQL refuses a longer one in pg_notify and cuts it in LISTEN. */
+    static final int MAX_CHANNEL_BYTES = 63;
+
+    /** {@code projections:<schema>}, or, when that is too long, the schema's start and a hash of the whole name. */
+    static String channelOf(String schema) {
+        String whole = "projections:" + schema;
+        if (whole.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_CHANNEL_BYTES) {
+            return whole;
+        }
+        String hash = String.format("%08x", schema.hashCode());
+        StringBuilder start = new StringBuilder("projections:");
+        for (int i = 0; i < schema.length(); i = schema.offsetByCodePoints(i, 1)) {
+            String next = start + schema.substring(i, schema.offsetByCodePoints(i, 1));
+            if ((next + ":" + hash).getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_CHANNEL_BYTES) {
+                break;
+            }
+            start.setLength(0);
+            start.append(next);
+        }
+        return start + ":" + hash;
     }
 
     /** Whether the database delivers signals: PostgreSQL only. */
@@ -67,6 +89,7 @@ public final class CommitSignals {
             throw new SQLException("only PostgreSQL delivers signals between instances, not " + dialect);
         }
         Listening listening = Listening.of(connection);
+        listening.boundReads();
         try (Statement statement = connection.createStatement()) {
             // named so in pg_stat_activity: an operator (and a test) tells it from the pool's connections
             String name = (LISTENER_NAME + " " + instance).replaceAll("[^A-Za-z0-9 ._:-]", "_");
@@ -167,11 +190,43 @@ public final class CommitSignals {
             return payloads;
         }
 
-        /** Whether the connection still answers (a half-open one receives nothing and says nothing). */
+        /**
+         * Whether the connection still answers (a half-open one receives nothing and says nothing): within
+         * {@link #NETWORK_TIMEOUT_MILLIS}, or it throws.
+         */
         public void check() throws SQLException {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SELECT 1");
             }
         }
+
+        /**
+         * Before the connection goes back to its pool: it stops listening and loses its name, so that the pool's next
+         * user (a listener again, the pool being the listeners' own) starts clean and no backend keeps receiving
+         * signals nobody reads (they would fill PostgreSQL's notification queue, and then every NOTIFY fails).
+         * Best effort: a broken connection is dropped by the pool's validation anyway.
+         */
+        public void stopListening() {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("UNLISTEN *");
+                statement.execute("RESET application_name");
+            } catch (SQLException | RuntimeException e) {
+                // broken: the pool validates it before its next use
+            }
+        }
+
+        /**
+         * Bounds every read on the driver's connection, so that {@link #check} on a half-open connection fails within
+         * {@link #NETWORK_TIMEOUT_MILLIS} instead of at TCP's own timeout (minutes); the driver's wait for signals
+         * sets its own bound and restores this one.
+         */
+        void boundReads() throws SQLException {
+            if (driverConnection instanceof Connection driver) {
+                driver.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MILLIS);
+            }
+        }
+
+        /** How long a read on a listening connection may block. */
+        static final int NETWORK_TIMEOUT_MILLIS = 10_000;
     }
 }

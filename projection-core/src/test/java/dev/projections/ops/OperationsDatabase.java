@@ -130,7 +130,7 @@ final class OperationsDatabase {
         return new RebuildOperations(sql, store, stepper, clock, catalog(),
                 dev.projections.TenantScope.NONE, tenants == null ? null : () -> tenants, () -> started,
                 madeDue::incrementAndGet, new dev.projections.refresh.WakeUpSignals(
-                        new dev.projections.store.CommitSignals(store.dialect(), null), "operations-test", true,
+                        new dev.projections.store.CommitSignals(store.dialect(), null), "operations-test", true, true,
                         new dev.projections.refresh.EngineStats()));
     }
 

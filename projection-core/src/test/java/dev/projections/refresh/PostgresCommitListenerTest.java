@@ -60,23 +60,43 @@ class PostgresCommitListenerTest {
             sentinel();
             assertThat(heard).as("nothing of the open transaction").isEmpty();
             business.rollback();
+            sentinel();
+            assertThat(heard).as("nothing of the rolled-back transaction").isEmpty();
 
             signalsOf("web-1", false).marksWritten(business);
             business.commit();
             assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo(Heard.MARKS);
             sentinel();
-            assertThat(heard).as("nothing of the rolled-back transaction").isEmpty();
+            assertThat(heard).as("the committed one, once").isEmpty();
+        }
+    }
+
+    @Test
+    void aChannelOfTheLongestSchemaNameIsOnePostgreSQLTakes() throws Exception {
+        CommitSignals longest = new CommitSignals(Dialect.POSTGRESQL, "s".repeat(63));
+        try (Connection connection = TestDatabase.get().connect(); Statement statement = connection.createStatement()) {
+            longest.send(connection, "marks node-z"); // a name PostgreSQL would refuse throws here
+            statement.execute("LISTEN \"" + longest.channel() + "\"");
+            try (ResultSet channels = statement.executeQuery("SELECT pg_listening_channels()")) {
+                assertThat(channels.next()).isTrue();
+                assertThat(channels.getString(1)).as("LISTEN kept the whole name").isEqualTo(longest.channel());
+            }
         }
     }
 
     @Test
     void aWebNodeAlwaysSignalsItsMarksAProcessingInstanceOnlyWhileAnotherLiveOneIsCounted() throws Exception {
         EngineStats stats = new EngineStats();
-        WakeUpSignals alone = new WakeUpSignals(SIGNALS, "node-b", true, stats);
+        WakeUpSignals alone = new WakeUpSignals(SIGNALS, "node-b", true, true, stats);
         try (Connection connection = TestDatabase.get().connect()) {
             alone.marksWritten(connection); // not counted yet: its own drainers have its keys
+            sentinel();
+            assertThat(heard).isEmpty();
             signalsOf("web-1", false).marksWritten(connection); // a web node, counted or not: heard
             assertThat(heard.poll(30, TimeUnit.SECONDS)).isEqualTo(Heard.MARKS);
+            new WakeUpSignals(SIGNALS, "web-2", false, false, new EngineStats()).marksWritten(connection);
+            sentinel();
+            assertThat(heard).as("an instance without projection.listen-datasource sends nothing").isEmpty();
             stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 1));
             alone.marksWritten(connection); // the only processing instance
             sentinel();
@@ -91,7 +111,7 @@ class PostgresCommitListenerTest {
     @Test
     void aProcessingInstanceSignalsItsRefreshesOnlyWhileItCountsALiveWebNode() throws Exception {
         EngineStats stats = new EngineStats();
-        WakeUpSignals processing = new WakeUpSignals(SIGNALS, "node-b", true, stats);
+        WakeUpSignals processing = new WakeUpSignals(SIGNALS, "node-b", true, true, stats);
         assertThat(processing.toWebNodes()).as("not counted yet").isFalse();
         stats.processingCounted(new ProcessingCount(1, java.util.Map.of(), 0));
         assertThat(processing.toWebNodes()).as("no web node").isFalse();
@@ -140,7 +160,7 @@ class PostgresCommitListenerTest {
     }
 
     private static WakeUpSignals signalsOf(String instance, boolean processing) {
-        return new WakeUpSignals(SIGNALS, instance, processing, new EngineStats());
+        return new WakeUpSignals(SIGNALS, instance, processing, true, new EngineStats());
     }
 
     /** Connections of the test database, each one's backend recorded (the listener's, here). */

@@ -87,6 +87,8 @@ public class SweepTimer {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED) // on the method too: Payara ignores the class's for lifecycle callbacks (docs/pitfalls.md #61)
     void schedule() {
         Settings settings = foundation.settings();
+        // first: a name that finds nothing fails the deployment before any thread of this bean is started
+        DataSource listenTo = listenDatasource(settings);
         if (!settings.enabled() || !settings.autoRefresh()) {
             // health then waits for no sweep: the engine is as ready as its database
             LOG.info("projection sweep is off (projection.enabled=" + settings.enabled()
@@ -106,7 +108,9 @@ public class SweepTimer {
             wakeUps.scheduleWithFixedDelay(this::wakeUp,
                     Math.min(settings.sweepInterval().toMillis(), 1000) + every, every, TimeUnit.MILLISECONDS);
         }
-        listen(settings);
+        if (listenTo != null) {
+            listen(listenTo, settings);
+        }
         RunningEngines.started(health);
     }
 
@@ -117,15 +121,10 @@ public class SweepTimer {
      * datasource fails the deployment naming the key; on H2 and MariaDB, which have no signal, the setting is ignored
      * with a line in the log.
      */
-    private void listen(Settings settings) {
+    private DataSource listenDatasource(Settings settings) {
         String name = settings.listenDatasource();
         if (name == null) {
-            return;
-        }
-        if (!settings.enabled() || settings.processing() && !settings.autoRefresh()) {
-            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: this instance refreshes nothing and its waits wait for "
-                    + "nothing");
-            return;
+            return null;
         }
         DataSource source;
         try {
@@ -133,11 +132,20 @@ public class SweepTimer {
         } catch (NamingException | ClassCastException e) {
             throw new IllegalStateException(Settings.LISTEN_DATASOURCE + " names no datasource: " + name, e);
         }
+        if (!settings.enabled() || settings.processing() && !settings.autoRefresh()) {
+            LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: this instance refreshes nothing and its waits wait for "
+                    + "nothing");
+            return null;
+        }
         if (!foundation.signals().signals().supported()) {
             LOG.info(Settings.LISTEN_DATASOURCE + " is ignored: only PostgreSQL signals commits between instances; "
                     + "this one looks for other instances' marks every " + Settings.WAKE_UP_INTERVAL);
-            return;
+            return null;
         }
+        return source;
+    }
+
+    private void listen(DataSource source, Settings settings) {
         listener = new CommitListener(source, foundation.signals(), heard -> {
             if (heard == WakeUpSignals.Heard.REFRESHED || heard == WakeUpSignals.Heard.REBUILD) {
                 foundation.waits().refreshedElsewhere(); // REBUILD also when it listens again after an outage
@@ -153,7 +161,7 @@ public class SweepTimer {
         listening = threads.newThread(listener);
         listening.setName("projection-commit-listener");
         listening.start();
-        LOG.info("projection engine: listening for other instances' commits on " + name);
+        LOG.info("projection engine: listening for other instances' commits on " + settings.listenDatasource());
     }
 
     /** Core's {@link Sweep}: its steps and their order. */
@@ -189,7 +197,8 @@ public class SweepTimer {
         if (listener != null) {
             listener.stop();
             try {
-                listening.join(TimeUnit.SECONDS.toMillis(5)); // within one read's wait
+                // within a read's bound (10 s) or a look after a signal (its queries have the short transactions' timeout)
+                listening.join(TimeUnit.SECONDS.toMillis(15));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -334,16 +334,30 @@ class ServerBenchmark {
                     onTheProcessingNode.perSecond(), processingTail.toNanos() / 1e9, onTheWebNode.perSecond(),
                     webTail.toNanos() / 1e9, loadAverage());
 
-            double one = drainFromTheWebNode(web);
-            double two;
-            try (ServerProcess second = startOnSameDatabase(ear, Map.of(), "bench-second", 500)) {
-                start = System.nanoTime();
-                measureLoad(second, "warm-up", CLIENTS, elapsed(start, warmUp));
-                waitUntilDrained();
-                two = drainFromTheWebNode(web);
+            // the drain with 1, 2 and 4 processing nodes: the ones added start, warm up, and join
+            List<ServerProcess> added = new ArrayList<>();
+            try {
+                double one = drainFromTheWebNode(web);
+                StringBuilder rates = new StringBuilder(String.format(Locale.ROOT, "1: %,.0f keys/s", one));
+                for (int nodes = 2; nodes <= 4; nodes *= 2) {
+                    while (added.size() < nodes - 1) {
+                        ServerProcess more = startOnSameDatabase(ear, Map.of(), "bench-processing-" + (added.size() + 2),
+                                500 + 100 * added.size());
+                        added.add(more);
+                        start = System.nanoTime();
+                        measureLoad(more, "warm-up", CLIENTS, elapsed(start, warmUp));
+                    }
+                    waitUntilDrained();
+                    double rate = drainFromTheWebNode(web);
+                    rates.append(String.format(Locale.ROOT, ", %d: %,.0f keys/s (× %.2f)", nodes, rate, rate / one));
+                }
+                line("   drain of %,d orders' marks after a resume on the web node, by processing nodes %s; machine "
+                        + "load %s", drainOrders, rates, loadAverage());
+            } finally {
+                for (ServerProcess more : added) {
+                    more.close();
+                }
             }
-            line("   drain of %,d orders' marks after a resume on the web node: one processing node %,.0f keys/s, two "
-                    + "%,.0f keys/s (× %.2f; machine load %s)", drainOrders, one, two, two / one, loadAverage());
         }
     }
 
