@@ -171,6 +171,18 @@ class NodeRolesTest {
     }
 
     @Test
+    void aRebuildSignalHasAProcessingInstanceStepARunAnotherStartedAtOnce() {
+        web.operations().rebuilds().start("orders", "", RebuildScope.everything(), 1, "carol");
+        assertThat(webThreads).as("the web node steps nothing").isEmpty();
+
+        processing.wakeUpLook().signalled(dev.projections.refresh.WakeUpSignals.Heard.REBUILD);
+        assertThat(processingThreads).as("no count, no look, no sweep: the signal found the run").hasSize(1);
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactlyInAnyOrder("r1", "r2", "r3");
+        assertThat(processing.stats().drainersStarted(DrainerOrigin.SIGNAL)).isEqualTo(1);
+    }
+
+    @Test
     void aStoppedEngineLooksNoMore() throws Exception {
         web.sweep().run();
         Marks.mark(web, "orders", "9");

@@ -1,9 +1,9 @@
 package dev.projections.it.instances;
 
-import static dev.projections.it.instances.FaultSetup.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
+import dev.projections.it.support.OwnPostgres;
 import dev.projections.it.support.ServerProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,42 +30,58 @@ import org.junit.jupiter.api.Test;
  * {@code X-Await-Refresh: 5s} is answered refreshed and its read-back on A shows it; A's refresh meter counts nothing.
  * A wait on A for a key whose refresh takes B 1.5 s ends refreshed although A's waits poll every 30 s after their
  * first checks: B signals A when it refreshed.
- * Then PostgreSQL kills B's listening connection: B listens again and A's next commit is refreshed as fast. Prints the
+ * Then PostgreSQL kills B's listening connection: B listens again and A's next commit is refreshed as fast; and the
+ * database (a cluster of the test's own) crashes and starts again: both listen again by themselves, and both signals
+ * work as before. Prints the
  * wait a write to A takes beside the same write to B (a single node's own hand-off), measured alternating.
  */
 class WebAndProcessingNodesIT {
 
     private static final Duration AWAIT = Duration.ofSeconds(5);
     private static final long PROBE_DELAY_MILLIS = 1500;
+    /** Below the ephemeral port range, and not DatabaseRestartIT's. */
+    private static final int PORT = 25433;
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
 
     @Test
-    void aWebNodesCommitsAreRefreshedByTheProcessingNodeItSignalsAlsoAfterItsListenerWasKilled() throws Exception {
-        String url = FaultSetup.freshDatabase("projection_web_processing");
+    void aWebNodesCommitsAreRefreshedByTheProcessingNodeItSignalsAlsoAfterAKilledListenerAndADatabaseRestart() throws Exception {
+        try (OwnPostgres postgres = new OwnPostgres(PORT).start()) {
+            postgres.createDatabase("projection");
+            String url = postgres.url("projection");
+            try (Connection connection = connect(url)) {
+                FaultSetup.createProbeTables(connection);
+            }
+            run(postgres, url);
+        }
+    }
+
+    private void run(OwnPostgres postgres, String url) throws Exception {
         Path ear = FaultSetup.ear();
         Path probe = FaultSetup.probeDir("web-processing-probe");
         // every instance judges the others' liveness by its own sweep interval (3 of them): the same on both
-        Map<String, String> web = new HashMap<>(FaultSetup.serverProperties(url, probe, 0));
+        Map<String, String> web = new HashMap<>(FaultSetup.serverProperties(url, "postgres", "", probe, 0));
         web.put("projection.processing", "false");
         web.put("projection.sweep-interval", "60s");
         // after its first checks (the last 750 ms after the commit) a wait on A polls every 30 s
         web.put("projection.await-poll-interval", "30s");
         // B's refresh of a probe key takes 1.5 s
-        Map<String, String> processing = new HashMap<>(FaultSetup.serverProperties(url, probe, PROBE_DELAY_MILLIS));
+        Map<String, String> processing = new HashMap<>(FaultSetup.serverProperties(url, "postgres", "", probe,
+                PROBE_DELAY_MILLIS));
         processing.put("projection.sweep-interval", "60s");
         processing.put("projection.wake-up-interval", "0");
         try (ServerProcess a = new ServerProcess("web-a", 100, ear, web);
              ServerProcess b = new ServerProcess("processing-b", 200, ear, processing)) {
             a.start(); // first alone: it creates the schema, and its first sweep (a second later) reports it
-            Await.until("A reported as a web node", Duration.ofSeconds(60), () -> count(url,
+            Await.until("A reported as a web node", Duration.ofSeconds(60), () -> countOn(url,
                     "SELECT COUNT(*) FROM projection_node WHERE processing = FALSE") == 1);
             b.start();
             // B's first sweep, a second after its start, counts A as a live web node: from then on B signals its
             // refreshes to A. A signals its commits whatever it counted. The next sweeps are a minute away, and B
             // makes no wake-up looks: only signals get A's marks refreshed within the waits below
-            Await.until("B reported as a processing node", Duration.ofSeconds(60), () -> count(url,
+            Await.until("B reported as a processing node", Duration.ofSeconds(60), () -> countOn(url,
                     "SELECT COUNT(*) FROM projection_node WHERE processing = TRUE") == 1);
             Await.until("B listens", Duration.ofSeconds(60), () -> listenerBackend(url, "processing-b") != null);
 
@@ -74,7 +90,7 @@ class WebAndProcessingNodesIT {
             assertThat(refreshes(b)).as("B refreshed A's marks").isPositive();
 
             Integer killed = listenerBackend(url);
-            try (Connection admin = FaultSetup.connect(url); Statement statement = admin.createStatement()) {
+            try (Connection admin = connect(url); Statement statement = admin.createStatement()) {
                 statement.execute("SELECT pg_terminate_backend(" + killed + ")");
             }
             Await.until("B listens again on another connection", Duration.ofSeconds(60), () -> {
@@ -85,12 +101,21 @@ class WebAndProcessingNodesIT {
 
             // a wait on A for a key B refreshes 1.5 s later, when A's wait has made its first checks and next polls
             // in 30 s: it ends refreshed because B signals A that it refreshed
-            HttpResponse<String> probed = http.send(HttpRequest.newBuilder(URI.create(a.url("/demo/api/probe/slow-1")))
-                    .header("X-Await-Refresh", AWAIT.toSeconds() + "s")
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(probed.statusCode()).as(probed.body()).isEqualTo(200);
+            HttpResponse<String> probed = probe(a, "slow-1");
             assertThat(probed.headers().firstValue("X-Projections-Refreshed")).as("A's wait woken by B's signal")
                     .hasValue("true");
+
+            // the database restarts: both listeners listen again by themselves, and both signals work as before
+            postgres.crash();
+            Thread.sleep(OUTAGE.toMillis());
+            postgres.start();
+            Await.until("B listening again after the restart", Duration.ofSeconds(90),
+                    () -> logContains(b, "listening again for other instances' commits"));
+            Await.until("A listening again after the restart", Duration.ofSeconds(90),
+                    () -> logContains(a, "listening again for other instances' commits"));
+            writeAndReadBack(a);
+            assertThat(probe(a, "slow-2").headers().firstValue("X-Projections-Refreshed"))
+                    .as("A's wait woken by B's signal after the restart").hasValue("true");
 
             // the wait a write takes on the web node (refreshed by B) beside one on B (its own hand-off)
             List<Long> onWeb = new ArrayList<>();
@@ -103,8 +128,38 @@ class WebAndProcessingNodesIT {
                     + " ms on a web node (refreshed by the processing node it signalled) vs " + median(onProcessing)
                     + " ms on the processing node itself (20 each, alternating)");
             assertThat(refreshes(a)).as("A still refreshes nothing").isZero();
-            assertThat(count(url, FaultSetup.PENDING)).isZero();
-            assertThat(count(url, FaultSetup.ORDER_SEARCH_WRONG)).isZero();
+            assertThat(countOn(url, FaultSetup.PENDING)).isZero();
+            assertThat(countOn(url, FaultSetup.ORDER_SEARCH_WRONG)).isZero();
+        }
+    }
+
+    /** A write to a probe key on {@code server}, waiting up to {@link #AWAIT} for its refresh. */
+    private HttpResponse<String> probe(ServerProcess server, String id) throws Exception {
+        HttpResponse<String> probed = http.send(HttpRequest.newBuilder(URI.create(server.url("/demo/api/probe/" + id)))
+                .header("X-Await-Refresh", AWAIT.toSeconds() + "s")
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(probed.statusCode()).as(probed.body()).isEqualTo(200);
+        return probed;
+    }
+
+    private static boolean logContains(ServerProcess server, String text) {
+        try (var lines = java.nio.file.Files.lines(server.log())) {
+            return lines.anyMatch(line -> line.contains(text));
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    private static Connection connect(String url) throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection(url, "postgres", "");
+    }
+
+    private static long countOn(String url, String sql) {
+        try (Connection connection = connect(url); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getLong(1) : 0;
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(sql, e);
         }
     }
 
@@ -138,7 +193,7 @@ class WebAndProcessingNodesIT {
     }
 
     private static Integer listenerBackend(String url, String instance) {
-        try (Connection connection = FaultSetup.connect(url); Statement statement = connection.createStatement();
+        try (Connection connection = connect(url); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
                      + " AND application_name = 'projections commit listener " + instance + "'")) {
             return rows.next() ? rows.getInt(1) : null;
