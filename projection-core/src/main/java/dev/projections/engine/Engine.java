@@ -139,9 +139,15 @@ public final class Engine {
      */
     private Operations operations(Sql sql, PendingCounts counts, DataSource dataSource,
                                   ProjectionCatalog catalog, Runnable pausesChanged) {
-        MarkOperations marks = new MarkOperations(sql, store.actions(), counts, clock, catalog, () -> afterCommitDrain(() -> { }));
+        MarkOperations marks = new MarkOperations(sql, store.actions(), counts, clock, catalog, () -> {
+            signalMarks(sql);
+            afterCommitDrain(() -> { });
+        });
         PauseOperations pauses = new PauseOperations(sql, store.control(), clock, catalog,
-                () -> container.afterCommit(pausesChanged), () -> afterCommitDrain(pausesChanged),
+                () -> container.afterCommit(pausesChanged), () -> {
+                    signalMarks(sql);
+                    afterCommitDrain(pausesChanged);
+                },
                 event -> container.afterCommit(() -> lifecycle.announce(event)));
         Supplier<List<String>> tenants = container.tenantDirectory().<Supplier<List<String>>>map(
                 directory -> directory::tenants).orElse(null);
@@ -164,6 +170,21 @@ public final class Engine {
      * the completing thread, where a connection may not be had, and a copy of the pauses cached before the commit
      * would leave out a projection the transaction resumed (engine review E7).
      */
+    /**
+     * An operator's action made marks due (a retry, a resume): the other instances hear it in the caller's transaction,
+     * as they hear a commit's marks (D55) — from a web node, whose own drainers start nothing, the processing instances
+     * take them at once instead of at their next look.
+     */
+    private void signalMarks(Sql sql) {
+        if (!signals.signalsMarks()) {
+            return;
+        }
+        sql.call("signal the other instances", connection -> {
+            signals.marksWritten(connection);
+            return null;
+        });
+    }
+
     private void afterCommitDrain(Runnable first) {
         container.afterCommit(() -> {
             first.run();

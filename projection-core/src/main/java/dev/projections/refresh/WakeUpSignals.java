@@ -41,9 +41,14 @@ public final class WakeUpSignals {
 
     /** In the transaction that wrote marks, on its connection. */
     public void marksWritten(Connection connection) throws SQLException {
-        if (on && othersProcess()) {
+        if (signalsMarks()) {
             signals.send(connection, MARKS + " " + self);
         }
+    }
+
+    /** Whether {@link #marksWritten} sends anything now. */
+    public boolean signalsMarks() {
+        return on && othersProcess();
     }
 
     /** In the transaction that started a rebuild run, on its connection (rare: always signalled). */

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A web node and a processing node on one PostgreSQL (docs/design.md D54, D55): node A with
  * {@code projection.processing=false} writes the marks of its commits; node B refreshes them because A's commit
- * signals it, not because it looks: the sweeps run every 60 s and B's wake-up looks are off. A write to A with
+ * signals it, not because it looks: the sweeps run every 5 minutes and B's wake-up looks are off. An operator's resume
+ * on A signals B too. A write to A with
  * {@code X-Await-Refresh: 5s} is answered refreshed and its read-back on A shows it; A's refresh meter counts nothing.
  * A wait on A for a key whose refresh takes B 1.5 s ends refreshed although A's waits poll every 30 s after their
  * first checks: B signals A when it refreshed.
@@ -64,13 +65,13 @@ class WebAndProcessingNodesIT {
         // every instance judges the others' liveness by its own sweep interval (3 of them): the same on both
         Map<String, String> web = new HashMap<>(FaultSetup.serverProperties(url, "postgres", "", probe, 0));
         web.put("projection.processing", "false");
-        web.put("projection.sweep-interval", "60s");
+        web.put("projection.sweep-interval", "300s");
         // after its first checks (the last 750 ms after the commit) a wait on A polls every 30 s
         web.put("projection.await-poll-interval", "30s");
         // B's refresh of a probe key takes 1.5 s
         Map<String, String> processing = new HashMap<>(FaultSetup.serverProperties(url, "postgres", "", probe,
                 PROBE_DELAY_MILLIS));
-        processing.put("projection.sweep-interval", "60s");
+        processing.put("projection.sweep-interval", "300s");
         processing.put("projection.wake-up-interval", "0");
         try (ServerProcess a = new ServerProcess("web-a", 100, ear, web);
              ServerProcess b = new ServerProcess("processing-b", 200, ear, processing)) {
@@ -79,7 +80,7 @@ class WebAndProcessingNodesIT {
                     "SELECT COUNT(*) FROM projection_node WHERE processing = FALSE") == 1);
             b.start();
             // B's first sweep, a second after its start, counts A as a live web node: from then on B signals its
-            // refreshes to A. A signals its commits whatever it counted. The next sweeps are a minute away, and B
+            // refreshes to A. A signals its commits whatever it counted. The next sweeps are 5 minutes away, and B
             // makes no wake-up looks: only signals get A's marks refreshed within the waits below
             Await.until("B reported as a processing node", Duration.ofSeconds(60), () -> countOn(url,
                     "SELECT COUNT(*) FROM projection_node WHERE processing = TRUE") == 1);
@@ -88,6 +89,13 @@ class WebAndProcessingNodesIT {
             writeAndReadBack(a);
             assertThat(refreshes(a)).as("A refreshes nothing").isZero();
             assertThat(refreshes(b)).as("B refreshed A's marks").isPositive();
+
+            // an operator's resume on A signals too: B takes at once what the pause held
+            assertThat(api(a, "projections/order-search/pause").statusCode()).isEqualTo(200);
+            long held = idOf(createOrder(a, "held-" + UUID.randomUUID(), null).body());
+            assertThat(api(a, "projections/order-search/resume").statusCode()).isEqualTo(200);
+            Await.until("B refreshed the order the pause held", Duration.ofSeconds(20), () -> countOn(url,
+                    "SELECT COUNT(*) FROM order_search WHERE order_id = " + held) == 1);
 
             Integer killed = listenerBackend(url);
             try (Connection admin = connect(url); Statement statement = admin.createStatement()) {
@@ -203,10 +211,27 @@ class WebAndProcessingNodesIT {
     }
 
     private HttpResponse<String> createOrder(ServerProcess server, String customer) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(server.url("/demo/api/orders")))
-                        .header("Content-Type", "application/json").header("X-Await-Refresh", AWAIT.toSeconds() + "s")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"" + customer
-                                + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":2}]}")).build(),
+        return createOrder(server, customer, AWAIT);
+    }
+
+    /** An order POSTed to {@code server}, waiting {@code await} for its refresh ({@code null}: not waiting). */
+    private HttpResponse<String> createOrder(ServerProcess server, String customer, Duration await) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.url("/demo/api/orders")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"customer\":\"" + customer
+                        + "\",\"lines\":[{\"sku\":\"a\",\"quantity\":1,\"price\":2}]}"));
+        if (await != null) {
+            request.header("X-Await-Refresh", await.toSeconds() + "s");
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A POST to the management API of {@code server} as the console's admin. */
+    private HttpResponse<String> api(ServerProcess server, String path) throws Exception {
+        String admin = java.util.Base64.getEncoder().encodeToString(
+                ("admin:faults-admin").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return http.send(HttpRequest.newBuilder(URI.create(server.url("/projections/api/v1/" + path)))
+                .header("Authorization", "Basic " + admin).POST(HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
