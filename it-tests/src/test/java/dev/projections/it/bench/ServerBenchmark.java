@@ -337,7 +337,7 @@ class ServerBenchmark {
             // the drain with 1, 2 and 4 processing nodes: the ones added start, warm up, and join
             List<ServerProcess> added = new ArrayList<>();
             try {
-                double one = drainFromTheWebNode(web);
+                double one = drainAfterAResume(web).perSecond();
                 StringBuilder rates = new StringBuilder(String.format(Locale.ROOT, "1: %,.0f keys/s", one));
                 for (int nodes = 2; nodes <= 4; nodes *= 2) {
                     while (added.size() < nodes - 1) {
@@ -348,7 +348,7 @@ class ServerBenchmark {
                         measureLoad(more, "warm-up", CLIENTS, elapsed(start, warmUp));
                     }
                     waitUntilDrained();
-                    double rate = drainFromTheWebNode(web);
+                    double rate = drainAfterAResume(web).perSecond();
                     rates.append(String.format(Locale.ROOT, ", %d: %,.0f keys/s (× %.2f)", nodes, rate, rate / one));
                 }
                 line("   drain of %,d orders' marks after a resume on the web node, by processing nodes %s; machine "
@@ -359,23 +359,6 @@ class ServerBenchmark {
                 }
             }
         }
-    }
-
-    /** Marks of {@link #drainOrders} orders made through the web node while paused, resumed there; keys per second. */
-    private double drainFromTheWebNode(ServerProcess web) throws Exception {
-        post(web, "/demo/api/bench/" + ORDER_SEARCH + "/pause", "");
-        post(web, "/demo/api/bench/" + CUSTOMER_STATS + "/pause", "");
-        for (int made = 0; made < drainOrders; made += 1000) {
-            post(web, "/demo/api/load?orders=" + Math.min(1000, drainOrders - made), "");
-        }
-        long keys = count("SELECT COUNT(*) FROM projection_pending");
-        long start = System.nanoTime();
-        post(web, "/demo/api/bench/" + ORDER_SEARCH + "/resume", "");
-        post(web, "/demo/api/bench/" + CUSTOMER_STATS + "/resume", "");
-        waitUntilDrained();
-        double rate = keys / ((System.nanoTime() - start) / 1e9);
-        checkExact("after a drain with the web node");
-        return rate;
     }
 
     // ---- 6. from a cold start ----
@@ -423,6 +406,22 @@ class ServerBenchmark {
 
     private void drainAfterResume(ServerProcess server) throws Exception {
         long before = count("SELECT COALESCE(MAX(id), 0) FROM orders");
+        Drained drained = drainAfterAResume(server);
+        long keys = drained.keys();
+        Duration engine = drained.took();
+        double bound = plainDrain(server, "SELECT id FROM orders WHERE id > " + before);
+        line("");
+        line("3. Drain of %,d marks (%,d new orders and their customers) after a resume (machine load %s)", keys,
+                drainOrders, loadAverage());
+        line("   engine %,.0f keys/s, plain SQL on 4 connections %,.0f orders/s, engine ÷ bound %.2f",
+                keys / (engine.toNanos() / 1e9), bound, keys / (engine.toNanos() / 1e9) / bound);
+    }
+
+    /**
+     * The marks of {@link #drainOrders} new orders made through {@code server} while both projections are paused, then
+     * resumed there: how many keys, and how long until nothing was pending; the read models checked after.
+     */
+    private Drained drainAfterAResume(ServerProcess server) throws Exception {
         post(server, "/demo/api/bench/" + ORDER_SEARCH + "/pause", "");
         post(server, "/demo/api/bench/" + CUSTOMER_STATS + "/pause", "");
         for (int made = 0; made < drainOrders; made += 1000) {
@@ -433,14 +432,15 @@ class ServerBenchmark {
         post(server, "/demo/api/bench/" + ORDER_SEARCH + "/resume", "");
         post(server, "/demo/api/bench/" + CUSTOMER_STATS + "/resume", "");
         waitUntilDrained();
-        Duration engine = Duration.ofNanos(System.nanoTime() - start);
-        checkExact("after the drain");
-        double bound = plainDrain(server, "SELECT id FROM orders WHERE id > " + before);
-        line("");
-        line("3. Drain of %,d marks (%,d new orders and their customers) after a resume (machine load %s)", keys,
-                drainOrders, loadAverage());
-        line("   engine %,.0f keys/s, plain SQL on 4 connections %,.0f orders/s, engine ÷ bound %.2f",
-                keys / (engine.toNanos() / 1e9), bound, keys / (engine.toNanos() / 1e9) / bound);
+        Drained drained = new Drained(keys, Duration.ofNanos(System.nanoTime() - start));
+        checkExact("after a drain resumed on " + server.node());
+        return drained;
+    }
+
+    record Drained(long keys, Duration took) {
+        double perSecond() {
+            return keys / (took.toNanos() / 1e9);
+        }
     }
 
     /**
