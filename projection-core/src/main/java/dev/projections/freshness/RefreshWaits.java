@@ -11,10 +11,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +24,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -86,8 +83,7 @@ public final class RefreshWaits {
     private final Duration margin;
     private final PendingCheck check;
     private final BooleanSupplier inTransaction;
-    private final Map<Result, LongAdder> counts = new EnumMap<>(Result.class);
-    private final Map<Result, LongAdder> nanos = new EnumMap<>(Result.class);
+    private final WaitCounts counts = new WaitCounts();
     private final Semaphore permits;
     /* the checks' threads, started with the waits (in a server, in the deployment's context, not a request's) */
     private final ThreadPoolExecutor checks;
@@ -117,10 +113,6 @@ public final class RefreshWaits {
         this.margin = margin;
         this.check = check;
         this.inTransaction = inTransaction;
-        for (Result result : Result.values()) {
-            counts.put(result, new LongAdder());
-            nanos.put(result, new LongAdder());
-        }
         this.permits = new Semaphore(bounds.maxWaiters());
         int threads = Math.max(1, Math.min(CHECK_THREADS, bounds.maxWaiters()));
         this.checks = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
@@ -242,13 +234,13 @@ public final class RefreshWaits {
         long start = System.nanoTime();
         // inside a transaction first: its commit, and so its keys, may be still to come
         if (stopped || inTransaction.getAsBoolean()) {
-            return ended(new RefreshWait(Result.NOT_WAITED, Duration.ZERO, token.keys()));
+            return counts.ended(new RefreshWait(Result.NOT_WAITED, Duration.ZERO, token.keys()));
         }
         if (token.keys().isEmpty()) {
-            return ended(new RefreshWait(Result.REFRESHED, Duration.ZERO, Set.of()));
+            return counts.ended(new RefreshWait(Result.REFRESHED, Duration.ZERO, Set.of()));
         }
         if (!permits.tryAcquire()) {
-            return ended(new RefreshWait(Result.NOT_WAITED, Duration.ZERO, token.keys()));
+            return counts.ended(new RefreshWait(Result.NOT_WAITED, Duration.ZERO, token.keys()));
         }
         Waiter waiter = new Waiter(token.keys());
         waiters.add(waiter);
@@ -261,23 +253,23 @@ public final class RefreshWaits {
                 Set<MarkKey> pending = answerBy(waiter, ask(waiter, committedAt), deadline);
                 long now = System.nanoTime();
                 if (pending == null) {
-                    return ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
+                    return counts.ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
                 }
                 waiter.remaining = pending;
                 if (waiter.remaining.isEmpty()) {
-                    return ended(new RefreshWait(Result.REFRESHED, Duration.ofNanos(now - start), Set.of()));
+                    return counts.ended(new RefreshWait(Result.REFRESHED, Duration.ofNanos(now - start), Set.of()));
                 }
                 if (stopped) {
-                    return ended(new RefreshWait(Result.NOT_WAITED, Duration.ofNanos(now - start), waiter.remaining));
+                    return counts.ended(new RefreshWait(Result.NOT_WAITED, Duration.ofNanos(now - start), waiter.remaining));
                 }
                 if (now - deadline >= 0) {
-                    return ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
+                    return counts.ended(new RefreshWait(Result.TIMED_OUT, Duration.ofNanos(now - start), waiter.remaining));
                 }
                 waiter.sleep(Math.min(nextCheck(checksDone).toNanos(), deadline - now));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ended(new RefreshWait(Result.NOT_WAITED, Duration.ofNanos(System.nanoTime() - start),
+            return counts.ended(new RefreshWait(Result.NOT_WAITED, Duration.ofNanos(System.nanoTime() - start),
                     waiter.remaining));
         } finally {
             waiters.remove(waiter);
@@ -344,20 +336,14 @@ public final class RefreshWaits {
         }
     }
 
-    private RefreshWait ended(RefreshWait wait) {
-        counts.get(wait.result()).increment();
-        nanos.get(wait.result()).add(wait.waited().toNanos());
-        return wait;
-    }
-
     /** Waits that ended with {@code result} since the start (the meter {@code projection.await}). */
     public long count(Result result) {
-        return counts.get(result).sum();
+        return counts.count(result);
     }
 
     /** Their time waited in all, in seconds. */
     public double secondsWaited(Result result) {
-        return nanos.get(result).sum() / 1e9;
+        return counts.secondsWaited(result);
     }
 
     /**

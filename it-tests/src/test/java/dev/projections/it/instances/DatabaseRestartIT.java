@@ -61,7 +61,7 @@ class DatabaseRestartIT {
                         () -> count(url, FaultSetup.PENDING) == 0);
                 // the listener for other instances' commits (docs/design.md D55) took a new connection by itself
                 Await.until("the commit listener listening again", Duration.ofMinutes(1),
-                        () -> logContains(server.log(), "listening again for other instances' commits"));
+                        () -> server.logContains("listening again for other instances' commits"));
                 assertThat(count(url, FaultSetup.ORDER_SEARCH_WRONG)).as("order_search rows unlike the write tables")
                         .isZero();
                 assertThat(count(url, FaultSetup.CUSTOMER_STATS_WRONG)).as("customer_stats rows unlike the write tables")
@@ -89,14 +89,6 @@ class DatabaseRestartIT {
             return lines.filter(line -> line.length() > 23 && line.substring(0, 23).compareTo(start) >= 0
                             && line.substring(0, 23).compareTo(end) <= 0)
                     .filter(line -> line.contains("[dev.projections")).count();
-        }
-    }
-
-    private static boolean logContains(Path log, String text) {
-        try (var lines = Files.lines(log)) {
-            return lines.anyMatch(line -> line.contains(text));
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            return false;
         }
     }
 

@@ -118,9 +118,9 @@ class WebAndProcessingNodesIT {
             Thread.sleep(OUTAGE.toMillis());
             postgres.start();
             Await.until("B listening again after the restart", Duration.ofSeconds(90),
-                    () -> logContains(b, "listening again for other instances' commits"));
+                    () -> b.logContains("listening again for other instances' commits"));
             Await.until("A listening again after the restart", Duration.ofSeconds(90),
-                    () -> logContains(a, "listening again for other instances' commits"));
+                    () -> a.logContains("listening again for other instances' commits"));
             writeAndReadBack(a);
             assertThat(probe(a, "slow-2").headers().firstValue("X-Projections-Refreshed"))
                     .as("A's wait woken by B's signal after the restart").hasValue("true");
@@ -148,14 +148,6 @@ class WebAndProcessingNodesIT {
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(probed.statusCode()).as(probed.body()).isEqualTo(200);
         return probed;
-    }
-
-    private static boolean logContains(ServerProcess server, String text) {
-        try (var lines = java.nio.file.Files.lines(server.log())) {
-            return lines.anyMatch(line -> line.contains(text));
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            return false;
-        }
     }
 
     private static Connection connect(String url) throws java.sql.SQLException {

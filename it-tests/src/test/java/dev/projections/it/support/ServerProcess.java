@@ -61,6 +61,15 @@ public final class ServerProcess implements AutoCloseable {
         return base.resolve("log").resolve("server.log");
     }
 
+    /** Whether a line of its log contains {@code text} (no log yet: no). */
+    public boolean logContains(String text) {
+        try (var lines = Files.lines(log())) {
+            return lines.anyMatch(line -> line.contains(text));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
     /** Starts the server (a fresh base directory the first time, the same one after a kill) and waits for the EAR. */
     public ServerProcess start() throws IOException, InterruptedException {
         Path home = Path.of(System.getProperty("wildfly.home", "../wildfly-config/target/server")).toAbsolutePath();
