@@ -14,7 +14,7 @@ public final class ProjectionNames {
         return name != null && NAME.matcher(name).matches();
     }
 
-    static void check(String name, String declaredOn) {
+    public static void check(String name, String declaredOn) {
         if (!isValid(name)) {
             throw new IllegalStateException("@Projected on entity " + declaredOn + " names projection \"" + name
                     + "\": a projection name must match [a-z0-9._-]{1,100}");

@@ -17,12 +17,13 @@ import org.w3c.dom.NodeList;
 import java.io.IOException;
 
 /**
- * The marking is a Hibernate integration (docs/contract.md §10): a persistence unit run by another provider would
- * commit its changes unmarked, and nothing would say so. At start-up this reads every {@code META-INF/persistence.xml}
+ * The marking is an integration of Hibernate ORM or of EclipseLink (docs/contract.md §3, §10): a persistence unit run
+ * by another provider, or on EclipseLink without the marking customizer, would commit its changes unmarked, and
+ * nothing would say so. At start-up this reads every {@code META-INF/persistence.xml}
  * the engine's class loaders see (the EAR's {@code lib/}, and on Payara its ejb-jars too) and fails the deployment
- * naming each unit whose provider is not Hibernate ORM — one that names another provider, or, on Payara, one that
- * names none while Payara's default provider (EclipseLink, unless {@code com.sun.persistence.defaultProvider} says
- * otherwise) is not Hibernate. On WildFly a unit without a provider is Hibernate's, as before.
+ * naming each unit that would go unmarked: one that names a provider other than Hibernate ORM and EclipseLink, one on
+ * EclipseLink (named, or, on Payara and GlassFish, the default unless {@code com.sun.persistence.defaultProvider} says
+ * otherwise) that sets no session customizer. On WildFly a unit without a provider is Hibernate's, as before.
  */
 final class UnitProviderCheck {
 
@@ -34,8 +35,19 @@ final class UnitProviderCheck {
 
     private static final Logger LOG = Logger.getLogger(UnitProviderCheck.class.getName());
 
-    /** A unit as its descriptor declares it; {@code provider} is null when it names none. */
-    record Unit(String name, String provider, String descriptor) {
+    /** The unit property by which EclipseLink runs a session customizer, and the one that marks. */
+    static final String CUSTOMIZER_PROPERTY = "eclipselink.session.customizer";
+    static final String MARKING_CUSTOMIZER = "dev.projections.eclipselink.ProjectionSessionCustomizer";
+
+    /**
+     * A unit as its descriptor declares it; {@code provider} is null when it names none, {@code customizer} when it
+     * sets no EclipseLink session customizer.
+     */
+    record Unit(String name, String provider, String customizer, String descriptor) {
+
+        Unit(String name, String provider, String descriptor) {
+            this(name, provider, null, descriptor);
+        }
     }
 
     private UnitProviderCheck() {
@@ -74,10 +86,21 @@ final class UnitProviderCheck {
         }
         String how = unit.provider() != null ? "names the provider " + provider
                 : "names no provider, so it runs on this server's default, " + provider;
-        return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + ": changes are marked by a"
-                + " Hibernate ORM integration only, so this unit's changes would never be marked. Set"
-                + " <provider>org.hibernate.jpa.HibernatePersistenceProvider</provider> in the unit and bundle Hibernate"
-                + " ORM in the EAR's lib/ (README \"Running on Payara\")";
+        if (ECLIPSELINK.equals(provider)) {
+            String customizer = unit.customizer() != null ? unit.customizer() : System.getProperty(CUSTOMIZER_PROPERTY);
+            if (customizer != null) {
+                // ours, or the application's own, which calls ours (README "Running on EclipseLink")
+                return null;
+            }
+            return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + " but names no session"
+                    + " customizer, so its changes would never be marked. Add <property name=\"" + CUSTOMIZER_PROPERTY
+                    + "\" value=\"" + MARKING_CUSTOMIZER + "\"/> to the unit and projection-eclipselink to the EAR's"
+                    + " lib/ (README \"Running on EclipseLink\")";
+        }
+        return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + ": changes are marked by"
+                + " the Hibernate ORM and EclipseLink integrations only, so this unit's changes would never be marked."
+                + " Set <provider>org.hibernate.jpa.HibernatePersistenceProvider</provider> in the unit and bundle"
+                + " Hibernate ORM in the EAR's lib/, or run it on EclipseLink (README \"Running on EclipseLink\")";
     }
 
     static List<Unit> units() {
@@ -121,8 +144,20 @@ final class UnitProviderCheck {
             NodeList providers = unit.getElementsByTagNameNS("*", "provider");
             String provider = providers.getLength() == 0 ? null : providers.item(0).getTextContent().trim();
             units.add(new Unit(unit.getAttribute("name"), provider == null || provider.isEmpty() ? null : provider,
-                    descriptor));
+                    customizerOf(unit), descriptor));
         }
         return units;
+    }
+
+    private static String customizerOf(Element unit) {
+        NodeList properties = unit.getElementsByTagNameNS("*", "property");
+        for (int i = 0; i < properties.getLength(); i++) {
+            Element property = (Element) properties.item(i);
+            if (CUSTOMIZER_PROPERTY.equals(property.getAttribute("name").trim())
+                    && !property.getAttribute("value").isBlank()) {
+                return property.getAttribute("value").trim();
+            }
+        }
+        return null;
     }
 }

@@ -47,17 +47,42 @@ class UnitProviderCheckTest {
     }
 
     @Test
-    void aUnitWithoutProviderFailsWhereTheDefaultIsEclipseLink() {
+    void aUnitWithoutProviderOrCustomizerFailsWhereTheDefaultIsEclipseLink() {
         var unit = new UnitProviderCheck.Unit("orders", null, "jar:demo.jar!/META-INF/persistence.xml");
         assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT))
                 .contains("persistence unit orders (jar:demo.jar!/META-INF/persistence.xml)")
                 .contains("names no provider, so it runs on this server's default, " + PAYARA_DEFAULT)
-                .contains("<provider>org.hibernate.jpa.HibernatePersistenceProvider</provider>");
+                .contains("<property name=\"eclipselink.session.customizer\" "
+                        + "value=\"dev.projections.eclipselink.ProjectionSessionCustomizer\"/>");
+    }
+
+    @Test
+    void anEclipseLinkUnitWithASessionCustomizerPasses() throws Exception {
+        List<UnitProviderCheck.Unit> units = parse("""
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="orders">
+                    <properties>
+                      <property name="eclipselink.logging.level" value="INFO"/>
+                      <property name="eclipselink.session.customizer"
+                                value="dev.projections.eclipselink.ProjectionSessionCustomizer"/>
+                    </properties>
+                  </persistence-unit>
+                </persistence>
+                """);
+        assertThat(units).containsExactly(new UnitProviderCheck.Unit("orders", null,
+                "dev.projections.eclipselink.ProjectionSessionCustomizer", "test.xml"));
+        assertThat(UnitProviderCheck.problem(units.get(0), PAYARA_DEFAULT)).isNull();
+        assertThat(UnitProviderCheck.problem(new UnitProviderCheck.Unit("orders", PAYARA_DEFAULT,
+                "dev.projections.eclipselink.ProjectionSessionCustomizer", "x"), null)).isNull();
     }
 
     @Test
     void aUnitNamingAnotherProviderFailsEverywhere() {
-        var unit = new UnitProviderCheck.Unit("reports", PAYARA_DEFAULT, "x");
-        assertThat(UnitProviderCheck.problem(unit, null)).contains("names the provider " + PAYARA_DEFAULT);
+        var unit = new UnitProviderCheck.Unit("reports", "org.apache.openjpa.persistence.PersistenceProviderImpl", "x");
+        assertThat(UnitProviderCheck.problem(unit, null))
+                .contains("names the provider org.apache.openjpa.persistence.PersistenceProviderImpl");
+        var eclipseLink = new UnitProviderCheck.Unit("reports", PAYARA_DEFAULT, "x");
+        assertThat(UnitProviderCheck.problem(eclipseLink, null)).contains("names the provider " + PAYARA_DEFAULT)
+                .contains("names no session customizer");
     }
 }

@@ -1,0 +1,163 @@
+package dev.projections.eclipselink;
+
+import dev.projections.MarkKey;
+import dev.projections.marking.MarkSink;
+import dev.projections.marking.MarkSinks;
+import dev.projections.marking.TransactionMarks;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.eclipse.persistence.config.PersistenceUnitProperties;
+import org.eclipse.persistence.internal.sessions.AbstractSession;
+import org.eclipse.persistence.internal.sessions.UnitOfWorkImpl;
+import org.eclipse.persistence.sessions.SessionEvent;
+import org.eclipse.persistence.sessions.SessionEventAdapter;
+
+/**
+ * Writes a transaction's marks at commit and hands them to the drainers after it, from EclipseLink's session events.
+ * <p>
+ * Each persistence context works through a client session of its own, so the marks are kept per client session. They
+ * are written in {@code preCommitTransaction}, which EclipseLink raises once its unit of work has written every change
+ * and before the transaction commits — in JTA from its before-completion synchronization, with the transaction still
+ * open — as one key-ordered statement on the client session's own connection. The committed keys go to the drainers in
+ * {@code postCommitTransaction} when EclipseLink commits the database transaction itself (resource-local), in
+ * {@code postCommitUnitOfWork} after a JTA transaction committed. A rollback, a release, or the start of a new
+ * transaction on the same client session drops what was not handed over: nothing is marked or refreshed for a
+ * transaction that did not commit.
+ */
+final class CommitMarks extends SessionEventAdapter {
+
+    /** Weak keys: a client session dropped without a completion event must not leak its buffer. */
+    private static final Map<AbstractSession, Open> OPEN = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private record Open(MarkSink sink, TransactionMarks marks) {
+    }
+
+    /** The buffer of the current transaction of the persistence context {@code session} belongs to. */
+    static TransactionMarks of(AbstractSession session) {
+        AbstractSession client = clientOf(session);
+        synchronized (OPEN) {
+            Open open = OPEN.get(client);
+            if (open == null) {
+                MarkSink sink = MarkSinks.require();
+                TransactionMarks marks = new TransactionMarks(tenantOf(client, sink));
+                if (isJta(client)) {
+                    // only a persistence context in the JTA transaction takes over that transaction's explicit marks; a
+                    // resource-local one's marks are written with its own transaction
+                    marks.addAll(sink.sessionBufferOpened(marks));
+                }
+                open = new Open(sink, marks);
+                OPEN.put(client, open);
+            }
+            return open.marks();
+        }
+    }
+
+    /** Opens the buffer now when {@code markDirty} buffered marks earlier in this JTA transaction (docs/contract.md §3). */
+    static void openIfExplicitMarksWait(AbstractSession session) {
+        if (session == null || !session.isUnitOfWork() || !isJta(session)) {
+            return;
+        }
+        MarkSink sink = MarkSinks.deployed();
+        if (sink != null && sink.explicitMarksWaiting() && !OPEN.containsKey(clientOf(session))) {
+            of(session);
+        }
+    }
+
+    @Override
+    public void preCommitTransaction(SessionEvent event) {
+        AbstractSession client = (AbstractSession) event.getSession();
+        Open open = OPEN.get(client);
+        if (open == null) {
+            return;
+        }
+        List<MarkKey> sorted = open.marks().closeForWrite();
+        if (sorted.isEmpty()) {
+            return;
+        }
+        try {
+            open.sink().write(client.getAccessor().getConnection(), sorted);
+        } catch (SQLException e) {
+            // fails the commit: a transaction whose marks could not be written must not commit its changes unmarked
+            throw new IllegalStateException("could not write the marks of this transaction: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void postCommitTransaction(SessionEvent event) {
+        AbstractSession client = (AbstractSession) event.getSession();
+        if (!isJta(client)) {
+            handOver(client);
+        }
+    }
+
+    @Override
+    public void postCommitUnitOfWork(SessionEvent event) {
+        AbstractSession session = (AbstractSession) event.getSession();
+        if (isJta(session)) {
+            handOver(clientOf(session));
+        }
+    }
+
+    @Override
+    public void postBeginTransaction(SessionEvent event) {
+        // a buffer already written belongs to a transaction that ended without a completion event reaching us
+        AbstractSession client = (AbstractSession) event.getSession();
+        Open open = OPEN.get(client);
+        if (open != null && !open.marks().written().isEmpty()) {
+            OPEN.remove(client, open);
+        }
+    }
+
+    @Override
+    public void postRollbackTransaction(SessionEvent event) {
+        OPEN.remove((AbstractSession) event.getSession());
+    }
+
+    @Override
+    public void postReleaseUnitOfWork(SessionEvent event) {
+        OPEN.remove(clientOf((AbstractSession) event.getSession()));
+    }
+
+    @Override
+    public void postReleaseClientSession(SessionEvent event) {
+        OPEN.remove((AbstractSession) event.getSession());
+    }
+
+    private static void handOver(AbstractSession client) {
+        Open open = OPEN.remove(client);
+        if (open == null) {
+            return;
+        }
+        Set<MarkKey> committed = open.marks().written();
+        if (!committed.isEmpty()) {
+            open.sink().committed(committed);
+        }
+    }
+
+    /** The client session of a persistence context: the root of its units of work. */
+    private static AbstractSession clientOf(AbstractSession session) {
+        AbstractSession s = session;
+        while (s.isUnitOfWork()) {
+            s = ((UnitOfWorkImpl) s).getParent();
+        }
+        if (!s.isClientSession()) {
+            throw new IllegalStateException("marking on EclipseLink needs a client session per persistence context "
+                    + "(the JPA default, a server session); this change was written through " + s.getClass().getName());
+        }
+        return s;
+    }
+
+    private static boolean isJta(AbstractSession session) {
+        return session.hasExternalTransactionController();
+    }
+
+    /** The persistence context's EclipseLink tenant ({@code eclipselink.tenant-id}), else the application's. */
+    private static String tenantOf(AbstractSession client, MarkSink sink) {
+        Object tenant = client.getProperty(PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
+        return tenant != null && !tenant.toString().isEmpty() ? tenant.toString() : sink.currentTenant();
+    }
+}

@@ -1,0 +1,15 @@
+package dev.projections.eclipselink;
+
+/** The marking contract on Hibernate ORM, through projection-core's {@code ProjectionIntegrator}. */
+class HibernateMarkingTest extends MarkingContract {
+
+    @Override
+    String unit() {
+        return "marking-hibernate";
+    }
+
+    @Override
+    String badKeyPathUnit() {
+        return "bad-key-path-hibernate";
+    }
+}
