@@ -47,8 +47,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * PostgreSQL driver, a pool behind {@code jdbc/__default}, a file realm {@code Projections} with an admin and a
  * viewer, group-to-role mapping, then {@code asadmin deploy}. Checked over HTTP and SQL: marking and after-commit
  * refresh, the sweep timer, a rebuild started from the console to FINISHED, the console's login and pages, health and
- * metrics; last, that a persistence unit on EclipseLink fails the deployment naming it. The domain is stopped at the
- * end whatever happened.
+ * metrics; then that a persistence unit on EclipseLink without the marking customizer fails the deployment naming it,
+ * and that one with it (the shelf application) is marked in its JTA transactions. The domain is stopped at the end
+ * whatever happened.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -62,6 +63,8 @@ class PayaraIT {
     private final Path home = Path.of(property("payara.home", "target/payara/payara6"));
     private final Path ear = Path.of(property("payara.ear", "../projection-ear-payara/target/projection-ear-payara.ear"));
     private final Path driver = Path.of(property("payara.driver", "target/driver/postgresql.jar"));
+    private final Path eclipseLinkMarking = Path.of(property("payara.eclipselink-marking",
+            "target/driver/projection-eclipselink.jar"));
     private final Path domains = Path.of(property("payara.domains", "target/domains")).toAbsolutePath();
     private final int portBase = Integer.parseInt(property("payara.portbase", "14800"));
     private final int adminPort = portBase + 48;
@@ -326,8 +329,79 @@ class PayaraIT {
         String logged = deploy.output() + serverLog(); // asadmin says which bean failed, the log why
         assertThat(logged).contains("persistence unit reports (",
                 "names no provider, so it runs on this server's default, org.eclipse.persistence.jpa.PersistenceProvider",
-                "<provider>org.hibernate.jpa.HibernatePersistenceProvider</provider>");
-        log("a unit on EclipseLink: deployment refused, naming it");
+                "names no session customizer",
+                "<property name=\"eclipselink.session.customizer\" "
+                        + "value=\"dev.projections.eclipselink.ProjectionSessionCustomizer\"/>");
+        log("a unit on EclipseLink without the customizer: deployment refused, naming it");
+    }
+
+    /**
+     * A unit on Payara's own provider, EclipseLink, that names projection-eclipselink's session customizer: the shelf
+     * application (org.example.shelf, compiled in this module: an entity, a read model, a projection in portable JPQL,
+     * container-managed JTA transactions behind JAX-RS) in the engine's part of the EAR, with projection-eclipselink in
+     * lib/. The sweep runs every 10 minutes here, so a read model that arrives was handed over after the commit.
+     */
+    @Test
+    @Order(8)
+    void aUnitOnEclipseLinkWithTheSessionCustomizerIsMarkedInItsJtaTransaction() throws Exception {
+        asadmin.ok("create-system-properties", "projection.sweep-interval=600s");
+        Path shelfEar = ear.toAbsolutePath().getParent().resolve("shelf-eclipselink.ear");
+        Path classes = Path.of("target/test-classes");
+        Map<String, byte[]> added = new LinkedHashMap<>();
+        added.put("lib/projection-eclipselink.jar", Files.readAllBytes(eclipseLinkMarking));
+        added.put("shelf.jar", jar(classes, "org/example/shelf/", "", Map.of(
+                "META-INF/beans.xml", "<beans xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\" "
+                        + "bean-discovery-mode=\"annotated\"/>",
+                "META-INF/persistence.xml", """
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="shelf" transaction-type="JTA">
+                    <class>org.example.shelf.Item</class>
+                    <class>org.example.shelf.ShelfCount</class>
+                    <exclude-unlisted-classes>true</exclude-unlisted-classes>
+                    <properties>
+                      <property name="eclipselink.session.customizer"
+                                value="dev.projections.eclipselink.ProjectionSessionCustomizer"/>
+                      <property name="eclipselink.ddl-generation" value="create-or-extend-tables"/>
+                    </properties>
+                  </persistence-unit>
+                </persistence>
+                """)));
+        added.put("shelf.war", jar(classes, "org/example/shelf/web/", "WEB-INF/classes/", Map.of()));
+        rewriteEar(ear, shelfEar, Set.of("demo.jar", "demo-web.war", "projection-web-console.war"), added,
+                "<module><ejb>shelf.jar</ejb></module><module><web><web-uri>shelf.war</web-uri>"
+                        + "<context-root>/shelf</context-root></web></module>");
+        asadmin.ok("deploy", "--name", APP + "-shelf", shelfEar.toString());
+        log("deployed the shelf application on EclipseLink");
+
+        Http http = new Http();
+        assertThat(http.postJson("/shelf/api/items/1?shelf=a", "").statusCode()).isEqualTo(204);
+        assertThat(http.postJson("/shelf/api/items/2?shelf=a", "").statusCode()).isEqualTo(204);
+        awaitBody(http, "/shelf/api/items/counts/a", "2"::equals);
+
+        // a move marks the shelf it left and the one it reached
+        assertThat(http.putJson("/shelf/api/items/2?shelf=b", "").statusCode()).isEqualTo(204);
+        awaitBody(http, "/shelf/api/items/counts/b", "1"::equals);
+        awaitBody(http, "/shelf/api/items/counts/a", "1"::equals);
+        awaitNoMarks();
+
+        // a rollback after a flush: nothing marked, nothing refreshed
+        assertThat(http.postJson("/shelf/api/items/3/failing?shelf=c", "").statusCode()).isEqualTo(409);
+        try (Connection db = database(); Statement sql = db.createStatement();
+             ResultSet rs = sql.executeQuery("SELECT count(*) FROM projection_pending WHERE projection = 'shelf-counts'")) {
+            rs.next();
+            assertThat(rs.getLong(1)).as("marks of a rolled-back transaction").isZero();
+        }
+
+        // markDirty and an entity change in one transaction: both keys refreshed after its commit
+        try (Connection db = database(); Statement sql = db.createStatement()) {
+            sql.executeUpdate("INSERT INTO shelf_item (id, shelf, name) VALUES (9, 'd', 'behind JPA')");
+        }
+        assertThat(http.postJson("/shelf/api/items/4/marking?shelf=e&mark=d", "").statusCode()).isEqualTo(204);
+        awaitBody(http, "/shelf/api/items/counts/e", "1"::equals);
+        awaitBody(http, "/shelf/api/items/counts/d", "1"::equals);
+        awaitNoMarks();
+        assertThat(http.get("/shelf/api/items/counts/c").statusCode()).as("the rolled-back shelf").isEqualTo(404);
+        log("EclipseLink unit: marked at commit, handed over, moves and explicit marks refreshed, rollback unmarked");
     }
 
     // ------------------------------------------------------------------ HTTP
@@ -462,6 +536,15 @@ class PayaraIT {
     /** A copy of an EAR without some modules (left out of its application.xml too) and with one entry more. */
     private static void rewriteEar(Path source, Path target, Set<String> withoutModules, String name, byte[] content)
             throws IOException {
+        rewriteEar(source, target, withoutModules, Map.of(name, content), "");
+    }
+
+    /**
+     * A copy of an EAR without some modules and with entries more; {@code modules} is added to its application.xml
+     * (the {@code <module>} elements of added modules).
+     */
+    private static void rewriteEar(Path source, Path target, Set<String> withoutModules, Map<String, byte[]> added,
+                                   String modules) throws IOException {
         try (InputStream in = Files.newInputStream(source); ZipInputStream zipIn = new ZipInputStream(in);
              OutputStream out = Files.newOutputStream(target); ZipOutputStream zipOut = new ZipOutputStream(out)) {
             for (ZipEntry entry = zipIn.getNextEntry(); entry != null; entry = zipIn.getNextEntry()) {
@@ -475,16 +558,42 @@ class PayaraIT {
                         xml = xml.replaceAll("(?s)<module>(?:(?!</module>).)*?" + Pattern.quote(module)
                                 + "(?:(?!</module>).)*?</module>", "");
                     }
+                    int lastModule = xml.lastIndexOf("</module>") + "</module>".length(); // modules come first
+                    xml = xml.substring(0, lastModule) + modules + xml.substring(lastModule);
                     zipOut.write(xml.getBytes(StandardCharsets.UTF_8));
                 } else {
                     zipIn.transferTo(zipOut);
                 }
                 zipOut.closeEntry();
             }
-            zipOut.putNextEntry(new ZipEntry(name));
-            zipOut.write(content);
-            zipOut.closeEntry();
+            for (Map.Entry<String, byte[]> entry : added.entrySet()) {
+                zipOut.putNextEntry(new ZipEntry(entry.getKey()));
+                zipOut.write(entry.getValue());
+                zipOut.closeEntry();
+            }
         }
+    }
+
+    /**
+     * A jar of the compiled classes directly in package directory {@code pkg} under {@code classes}, each under
+     * {@code prefix}, and of {@code texts} (name → content).
+     */
+    private static byte[] jar(Path classes, String pkg, String prefix, Map<String, String> texts) throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(bytes);
+             Stream<Path> files = Files.list(classes.resolve(pkg))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".class")).sorted().toList()) {
+                zip.putNextEntry(new ZipEntry(prefix + pkg + file.getFileName()));
+                zip.write(Files.readAllBytes(file));
+                zip.closeEntry();
+            }
+            for (Map.Entry<String, String> text : texts.entrySet()) {
+                zip.putNextEntry(new ZipEntry(text.getKey()));
+                zip.write(text.getValue().getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        return bytes.toByteArray();
     }
 
     /** The domain's log, rotated files included (the domain is this run's own). */

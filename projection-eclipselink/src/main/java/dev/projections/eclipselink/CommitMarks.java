@@ -58,7 +58,7 @@ final class CommitMarks extends SessionEventAdapter {
 
     /** Opens the buffer now when {@code markDirty} buffered marks earlier in this JTA transaction (docs/contract.md §3). */
     static void openIfExplicitMarksWait(AbstractSession session) {
-        if (session == null || !session.isUnitOfWork() || !isJta(session)) {
+        if (session == null || !session.isUnitOfWork() || !isJta(clientOf(session))) {
             return;
         }
         MarkSink sink = MarkSinks.deployed();
@@ -96,9 +96,9 @@ final class CommitMarks extends SessionEventAdapter {
 
     @Override
     public void postCommitUnitOfWork(SessionEvent event) {
-        AbstractSession session = (AbstractSession) event.getSession();
-        if (isJta(session)) {
-            handOver(clientOf(session));
+        AbstractSession client = clientOf((AbstractSession) event.getSession());
+        if (isJta(client)) {
+            handOver(client);
         }
     }
 
@@ -151,8 +151,9 @@ final class CommitMarks extends SessionEventAdapter {
         return s;
     }
 
-    private static boolean isJta(AbstractSession session) {
-        return session.hasExternalTransactionController();
+    /** Whether a client session's transactions are JTA's; ask the client session: a unit of work does not know. */
+    private static boolean isJta(AbstractSession client) {
+        return client.hasExternalTransactionController();
     }
 
     /** The persistence context's EclipseLink tenant ({@code eclipselink.tenant-id}), else the application's. */
