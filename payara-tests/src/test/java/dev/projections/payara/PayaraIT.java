@@ -339,7 +339,8 @@ class PayaraIT {
      * A unit on Payara's own provider, EclipseLink, that names projection-eclipselink's session customizer: the shelf
      * application (org.example.shelf, compiled in this module: an entity, a read model, a projection in portable JPQL,
      * container-managed JTA transactions behind JAX-RS) in the engine's part of the EAR, with projection-eclipselink in
-     * lib/. The sweep runs every 10 minutes here, so a read model that arrives was handed over after the commit.
+     * lib/ and neither Hibernate ORM nor projection-hibernate. The sweep runs every 10 minutes here, so a read model
+     * that arrives was handed over after the commit.
      */
     @Test
     @Order(8)
@@ -367,7 +368,9 @@ class PayaraIT {
                 </persistence>
                 """)));
         added.put("shelf.war", jar(classes, "org/example/shelf/web/", "WEB-INF/classes/", Map.of()));
-        rewriteEar(ear, shelfEar, Set.of("demo.jar", "demo-web.war", "projection-web-console.war"), added,
+        // no Hibernate ORM in lib/, and no integration of it: the engine needs no JPA provider of its own
+        rewriteEar(ear, shelfEar, Set.of("demo.jar", "demo-web.war", "projection-web-console.war"),
+                library -> library.contains("hibernate") || library.contains("projection-payara"), added,
                 "<module><ejb>shelf.jar</ejb></module><module><web><web-uri>shelf.war</web-uri>"
                         + "<context-root>/shelf</context-root></web></module>");
         asadmin.ok("deploy", "--name", APP + "-shelf", shelfEar.toString());
@@ -545,10 +548,18 @@ class PayaraIT {
      */
     private static void rewriteEar(Path source, Path target, Set<String> withoutModules, Map<String, byte[]> added,
                                    String modules) throws IOException {
+        rewriteEar(source, target, withoutModules, name -> false, added, modules);
+    }
+
+    /** As above, leaving out the library jars {@code withoutLibraries} accepts too. */
+    private static void rewriteEar(Path source, Path target, Set<String> withoutModules,
+                                   Predicate<String> withoutLibraries, Map<String, byte[]> added, String modules)
+            throws IOException {
         try (InputStream in = Files.newInputStream(source); ZipInputStream zipIn = new ZipInputStream(in);
              OutputStream out = Files.newOutputStream(target); ZipOutputStream zipOut = new ZipOutputStream(out)) {
             for (ZipEntry entry = zipIn.getNextEntry(); entry != null; entry = zipIn.getNextEntry()) {
-                if (withoutModules.contains(entry.getName())) {
+                if (withoutModules.contains(entry.getName())
+                        || entry.getName().startsWith("lib/") && withoutLibraries.test(entry.getName())) {
                     continue;
                 }
                 zipOut.putNextEntry(new ZipEntry(entry.getName()));

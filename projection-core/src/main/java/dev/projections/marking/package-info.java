@@ -1,5 +1,7 @@
 /**
- * Internal: the Hibernate integration that marks changed aggregates (docs/contract.md §3) — the integrator, its
- * listeners, key paths, the per-session buffer written at commit, and the registry of projected persistence units.
+ * SPI: what a JPA provider's marking integration builds on (docs/contract.md §3), naming no provider — the sink marks
+ * are delivered to and how it is found, the buffer of one transaction's marks, the rule for projection names, and the
+ * registry of started persistence units with projected entities. The integrations are projection-hibernate and
+ * projection-eclipselink.
  */
 package dev.projections.marking;

@@ -5,7 +5,7 @@ import org.eclipse.persistence.descriptors.ClassDescriptor;
 import org.eclipse.persistence.sessions.Session;
 
 /**
- * Hooks automatic marking into a persistence unit on EclipseLink, as projection-core's {@code ProjectionIntegrator}
+ * Hooks automatic marking into a persistence unit on EclipseLink, as projection-hibernate's {@code ProjectionIntegrator}
  * does on Hibernate. A unit names it:
  * <pre>
  * &lt;property name="eclipselink.session.customizer" value="dev.projections.eclipselink.ProjectionSessionCustomizer"/&gt;
@@ -29,5 +29,6 @@ public final class ProjectionSessionCustomizer implements SessionCustomizer {
             descriptor.getEventManager().addListener(events);
         }
         session.getEventManager().addListener(new CommitMarks());
+        session.getEventManager().addListener(new UnitRegistration());
     }
 }

@@ -1,6 +1,6 @@
 package dev.projections.eclipselink;
 
-/** The marking contract on Hibernate ORM, through projection-core's {@code ProjectionIntegrator}. */
+/** The marking contract on Hibernate ORM, through projection-hibernate's {@code ProjectionIntegrator}. */
 class HibernateMarkingTest extends MarkingContract {
 
     @Override

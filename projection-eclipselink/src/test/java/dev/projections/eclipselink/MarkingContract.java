@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
 import dev.projections.marking.MarkSinks;
+import dev.projections.marking.ProjectedUnits;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
@@ -227,6 +228,23 @@ abstract class MarkingContract {
         }).satisfies(failure -> assertThat(causes(failure))
                 .anySatisfy(message -> assertThat(message).contains("BadKeyPathOrder").contains("\"customerr\"")
                         .contains("it names no attribute of the entity")));
+    }
+
+    @Test
+    void aStartedUnitIsKnownToTheEngineUntilItCloses() {
+        int before = ProjectedUnits.units().size();
+        // a database of its own: EclipseLink shares one session between factories of the same unit and connection
+        Map<String, Object> properties = new HashMap<>(databases.get(0).unitProperties());
+        properties.put("jakarta.persistence.jdbc.url", "jdbc:h2:mem:marking_registry_" + unit().replace('-', '_'));
+        EntityManagerFactory factory = Persistence.createEntityManagerFactory(unit(), properties);
+        try {
+            factory.createEntityManager().close(); // EclipseLink logs in at the first one
+            assertThat(ProjectedUnits.units()).as("registered when it started").hasSize(before + 1);
+            assertThat(ProjectedUnits.multiTenant()).isFalse();
+        } finally {
+            factory.close();
+        }
+        assertThat(ProjectedUnits.units()).as("removed when it closed").hasSize(before);
     }
 
     private static List<String> causes(Throwable failure) {

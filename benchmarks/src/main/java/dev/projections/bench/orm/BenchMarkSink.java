@@ -3,6 +3,7 @@ package dev.projections.bench.orm;
 import dev.projections.MarkKey;
 import dev.projections.marking.MarkBuffer;
 import dev.projections.marking.MarkSink;
+import dev.projections.marking.MarkSinks;
 import dev.projections.store.PendingQueue;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,12 +33,12 @@ public final class BenchMarkSink implements MarkSink {
     }
 
     /**
-     * The JVM's sink, made the one bean of {@link SeCdi} on first use (a CDI provider can be set once), refresh off.
+     * The JVM's sink, installed for the marking integration on first use (plain Java: no CDI container), refresh off.
      */
     public static synchronized BenchMarkSink install(PendingQueue queue, Clock clock) {
         if (installed == null) {
             installed = new BenchMarkSink(queue, clock);
-            SeCdi.install(MarkSink.class, installed);
+            MarkSinks.install(installed);
         }
         installed.refreshOff();
         return installed;

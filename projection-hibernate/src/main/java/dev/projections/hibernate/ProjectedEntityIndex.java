@@ -1,5 +1,6 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
+import dev.projections.marking.ProjectionNames;
 import dev.projections.Projected;
 import java.util.ArrayList;
 import java.util.HashMap;

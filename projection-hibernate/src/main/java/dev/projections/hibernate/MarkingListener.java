@@ -1,4 +1,4 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
 import java.util.List;
 import org.hibernate.event.spi.AbstractCollectionEvent;

@@ -1,5 +1,9 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
+import dev.projections.marking.MarkBuffer;
+import dev.projections.marking.MarkSink;
+import dev.projections.marking.MarkSinks;
+import dev.projections.marking.TransactionMarks;
 import dev.projections.MarkKey;
 import java.util.Collections;
 import java.util.List;

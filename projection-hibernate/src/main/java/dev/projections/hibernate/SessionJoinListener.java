@@ -1,4 +1,4 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
 import org.hibernate.HibernateException;
 import org.hibernate.event.spi.DeleteContext;

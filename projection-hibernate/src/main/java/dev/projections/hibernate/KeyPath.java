@@ -1,4 +1,4 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
 import dev.projections.Projected;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;

@@ -1,5 +1,6 @@
-package dev.projections.marking;
+package dev.projections.hibernate;
 
+import dev.projections.marking.ProjectedUnits;
 import org.hibernate.boot.Metadata;
 import org.hibernate.boot.spi.BootstrapContext;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
@@ -9,8 +10,8 @@ import org.hibernate.integrator.spi.Integrator;
 import org.hibernate.service.spi.SessionFactoryServiceRegistry;
 
 /**
- * Hooks automatic marking into every persistence unit that has {@code @Projected} entities. Found by
- * Hibernate through {@code META-INF/services}, which is why projection-core sits in the EAR's {@code lib/}.
+ * Hooks automatic marking into every persistence unit on Hibernate ORM that has {@code @Projected} entities. Found by
+ * Hibernate through {@code META-INF/services}, which is why projection-hibernate sits in the EAR's {@code lib/}.
  * Key paths are checked here, so a bad one fails the deployment.
  */
 public final class ProjectionIntegrator implements Integrator {
@@ -21,7 +22,7 @@ public final class ProjectionIntegrator implements Integrator {
         if (index.isEmpty()) {
             return;
         }
-        ProjectedUnits.register(sessionFactory);
+        ProjectedUnits.register(new HibernateUnit(sessionFactory));
         MarkingListener listener = new MarkingListener(index);
         SessionJoinListener joined = new SessionJoinListener(index);
         EventListenerRegistry registry = sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class);
@@ -40,6 +41,6 @@ public final class ProjectionIntegrator implements Integrator {
 
     @Override
     public void disintegrate(SessionFactoryImplementor sessionFactory, SessionFactoryServiceRegistry serviceRegistry) {
-        ProjectedUnits.unregister(sessionFactory);
+        ProjectedUnits.unregister(new HibernateUnit(sessionFactory));
     }
 }
