@@ -38,6 +38,15 @@ public class Shelves {
         em.persist(new Item(id, shelf, "marked"));
     }
 
+    /**
+     * An explicit mark, then a projected entity only read: the persistence context takes the mark over and writes
+     * nothing of its own, and the mark must still be written with the commit.
+     */
+    public void markAndRead(long id, String alsoMarked) {
+        projections.markDirty("shelf-counts", alsoMarked);
+        em.find(Item.class, id);
+    }
+
     public Long count(String shelf) {
         ShelfCount row = em.find(ShelfCount.class, shelf);
         return row == null ? null : row.items();

@@ -51,6 +51,11 @@ public final class TransactionMarks implements MarkBuffer {
         return true;
     }
 
+    /** Whether any key is buffered. */
+    public synchronized boolean holdsAny() {
+        return !keys.isEmpty();
+    }
+
     /** Closes the buffer to late joiners (a {@code markDirty} after this buffers on its own) and returns its keys in key order. */
     public synchronized List<MarkKey> closeForWrite() {
         written = true;

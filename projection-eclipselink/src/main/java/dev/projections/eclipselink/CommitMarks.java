@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.eclipse.persistence.config.PersistenceUnitProperties;
+import org.eclipse.persistence.internal.databaseaccess.Accessor;
 import org.eclipse.persistence.internal.sessions.AbstractSession;
 import org.eclipse.persistence.internal.sessions.UnitOfWorkImpl;
 import org.eclipse.persistence.sessions.SessionEvent;
@@ -58,12 +59,33 @@ final class CommitMarks extends SessionEventAdapter {
 
     /** Opens the buffer now when {@code markDirty} buffered marks earlier in this JTA transaction (docs/contract.md §3). */
     static void openIfExplicitMarksWait(AbstractSession session) {
-        if (session == null || !session.isUnitOfWork() || !isJta(clientOf(session))) {
+        if (session == null || !session.isUnitOfWork()) {
             return;
         }
+        // the transaction's resource map first: without explicit marks waiting nothing else is asked of the session
         MarkSink sink = MarkSinks.deployed();
-        if (sink != null && sink.explicitMarksWaiting() && !OPEN.containsKey(clientOf(session))) {
-            of(session);
+        if (sink != null && sink.explicitMarksWaiting()) {
+            AbstractSession client = clientOf(session);
+            if (isJta(client) && !OPEN.containsKey(client)) {
+                of(session);
+            }
+        }
+    }
+
+    /**
+     * A unit of work that writes nothing begins no database transaction, and then its client session raises no
+     * {@code preCommitTransaction}: marks it took over from {@code markDirty} would be lost with the commit. So a
+     * buffer that holds marks begins the transaction now, before the unit of work's commit, which then commits it.
+     */
+    @Override
+    public void preCommitUnitOfWork(SessionEvent event) {
+        if (!(event.getSession() instanceof UnitOfWorkImpl uow) || uow.isNestedUnitOfWork()) {
+            return;
+        }
+        AbstractSession client = clientOf(uow);
+        Open open = OPEN.get(client);
+        if (open != null && open.marks().holdsAny() && !client.isInTransaction()) {
+            uow.beginEarlyTransaction();
         }
     }
 
@@ -78,11 +100,16 @@ final class CommitMarks extends SessionEventAdapter {
         if (sorted.isEmpty()) {
             return;
         }
+        // an accessor of an external pool connects at its first call: count this write as one, so the connection is there
+        Accessor accessor = client.getAccessor();
+        accessor.incrementCallCount(client);
         try {
-            open.sink().write(client.getAccessor().getConnection(), sorted);
+            open.sink().write(accessor.getConnection(), sorted);
         } catch (SQLException e) {
             // fails the commit: a transaction whose marks could not be written must not commit its changes unmarked
             throw new IllegalStateException("could not write the marks of this transaction: " + e.getMessage(), e);
+        } finally {
+            accessor.decrementCallCount();
         }
     }
 
@@ -96,6 +123,9 @@ final class CommitMarks extends SessionEventAdapter {
 
     @Override
     public void postCommitUnitOfWork(SessionEvent event) {
+        if (event.getSession() instanceof UnitOfWorkImpl uow && uow.isNestedUnitOfWork()) {
+            return; // a nested unit of work commits into its parent, not to the database
+        }
         AbstractSession client = clientOf((AbstractSession) event.getSession());
         if (isJta(client)) {
             handOver(client);
@@ -119,6 +149,9 @@ final class CommitMarks extends SessionEventAdapter {
 
     @Override
     public void postReleaseUnitOfWork(SessionEvent event) {
+        if (event.getSession() instanceof UnitOfWorkImpl uow && uow.isNestedUnitOfWork()) {
+            return;
+        }
         OPEN.remove(clientOf((AbstractSession) event.getSession()));
     }
 

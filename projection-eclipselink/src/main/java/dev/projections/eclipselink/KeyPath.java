@@ -3,6 +3,7 @@ package dev.projections.eclipselink;
 import dev.projections.Projected;
 import java.util.Map;
 import org.eclipse.persistence.descriptors.ClassDescriptor;
+import org.eclipse.persistence.internal.identitymaps.CacheId;
 import org.eclipse.persistence.internal.sessions.AbstractSession;
 import org.eclipse.persistence.mappings.DatabaseMapping;
 import org.eclipse.persistence.mappings.ManyToOneMapping;
@@ -89,8 +90,21 @@ final class KeyPath {
         return switch (kind) {
             case ID -> ids.idOf(entity, session);
             case BASIC -> text(mapping.getAttributeValueFromObject(entity));
-            case ASSOCIATION -> ids.idOf(mapping.getRealAttributeValueFromObject(entity, session), session);
+            case ASSOCIATION -> associatedKey(entity, session);
         };
+    }
+
+    /**
+     * The associated entity's id without loading it: a lazy association not loaded yet gives its foreign key from the row
+     * its value holder keeps (loading in the middle of EclipseLink's commit would run queries there). A composite key,
+     * or one the value holder cannot give, is taken from the loaded entity.
+     */
+    private String associatedKey(Object entity, AbstractSession session) {
+        Object key = ((ObjectReferenceMapping) mapping).extractPrimaryKeysForReferenceObject(entity, session);
+        if (key != null && !(key instanceof CacheId)) {
+            return key.toString();
+        }
+        return ids.idOf(mapping.getRealAttributeValueFromObject(entity, session), session);
     }
 
     /**

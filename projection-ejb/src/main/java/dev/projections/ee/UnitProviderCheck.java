@@ -149,12 +149,18 @@ final class UnitProviderCheck {
         return units;
     }
 
+    /** The unit's session customizer; a unit configured by a sessions.xml names it there (not read here). */
     private static String customizerOf(Element unit) {
+        String customizer = property(unit, CUSTOMIZER_PROPERTY);
+        String sessionsXml = property(unit, "eclipselink.sessions-xml");
+        return customizer != null ? customizer : sessionsXml == null ? null : "(in " + sessionsXml + ")";
+    }
+
+    private static String property(Element unit, String name) {
         NodeList properties = unit.getElementsByTagNameNS("*", "property");
         for (int i = 0; i < properties.getLength(); i++) {
             Element property = (Element) properties.item(i);
-            if (CUSTOMIZER_PROPERTY.equals(property.getAttribute("name").trim())
-                    && !property.getAttribute("value").isBlank()) {
+            if (name.equals(property.getAttribute("name").trim()) && !property.getAttribute("value").isBlank()) {
                 return property.getAttribute("value").trim();
             }
         }

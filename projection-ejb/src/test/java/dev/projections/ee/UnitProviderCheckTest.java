@@ -77,6 +77,20 @@ class UnitProviderCheckTest {
     }
 
     @Test
+    void anEclipseLinkUnitConfiguredByASessionsXmlPasses() throws Exception {
+        List<UnitProviderCheck.Unit> units = parse("""
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="orders">
+                    <properties>
+                      <property name="eclipselink.sessions-xml" value="META-INF/orders-sessions.xml"/>
+                    </properties>
+                  </persistence-unit>
+                </persistence>
+                """);
+        assertThat(UnitProviderCheck.problem(units.get(0), PAYARA_DEFAULT)).as("its customizer is in that file").isNull();
+    }
+
+    @Test
     void aUnitNamingAnotherProviderFailsEverywhere() {
         var unit = new UnitProviderCheck.Unit("reports", "org.apache.openjpa.persistence.PersistenceProviderImpl", "x");
         assertThat(UnitProviderCheck.problem(unit, null))

@@ -52,6 +52,13 @@ public class ShelfResource {
         return Response.noContent().build();
     }
 
+    @POST
+    @Path("{id}/reading")
+    public Response markAndRead(@PathParam("id") long id, @QueryParam("mark") String mark) {
+        shelves.markAndRead(id, mark);
+        return Response.noContent().build();
+    }
+
     @GET
     @Path("/counts/{shelf}")
     public Response count(@PathParam("shelf") String shelf) {

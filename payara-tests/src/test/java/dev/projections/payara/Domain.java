@@ -1,0 +1,138 @@
+package dev.projections.payara;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A domain of its own of a GlassFish-family server (Payara, GlassFish) for one test class: created on a port base no
+ * other test uses, started, given the PostgreSQL driver and a pool behind {@code jdbc/__default}, stopped at the end
+ * whatever happened (also when the JVM is aborted).
+ */
+final class Domain {
+
+    private final Path home;
+    private final Path domains;
+    private final String name;
+    private final int portBase;
+    private final Asadmin asadmin;
+    private final Consumer<String> log;
+    private boolean started;
+
+    Domain(Path home, Path domains, String name, int portBase, Consumer<String> log) {
+        this.home = home;
+        this.domains = domains.toAbsolutePath();
+        this.name = name;
+        this.portBase = portBase;
+        this.asadmin = new Asadmin(home, adminPort());
+        this.log = log;
+    }
+
+    int adminPort() {
+        return portBase + 48;
+    }
+
+    int httpPort() {
+        return portBase + 80;
+    }
+
+    Asadmin asadmin() {
+        return asadmin;
+    }
+
+    /** Creates the domain afresh (a run that died before leaves one behind) and starts it. */
+    void createAndStart() throws IOException {
+        if (!Files.isExecutable(home.resolve("bin/asadmin"))) {
+            throw new IllegalStateException("no unpacked distribution at " + home);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
+        if (Files.isDirectory(domains.resolve(name))) {
+            asadmin.local(120, "stop-domain", "--domaindir", domains.toString(), name);
+            deleteTree(domains.resolve(name));
+        }
+        for (int port : new int[] {adminPort(), httpPort(), portBase + 81, portBase + 37}) {
+            requireFree(port);
+        }
+        log.accept("create-domain (portbase " + portBase + ")");
+        Asadmin.Result created = asadmin.local(300, "create-domain", "--domaindir", domains.toString(), "--portbase",
+                Integer.toString(portBase), "--nopassword", name);
+        if (!created.ok()) {
+            throw new IllegalStateException(created.output());
+        }
+        log.accept("start-domain");
+        synchronized (this) {
+            started = true;
+        }
+        Asadmin.Result start = asadmin.local(300, "start-domain", "--domaindir", domains.toString(), name);
+        if (!start.ok()) {
+            throw new IllegalStateException(start.output());
+        }
+    }
+
+    /** The PostgreSQL driver, a pool on {@code db} and {@code jdbc/__default} on that pool. */
+    void defaultDatasourceOn(Path driver, Database db) {
+        asadmin.ok("add-library", driver.toAbsolutePath().toString());
+        // the server wants a password property even where PostgreSQL's trust authentication ignores it
+        String password = db.password().isEmpty() ? "trust-ignores-it" : db.password();
+        asadmin.ok("create-jdbc-connection-pool",
+                "--datasourceclassname", "org.postgresql.ds.PGSimpleDataSource", "--restype", "javax.sql.DataSource",
+                "--steadypoolsize", "2", "--maxpoolsize", "30",
+                "--isconnectvalidatereq", "true", "--validationmethod", "custom-validation",
+                "--validationclassname", "org.glassfish.api.jdbc.validation.PostgresConnectionValidation",
+                "--failconnection", "true",
+                "--property", "serverName=" + db.host() + ":portNumber=" + db.port() + ":databaseName=" + db.name()
+                        + ":user=" + db.user() + ":password=" + password,
+                "ProjectionPool");
+        asadmin.ok("ping-connection-pool", "ProjectionPool");
+        asadmin.ok("set", "resources.jdbc-resource.jdbc/__default.pool-name=ProjectionPool");
+    }
+
+    void stop() {
+        synchronized (this) {
+            if (!started) {
+                return;
+            }
+            started = false;
+        }
+        log.accept("stop-domain");
+        Asadmin.Result stopped = asadmin.local(180, "stop-domain", "--domaindir", domains.toString(), "--kill=false",
+                name);
+        if (!stopped.ok()) {
+            log.accept("stop-domain failed, killing it: " + stopped.output());
+            asadmin.local(60, "stop-domain", "--domaindir", domains.toString(), "--kill=true", name);
+        }
+        log.accept("stopped");
+    }
+
+    /** The domain's log, rotated files included (the domain is this run's own). */
+    String serverLog() throws IOException {
+        StringBuilder all = new StringBuilder();
+        try (Stream<Path> files = Files.list(domains.resolve(name).resolve("logs"))) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("server.log")).sorted().toList()) {
+                all.append(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+            }
+        }
+        return all.toString();
+    }
+
+    private static void requireFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            socket.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new IllegalStateException("port " + port + " is taken: another domain? (-Dpayara.portbase=…)", e);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
