@@ -1,6 +1,7 @@
 package dev.projections.eclipselink;
 
 import dev.projections.Projected;
+import dev.projections.marking.Declarations;
 import java.util.Map;
 import org.eclipse.persistence.descriptors.ClassDescriptor;
 import org.eclipse.persistence.internal.identitymaps.CacheId;
@@ -75,10 +76,7 @@ final class KeyPath {
     }
 
     private static IllegalStateException invalid(ClassDescriptor entity, Projected declaration, String why) {
-        return new IllegalStateException("@Projected(value = \"" + declaration.value() + "\", id = \""
-                + declaration.id() + "\") on entity " + entity.getJavaClassName() + " has an invalid key path \""
-                + declaration.id() + "\": " + why
-                + ". Use the entity's id (id = \"\"), a basic attribute or a @ManyToOne association.");
+        return Declarations.invalidPath(entity.getJavaClassName(), declaration, why);
     }
 
     String projection() {

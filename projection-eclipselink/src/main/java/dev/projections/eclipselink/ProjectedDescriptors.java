@@ -1,6 +1,7 @@
 package dev.projections.eclipselink;
 
 import dev.projections.Projected;
+import dev.projections.marking.Declarations;
 import dev.projections.marking.ProjectionNames;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,7 +31,7 @@ final class ProjectedDescriptors {
                 continue;
             }
             List<KeyPath> entityPaths = new ArrayList<>();
-            for (Projected declaration : declarationsOf(descriptor.getJavaClass())) {
+            for (Projected declaration : Declarations.of(descriptor.getJavaClass())) {
                 ProjectionNames.check(declaration.value(), descriptor.getJavaClassName());
                 entityPaths.add(KeyPath.resolve(descriptor, declaration, all));
             }
@@ -40,15 +41,6 @@ final class ProjectedDescriptors {
             }
         }
         return new ProjectedDescriptors(Map.copyOf(paths), List.copyOf(projected));
-    }
-
-    /** Declarations on the class and its superclasses: a subclass entity marks what its root declares. */
-    private static List<Projected> declarationsOf(Class<?> type) {
-        List<Projected> declarations = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            declarations.addAll(List.of(c.getAnnotationsByType(Projected.class)));
-        }
-        return declarations;
     }
 
     boolean isEmpty() {

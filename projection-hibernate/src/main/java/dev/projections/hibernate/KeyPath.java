@@ -1,6 +1,7 @@
 package dev.projections.hibernate;
 
 import dev.projections.Projected;
+import dev.projections.marking.Declarations;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.mapping.Component;
 import org.hibernate.mapping.ManyToOne;
@@ -70,10 +71,7 @@ final class KeyPath {
     }
 
     private static IllegalStateException invalid(PersistentClass entity, Projected declaration, String why) {
-        return new IllegalStateException("@Projected(value = \"" + declaration.value() + "\", id = \""
-                + declaration.id() + "\") on entity " + entity.getEntityName() + " has an invalid key path \""
-                + declaration.id() + "\": " + why
-                + ". Use the entity's id (id = \"\"), a basic attribute or a @ManyToOne association.");
+        return Declarations.invalidPath(entity.getEntityName(), declaration, why);
     }
 
     String projection() {

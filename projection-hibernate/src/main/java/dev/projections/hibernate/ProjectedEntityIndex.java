@@ -1,5 +1,6 @@
 package dev.projections.hibernate;
 
+import dev.projections.marking.Declarations;
 import dev.projections.marking.ProjectionNames;
 import dev.projections.Projected;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ final class ProjectedEntityIndex {
         Map<String, List<KeyPath>> paths = new HashMap<>();
         for (PersistentClass entity : metadata.getEntityBindings()) {
             List<KeyPath> entityPaths = new ArrayList<>();
-            for (Projected declaration : declarationsOf(entity.getMappedClass())) {
+            for (Projected declaration : Declarations.of(entity.getMappedClass())) {
                 ProjectionNames.check(declaration.value(), entity.getEntityName());
                 entityPaths.add(KeyPath.resolve(entity, declaration));
             }
@@ -31,15 +32,6 @@ final class ProjectedEntityIndex {
             }
         }
         return new ProjectedEntityIndex(Map.copyOf(paths));
-    }
-
-    /** Declarations on the class and its superclasses: a subclass entity marks what its root declares. */
-    private static List<Projected> declarationsOf(Class<?> type) {
-        List<Projected> declarations = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            declarations.addAll(List.of(c.getAnnotationsByType(Projected.class)));
-        }
-        return declarations;
     }
 
     boolean isEmpty() {
