@@ -39,7 +39,7 @@ record MarkingDatabase(String name, String driver, String url, String user, Stri
         return databases;
     }
 
-    private static MarkingDatabase h2(String suffix) throws Exception {
+    static MarkingDatabase h2(String suffix) throws Exception {
         String url = "jdbc:h2:mem:marking_" + suffix + ";DB_CLOSE_DELAY=-1";
         try (Connection connection = DriverManager.getConnection(url, "sa", "");
              Statement statement = connection.createStatement()) {

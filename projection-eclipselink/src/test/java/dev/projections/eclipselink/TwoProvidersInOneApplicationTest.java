@@ -1,0 +1,90 @@
+package dev.projections.eclipselink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.MarkKey;
+import dev.projections.marking.MarkSinks;
+import dev.projections.marking.ProjectedUnits;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One application, two persistence units on one database, one on Hibernate ORM and one on EclipseLink: both
+ * integrations run side by side, each unit is known to the engine, and each unit's changes are marked (issue 49's
+ * "two units on different providers": supported).
+ */
+class TwoProvidersInOneApplicationTest {
+
+    @Test
+    void unitsOnHibernateAndOnEclipseLinkAreBothMarked() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        MarkSinks.install(sink);
+        MarkingDatabase h2 = MarkingDatabase.h2("two_providers");
+        int before = ProjectedUnits.units().size();
+        EntityManagerFactory hibernate = Persistence.createEntityManagerFactory("marking-hibernate", h2.unitProperties());
+        EntityManagerFactory eclipseLink = Persistence.createEntityManagerFactory("marking-eclipselink",
+                h2.unitProperties());
+        try {
+            eclipseLink.createEntityManager().close(); // EclipseLink starts (and makes its tables) at its first one
+            assertThat(ProjectedUnits.units()).as("both units known to the engine").hasSize(before + 2);
+
+            inTransaction(hibernate, em -> {
+                em.persist(new MarkedCustomer(1, "on Hibernate"));
+                em.persist(new MarkedOrder(10, "north", em.find(MarkedCustomer.class, 1L)));
+            });
+            inTransaction(eclipseLink, em -> {
+                em.persist(new MarkedCustomer(2, "on EclipseLink"));
+                em.persist(new MarkedOrder(20, "south", em.find(MarkedCustomer.class, 2L)));
+            });
+
+            assertThat(pending(h2)).containsExactly(key("customer-stats", "1"), key("customer-stats", "2"),
+                    key("order-search", "10"), key("order-search", "20"), key("region-stats", "north"),
+                    key("region-stats", "south"));
+            assertThat(sink.writes).as("one write per transaction, whichever the provider").hasSize(2);
+            assertThat(sink.handedOver).hasSize(2);
+        } finally {
+            hibernate.close();
+            eclipseLink.close();
+            MarkSinks.install(null);
+        }
+        assertThat(ProjectedUnits.units()).hasSize(before);
+    }
+
+    private static void inTransaction(EntityManagerFactory factory, Consumer<EntityManager> work) {
+        EntityManager em = factory.createEntityManager();
+        try {
+            em.getTransaction().begin();
+            work.accept(em);
+            em.getTransaction().commit();
+        } finally {
+            if (em.getTransaction().isActive()) {
+                em.getTransaction().rollback();
+            }
+            em.close();
+        }
+    }
+
+    private static List<MarkKey> pending(MarkingDatabase database) throws Exception {
+        List<MarkKey> keys = new ArrayList<>();
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(
+                     "SELECT projection, tenant_id, entity_id FROM projection_pending ORDER BY projection, entity_id")) {
+            while (rows.next()) {
+                keys.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
+            }
+        }
+        return keys;
+    }
+
+    private static MarkKey key(String projection, String id) {
+        return new MarkKey(projection, "", id);
+    }
+}
