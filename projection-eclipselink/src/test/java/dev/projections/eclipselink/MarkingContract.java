@@ -264,7 +264,12 @@ abstract class MarkingContract {
     }
 
     private void inTransaction(MarkingDatabase database, Consumer<EntityManager> work) {
-        EntityManager em = factory(database).createEntityManager();
+        inTransaction(factory(database), work);
+    }
+
+    /** {@code work} in a resource-local transaction of its own, committed; rolled back if it throws. */
+    static void inTransaction(EntityManagerFactory factory, Consumer<EntityManager> work) {
+        EntityManager em = factory.createEntityManager();
         try {
             em.getTransaction().begin();
             work.accept(em);
@@ -282,7 +287,8 @@ abstract class MarkingContract {
                 d -> Persistence.createEntityManagerFactory(unit(), d.unitProperties()));
     }
 
-    private static List<MarkKey> pending(MarkingDatabase database) throws Exception {
+    /** The pending table's keys, in key order. */
+    static List<MarkKey> pending(MarkingDatabase database) throws Exception {
         List<MarkKey> keys = new ArrayList<>();
         try (Connection connection = database.connect(); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(
@@ -294,7 +300,7 @@ abstract class MarkingContract {
         return keys;
     }
 
-    private static MarkKey key(String projection, String id) {
+    static MarkKey key(String projection, String id) {
         return new MarkKey(projection, "", id);
     }
 

@@ -2,18 +2,10 @@ package dev.projections.eclipselink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.MarkKey;
 import dev.projections.marking.MarkSinks;
 import dev.projections.marking.ProjectedUnits;
-import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,18 +28,18 @@ class TwoProvidersInOneApplicationTest {
             eclipseLink.createEntityManager().close(); // EclipseLink starts (and makes its tables) at its first one
             assertThat(ProjectedUnits.units()).as("both units known to the engine").hasSize(before + 2);
 
-            inTransaction(hibernate, em -> {
+            MarkingContract.inTransaction(hibernate, em -> {
                 em.persist(new MarkedCustomer(1, "on Hibernate"));
                 em.persist(new MarkedOrder(10, "north", em.find(MarkedCustomer.class, 1L)));
             });
-            inTransaction(eclipseLink, em -> {
+            MarkingContract.inTransaction(eclipseLink, em -> {
                 em.persist(new MarkedCustomer(2, "on EclipseLink"));
                 em.persist(new MarkedOrder(20, "south", em.find(MarkedCustomer.class, 2L)));
             });
 
-            assertThat(pending(h2)).containsExactly(key("customer-stats", "1"), key("customer-stats", "2"),
-                    key("order-search", "10"), key("order-search", "20"), key("region-stats", "north"),
-                    key("region-stats", "south"));
+            assertThat(MarkingContract.pending(h2)).containsExactly(MarkingContract.key("customer-stats", "1"), MarkingContract.key("customer-stats", "2"),
+                    MarkingContract.key("order-search", "10"), MarkingContract.key("order-search", "20"), MarkingContract.key("region-stats", "north"),
+                    MarkingContract.key("region-stats", "south"));
             assertThat(sink.writes).as("one write per transaction, whichever the provider").hasSize(2);
             assertThat(sink.handedOver).hasSize(2);
         } finally {
@@ -56,35 +48,5 @@ class TwoProvidersInOneApplicationTest {
             MarkSinks.install(null);
         }
         assertThat(ProjectedUnits.units()).hasSize(before);
-    }
-
-    private static void inTransaction(EntityManagerFactory factory, Consumer<EntityManager> work) {
-        EntityManager em = factory.createEntityManager();
-        try {
-            em.getTransaction().begin();
-            work.accept(em);
-            em.getTransaction().commit();
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
-            }
-            em.close();
-        }
-    }
-
-    private static List<MarkKey> pending(MarkingDatabase database) throws Exception {
-        List<MarkKey> keys = new ArrayList<>();
-        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(
-                     "SELECT projection, tenant_id, entity_id FROM projection_pending ORDER BY projection, entity_id")) {
-            while (rows.next()) {
-                keys.add(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)));
-            }
-        }
-        return keys;
-    }
-
-    private static MarkKey key(String projection, String id) {
-        return new MarkKey(projection, "", id);
     }
 }
