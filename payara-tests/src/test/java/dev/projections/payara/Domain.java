@@ -74,21 +74,28 @@ final class Domain {
         }
     }
 
-    /** The PostgreSQL driver, a pool on {@code db} and {@code jdbc/__default} on that pool. */
-    void defaultDatasourceOn(Path driver, Database db) {
+    /**
+     * The server's side as README "Running on Payara and GlassFish" tells an operator: the PostgreSQL driver, the
+     * database's coordinates as system properties, then {@code asadmin multimode --file} with the repository's
+     * {@code docs/install/glassfish.asadmin} (pool, {@code jdbc/ProjectionDS}, the realm {@code Projections}).
+     */
+    void installProjections(Path driver, Path script, Database db) {
         asadmin.ok("add-library", driver.toAbsolutePath().toString());
         // the server wants a password property even where PostgreSQL's trust authentication ignores it
         String password = db.password().isEmpty() ? "trust-ignores-it" : db.password();
-        asadmin.ok("create-jdbc-connection-pool",
-                "--datasourceclassname", "org.postgresql.ds.PGSimpleDataSource", "--restype", "javax.sql.DataSource",
-                "--steadypoolsize", "2", "--maxpoolsize", "30",
-                "--isconnectvalidatereq", "true", "--validationmethod", "custom-validation",
-                "--validationclassname", "org.glassfish.api.jdbc.validation.PostgresConnectionValidation",
-                "--failconnection", "true",
-                "--property", "serverName=" + db.host() + ":portNumber=" + db.port() + ":databaseName=" + db.name()
-                        + ":user=" + db.user() + ":password=" + password,
-                "ProjectionPool");
-        asadmin.ok("ping-connection-pool", "ProjectionPool");
+        asadmin.ok("create-system-properties", "projections.db.host=" + db.host() + ":projections.db.port=" + db.port()
+                + ":projections.db.name=" + db.name() + ":projections.db.user=" + db.user()
+                + ":projections.db.password=" + password);
+        asadmin.ok("multimode", "--file", script.toAbsolutePath().toString());
+    }
+
+    /** An operator of the console in the realm the script created; {@code role} is its group. */
+    void operator(String name, String password, String role) {
+        asadmin.okWithPassword(password, "create-file-user", "--authrealmname", "Projections", "--groups", role, name);
+    }
+
+    /** The server's default datasource, {@code jdbc/__default}, on the script's pool (for units that name none). */
+    void defaultDatasourceOnTheProjectionsPool() {
         asadmin.ok("set", "resources.jdbc-resource.jdbc/__default.pool-name=ProjectionPool");
     }
 

@@ -23,6 +23,10 @@ final class Http {
         this.port = port;
     }
 
+    int port() {
+        return port;
+    }
+
     HttpResponse<String> get(String path) throws Exception {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
@@ -44,6 +48,12 @@ final class Http {
                 .collect(Collectors.joining("&"));
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** A form already encoded ({@code title=Dune&author=Frank+Herbert}) sent with {@code method}. */
+    HttpResponse<String> form(String method, String path, String encoded) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/x-www-form-urlencoded")
+                .method(method, HttpRequest.BodyPublishers.ofString(encoded)));
     }
 
     /** Servlet FORM login: ask for a protected page, post the form, land on the page (or the error page). */

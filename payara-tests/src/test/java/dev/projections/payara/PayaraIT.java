@@ -21,14 +21,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The demo EAR's Payara flavour on Payara Server 6, set up the way README "Running on Payara" tells an operator to:
- * a domain of its own (portbase 14800: admin 14848, HTTP 14880, so nothing collides with the WildFly tests), the
- * PostgreSQL driver, a pool behind {@code jdbc/__default}, a file realm {@code Projections} with an admin and a
- * viewer, group-to-role mapping, then {@code asadmin deploy}. Checked over HTTP and SQL: marking and after-commit
- * refresh, the sweep timer, a rebuild started from the console to FINISHED, the console's login and pages, health and
- * metrics; then that a persistence unit on EclipseLink without the marking customizer fails the deployment naming it,
- * and that one with it (the shelf application) is marked in its JTA transactions. The domain is stopped at the end
- * whatever happened.
+ * Payara Server 6 set up the way README "Running on Payara and GlassFish" tells an operator to: a domain of its own
+ * (portbase 14800: admin 14848, HTTP 14880, so nothing collides with the WildFly tests), the PostgreSQL driver, the
+ * database's coordinates, {@code asadmin multimode --file docs/install/glassfish.asadmin}, operators; for the demo the
+ * server's default datasource on the script's pool. First the demo EAR's Payara flavour (Hibernate bundled), checked
+ * over HTTP and SQL: marking and after-commit refresh, the sweep timer, a rebuild started from the console to
+ * FINISHED, the console's login and pages, health and metrics; then that a persistence unit on EclipseLink without the
+ * marking customizer fails the deployment naming it, that one with it (the shelf application) is marked in its JTA
+ * transactions, and that it-tests' library application and single WAR, built for EclipseLink, run. The domain is
+ * stopped at the end whatever happened.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,6 +42,9 @@ class PayaraIT {
 
     private final Path ear = Path.of(property("payara.ear", "../projection-ear-payara/target/projection-ear-payara.ear"));
     private final Path driver = Path.of(property("payara.driver", "target/driver/postgresql.jar"));
+    private final Path script = Path.of(property("glassfish.script", "../docs/install/glassfish.asadmin"));
+    private final Path libraryEar = Path.of(property("library.ear", "target/it/library-app/library-ear/target/library.ear"));
+    private final Path notesWar = Path.of(property("notes.war", "target/it/notes-war/target/notes.war"));
     private final Path eclipseLinkMarking = Path.of(property("payara.eclipselink-marking",
             "target/driver/projection-eclipselink.jar"));
     private final Database db = new Database(property("payara.db.host", "127.0.0.1"),
@@ -71,19 +75,17 @@ class PayaraIT {
         log("database " + db.name() + " created afresh");
         domain.createAndStart();
 
-        log("driver, pool, jdbc/__default, settings, realm, users");
-        domain.defaultDatasourceOn(driver, db);
-        // the demo's unit and DemoSchema use java:comp/DefaultDataSource; the engine is told the same resource, and
-        // sweeps every 2 s so that the sweep test is quick
+        log("driver, database coordinates, docs/install/glassfish.asadmin, operators");
+        domain.installProjections(driver, script, db);
+        domain.operator("admin", ADMIN_PASSWORD, "projection-admin");
+        domain.operator("viewer", VIEWER_PASSWORD, "projection-viewer");
+        // the library application's operators, for the last test
+        domain.operator("alice", ADMIN_PASSWORD, "projection-admin");
+        domain.operator("bob", VIEWER_PASSWORD, "projection-viewer");
+        // the demo's unit and DemoSchema use java:comp/DefaultDataSource: the server's default on the script's pool,
+        // told to the engine; a sweep every 2 s keeps the sweep test quick
+        domain.defaultDatasourceOnTheProjectionsPool();
         asadmin.ok("create-system-properties", "projection.datasource=jdbc/__default:projection.sweep-interval=2s");
-        asadmin.ok("create-auth-realm", "--classname", "com.sun.enterprise.security.auth.realm.file.FileRealm",
-                "--property", "file=${com.sun.aas.instanceRoot}/config/projections-keyfile:jaas-context=fileRealm",
-                "Projections");
-        asadmin.okWithPassword(ADMIN_PASSWORD, "create-file-user", "--authrealmname", "Projections",
-                "--groups", "projection-admin", "admin");
-        asadmin.okWithPassword(VIEWER_PASSWORD, "create-file-user", "--authrealmname", "Projections",
-                "--groups", "projection-viewer", "viewer");
-        asadmin.ok("set", "configs.config.server-config.security-service.activate-default-principal-to-role-mapping=true");
 
         log("deploy " + ear.getFileName());
         asadmin.ok("deploy", "--name", APP, ear.toAbsolutePath().toString());
@@ -274,6 +276,26 @@ class PayaraIT {
         log("deployed the shelf application on EclipseLink");
         ShelfApplication.checkMarking(new Http(httpPort), db);
         log("EclipseLink unit: marked at commit, handed over, moves and explicit marks refreshed, rollback unmarked");
+    }
+
+    /**
+     * it-tests' library application and single WAR, built with -Declipselink (the BOM and one EclipseLink starter
+     * each, no Hibernate), on the datasource the script created and the engine's defaults: each alone on the server.
+     */
+    @Test
+    @Order(9)
+    void theLibraryApplicationAndTheSingleWarRunOnPayarasEclipseLink() throws Exception {
+        asadmin.ok("undeploy", APP + "-shelf");
+        asadmin.ok("delete-system-property", "projection.datasource");
+        asadmin.ok("delete-system-property", "projection.sweep-interval");
+        asadmin.ok("deploy", "--name", "library", libraryEar.toAbsolutePath().toString());
+        OwnApplications.checkLibrary(new Http(httpPort), db, ADMIN_PASSWORD, VIEWER_PASSWORD, true);
+        asadmin.ok("undeploy", "library");
+        log("library application: read model, console, health and metrics ok");
+        asadmin.ok("deploy", "--name", "notes", "--contextroot", "notes", notesWar.toAbsolutePath().toString());
+        OwnApplications.checkNotes(new Http(httpPort));
+        asadmin.ok("undeploy", "notes");
+        log("single WAR: read model, health and metrics ok");
     }
 
     // ------------------------------------------------------------------ helpers
