@@ -5,10 +5,12 @@ import dev.projections.marking.MarkSink;
 import dev.projections.marking.MarkSinks;
 import dev.projections.marking.TransactionMarks;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.WeakHashMap;
 import org.eclipse.persistence.config.PersistenceUnitProperties;
 import org.eclipse.persistence.internal.databaseaccess.Accessor;
@@ -189,9 +191,22 @@ final class CommitMarks extends SessionEventAdapter {
         return client.hasExternalTransactionController();
     }
 
-    /** The persistence context's EclipseLink tenant ({@code eclipselink.tenant-id}), else the application's. */
+    /**
+     * The persistence context's EclipseLink tenant: the value it gives a tenant context property of the unit's
+     * {@code @Multitenant} entities — {@code eclipselink.tenant-id} first, then the others by name, so that the choice
+     * never depends on a set's order — else the application's ({@code TenantResolver}). One tenant per transaction's
+     * marks, as on Hibernate.
+     */
     private static String tenantOf(AbstractSession client, MarkSink sink) {
-        Object tenant = client.getProperty(PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
-        return tenant != null && !tenant.toString().isEmpty() ? tenant.toString() : sink.currentTenant();
+        List<String> properties = new ArrayList<>(new TreeSet<>(client.getMultitenantContextProperties()));
+        properties.remove(PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
+        properties.add(0, PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
+        for (String property : properties) {
+            Object tenant = client.getProperty(property);
+            if (tenant != null && !tenant.toString().isEmpty()) {
+                return tenant.toString();
+            }
+        }
+        return sink.currentTenant();
     }
 }
