@@ -82,6 +82,7 @@ class GlassFishIT {
     @Test
     @Order(2)
     void theLibraryApplicationBuiltWithTheEclipseLinkStarterRefreshesAndItsConsoleAnswers() throws Exception {
+        OwnApplications.requireEclipseLinkOnly(libraryEar);
         asadmin.ok("deploy", "--name", "library", libraryEar.toAbsolutePath().toString());
         log("deployed library.ear");
         OwnApplications.checkLibrary(new Http(domain.httpPort()), db, ADMIN_PASSWORD, VIEWER_PASSWORD, false);
@@ -92,9 +93,10 @@ class GlassFishIT {
     @Test
     @Order(3)
     void theSingleWarBuiltWithTheEclipseLinkWarStarterRefreshesItsReadModel() throws Exception {
+        OwnApplications.requireEclipseLinkOnly(notesWar);
         asadmin.ok("deploy", "--name", "notes", "--contextroot", "notes", notesWar.toAbsolutePath().toString());
         log("deployed notes.war");
-        OwnApplications.checkNotes(new Http(domain.httpPort()));
+        OwnApplications.checkNotes(new Http(domain.httpPort()), ADMIN_PASSWORD);
         asadmin.ok("undeploy", "notes");
         log("single WAR: read model, health and metrics ok");
     }

@@ -58,8 +58,13 @@ final class Http {
 
     /** Servlet FORM login: ask for a protected page, post the form, land on the page (or the error page). */
     HttpResponse<String> login(String user, String password) throws Exception {
-        get("/projections/");
-        return postForm("/projections/j_security_check", Map.of("j_username", user, "j_password", password));
+        return login("/projections", user, password);
+    }
+
+    /** The same for the console under {@code base} (a single WAR's: {@code /notes/projections}). */
+    HttpResponse<String> login(String base, String user, String password) throws Exception {
+        get(base + "/");
+        return postForm(base + "/j_security_check", Map.of("j_username", user, "j_password", password));
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {

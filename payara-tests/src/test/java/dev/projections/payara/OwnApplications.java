@@ -3,6 +3,12 @@ package dev.projections.payara;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * it-tests' two applications of their own, built here for EclipseLink ({@code -Declipselink}: the BOM and
@@ -30,7 +36,8 @@ final class OwnApplications {
         assertThat(http.form("PUT", "/library/api/books/" + id, "title=Dune+Messiah").statusCode()).isEqualTo(200);
         idle(http, "/projections/test/idle?timeout=30s");
         assertThat(http.get("/library/api/books/" + id + "/title").body()).isEqualTo("Dune Messiah — Frank Herbert");
-        assertThat(db.count("SELECT count(*) FROM projection_pending WHERE entity_id = '" + id + "'")).isZero();
+        assertThat(db.count("SELECT count(*) FROM projection_pending WHERE projection = 'book-titles'"
+                + " AND entity_id = '" + id + "'")).isZero();
 
         String overview = new Http(http.port()).login("alice", adminPassword).body();
         assertThat(overview).contains("book-titles", "Rebuild…", "Log out");
@@ -51,14 +58,34 @@ final class OwnApplications {
         health(http, "/projections");
     }
 
-    /** notes-war (a single WAR): a note added, its line refreshed; health and metrics under the WAR's context. */
-    static void checkNotes(Http http) throws Exception {
+    /**
+     * notes-war (a single WAR): a note added, its line refreshed; the console, health and metrics under the WAR's
+     * context.
+     */
+    static void checkNotes(Http http, String adminPassword) throws Exception {
         HttpResponse<String> added = http.form("POST", "/notes/api/notes", "text=buy+milk");
         assertThat(added.statusCode()).as(added.body()).isEqualTo(200);
         String id = added.body();
         idle(http, "/notes/projections/test/idle?projection=note-lines&timeout=30s");
         assertThat(http.get("/notes/api/notes/" + id + "/line").body()).isEqualTo("#" + id + ": buy milk");
+        assertThat(new Http(http.port()).login("/notes/projections", "alice", adminPassword).body())
+                .contains("note-lines", "Rebuild…", "Log out");
         health(http, "/notes/projections");
+    }
+
+    /**
+     * What {@code archive} (an EAR or a WAR built with -Declipselink) holds of ours and of Hibernate: projection-eclipselink,
+     * and nothing whose name says Hibernate (neither Hibernate ORM nor projection-hibernate).
+     */
+    static void requireEclipseLinkOnly(Path archive) throws Exception {
+        List<String> entries = new ArrayList<>();
+        try (ZipFile zip = new ZipFile(archive.toFile())) {
+            zip.stream().map(ZipEntry::getName).forEach(entries::add);
+        }
+        assertThat(entries).as(archive.getFileName() + ": our EclipseLink integration")
+                .anyMatch(name -> name.contains("projection-eclipselink"));
+        assertThat(entries).as(archive.getFileName() + ": no Hibernate")
+                .noneMatch(name -> name.toLowerCase(Locale.ROOT).contains("hibernate"));
     }
 
     private static void idle(Http http, String path) throws Exception {

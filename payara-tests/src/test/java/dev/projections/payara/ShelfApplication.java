@@ -13,7 +13,8 @@ import java.util.Set;
  * JPQL, container-managed JTA transactions behind JAX-RS), whose unit runs on the server's own EclipseLink with
  * projection-eclipselink's session customizer, in the engine's part of the built EAR for Payara: with
  * projection-eclipselink in lib/ and neither Hibernate ORM nor projection-hibernate, so the engine needs no JPA
- * provider of its own.
+ * provider of its own. Beside its unit, a second one for reports that needs no customizer: it lists its only entity,
+ * which is not {@code @Projected}.
  */
 final class ShelfApplication {
 
@@ -40,6 +41,12 @@ final class ShelfApplication {
                                 value="dev.projections.eclipselink.ProjectionSessionCustomizer"/>
                       <property name="eclipselink.ddl-generation" value="create-or-extend-tables"/>
                     </properties>
+                  </persistence-unit>
+                  <!-- a second unit on EclipseLink without the customizer: it lists all its entities and none is
+                       @Projected, so the engine accepts it (UnitProviderCheck) -->
+                  <persistence-unit name="shelf-reports" transaction-type="JTA">
+                    <class>org.example.shelf.ShelfCount</class>
+                    <exclude-unlisted-classes>true</exclude-unlisted-classes>
                   </persistence-unit>
                 </persistence>
                 """)));

@@ -1,6 +1,9 @@
 package dev.projections.ee;
 
+import dev.projections.Projected;
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -14,7 +17,6 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import java.io.IOException;
 
 /**
  * The marking is an integration of Hibernate ORM or of EclipseLink (docs/contract.md §3, §10): a persistence unit run
@@ -41,12 +43,17 @@ final class UnitProviderCheck {
 
     /**
      * A unit as its descriptor declares it; {@code provider} is null when it names none, {@code customizer} when it
-     * sets no EclipseLink session customizer.
+     * sets no EclipseLink session customizer; {@code listedOnly} the classes it lists when they are all it can hold
+     * ({@code exclude-unlisted-classes}, no mapping file, no other jar), else null.
      */
-    record Unit(String name, String provider, String customizer, String descriptor) {
+    record Unit(String name, String provider, String customizer, String descriptor, List<String> listedOnly) {
 
         Unit(String name, String provider, String descriptor) {
             this(name, provider, null, descriptor);
+        }
+
+        Unit(String name, String provider, String customizer, String descriptor) {
+            this(name, provider, customizer, descriptor, null);
         }
     }
 
@@ -92,15 +99,36 @@ final class UnitProviderCheck {
                 // ours, or the application's own, which calls ours (README "Running on EclipseLink")
                 return null;
             }
+            if (unit.listedOnly() != null && noneProjected(unit.listedOnly())) {
+                // a unit of its own for reports or reference data: nothing in it could be marked
+                return null;
+            }
             return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + " but names no session"
                     + " customizer, so its changes would never be marked. Add <property name=\"" + CUSTOMIZER_PROPERTY
                     + "\" value=\"" + MARKING_CUSTOMIZER + "\"/> to the unit and projection-eclipselink to the EAR's"
-                    + " lib/ (README \"Running on EclipseLink\")";
+                    + " lib/ (README \"Running on EclipseLink\"). A unit none of whose entities is @Projected needs"
+                    + " neither when it lists them all (<class> elements and"
+                    + " <exclude-unlisted-classes>true</exclude-unlisted-classes>)";
         }
         return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + ": changes are marked by"
                 + " the Hibernate ORM and EclipseLink integrations only, so this unit's changes would never be marked."
                 + " Set <provider>org.hibernate.jpa.HibernatePersistenceProvider</provider> in the unit and bundle"
                 + " Hibernate ORM in the EAR's lib/, or run it on EclipseLink (README \"Running on EclipseLink\")";
+    }
+
+    /** Whether no class of {@code classes} is {@code @Projected}; false when one cannot be loaded (unknown). */
+    static boolean noneProjected(List<String> classes) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        for (String name : classes) {
+            try {
+                if (Class.forName(name, false, loader).isAnnotationPresent(Projected.class)) {
+                    return false;
+                }
+            } catch (ClassNotFoundException | LinkageError unknown) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static List<Unit> units() {
@@ -123,13 +151,25 @@ final class UnitProviderCheck {
         List<Unit> units = new ArrayList<>();
         for (URL url : descriptors.values()) {
             try (InputStream in = url.openStream()) {
-                units.addAll(parse(in, url.toString()));
+                List<Unit> parsed = parse(in, url.toString());
+                // a META-INF/orm.xml beside it maps classes no <class> lists: those units' classes are unknown
+                units.addAll(hasDefaultMappingFile(url) ? parsed.stream().map(u -> new Unit(u.name(), u.provider(),
+                        u.customizer(), u.descriptor(), null)).toList() : parsed);
             } catch (Exception e) {
                 // the container read it already and would have failed on a broken one: nothing to add here
                 LOG.log(Level.FINE, "cannot read " + url, e);
             }
         }
         return units;
+    }
+
+    private static boolean hasDefaultMappingFile(URL descriptor) {
+        try (InputStream orm = URI.create(descriptor.toString().replace("META-INF/persistence.xml", "META-INF/orm.xml"))
+                .toURL().openStream()) {
+            return true;
+        } catch (IOException | IllegalArgumentException absent) {
+            return false;
+        }
     }
 
     static List<Unit> parse(InputStream in, String descriptor) throws Exception {
@@ -144,9 +184,25 @@ final class UnitProviderCheck {
             NodeList providers = unit.getElementsByTagNameNS("*", "provider");
             String provider = providers.getLength() == 0 ? null : providers.item(0).getTextContent().trim();
             units.add(new Unit(unit.getAttribute("name"), provider == null || provider.isEmpty() ? null : provider,
-                    customizerOf(unit), descriptor));
+                    customizerOf(unit), descriptor, listedOnly(unit)));
         }
         return units;
+    }
+
+    /** The classes a unit lists when they are all it holds, else null. */
+    private static List<String> listedOnly(Element unit) {
+        NodeList exclude = unit.getElementsByTagNameNS("*", "exclude-unlisted-classes");
+        boolean excluded = exclude.getLength() > 0 && !"false".equals(exclude.item(0).getTextContent().trim());
+        if (!excluded || unit.getElementsByTagNameNS("*", "mapping-file").getLength() > 0
+                || unit.getElementsByTagNameNS("*", "jar-file").getLength() > 0) {
+            return null;
+        }
+        NodeList classes = unit.getElementsByTagNameNS("*", "class");
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < classes.getLength(); i++) {
+            names.add(classes.item(i).getTextContent().trim());
+        }
+        return List.copyOf(names);
     }
 
     /** The unit's session customizer; a unit configured by a sessions.xml names it there (not read here). */

@@ -99,4 +99,53 @@ class UnitProviderCheckTest {
         assertThat(UnitProviderCheck.problem(eclipseLink, null)).contains("names the provider " + PAYARA_DEFAULT)
                 .contains("names no session customizer");
     }
+
+    @dev.projections.Projected("things")
+    static class ProjectedThing {
+    }
+
+    static class PlainThing {
+    }
+
+    private static String unitListing(String exclude, String... classes) {
+        StringBuilder xml = new StringBuilder("""
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="reports">
+                """);
+        for (String name : classes) {
+            xml.append("    <class>").append(name).append("</class>\n");
+        }
+        xml.append(exclude).append("  </persistence-unit>\n</persistence>\n");
+        return xml.toString();
+    }
+
+    @Test
+    void anEclipseLinkUnitThatListsOnlyEntitiesNoneOfThemProjectedNeedsNoCustomizer() throws Exception {
+        List<UnitProviderCheck.Unit> units = parse(unitListing(
+                "<exclude-unlisted-classes>true</exclude-unlisted-classes>", PlainThing.class.getName()));
+        assertThat(units.get(0).listedOnly()).containsExactly(PlainThing.class.getName());
+        assertThat(UnitProviderCheck.problem(units.get(0), PAYARA_DEFAULT)).isNull();
+    }
+
+    @Test
+    void anEclipseLinkUnitListingAProjectedEntityStillNeedsTheCustomizer() throws Exception {
+        var unit = parse(unitListing("<exclude-unlisted-classes/>", PlainThing.class.getName(),
+                ProjectedThing.class.getName())).get(0);
+        assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).contains("names no session customizer");
+    }
+
+    @Test
+    void anEclipseLinkUnitWhoseEntitiesAreNotAllKnownStillNeedsTheCustomizer() throws Exception {
+        String plain = PlainThing.class.getName();
+        for (String xml : List.of(
+                unitListing("", plain),
+                unitListing("<exclude-unlisted-classes>false</exclude-unlisted-classes>", plain),
+                unitListing("<mapping-file>META-INF/reports.xml</mapping-file>"
+                        + "<exclude-unlisted-classes>true</exclude-unlisted-classes>", plain),
+                unitListing("<exclude-unlisted-classes>true</exclude-unlisted-classes>", "org.example.NoSuchEntity"))) {
+            var unit = parse(xml).get(0);
+            assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).as(xml).contains("names no session customizer")
+                    .contains("lists them all");
+        }
+    }
 }
