@@ -19,11 +19,12 @@ import java.util.Properties;
  * An unmodified WildFly distribution, unpacked by the build, configured only through its own {@code jboss-cli}
  * the way docs/install.md tells a user to. Each start gets a fresh copy of the distribution's {@code standalone}
  * directory as its base directory, so a rerun starts from the pristine configuration. Port offset 300: it can
- * run beside the Arquillian-managed server.
+ * run beside the Arquillian-managed server; plus {@code projection.it.port-offset} for a pass that runs beside the
+ * main one (CI's Jakarta EE 11 pass on WildFly Preview).
  */
 final class StockServer implements AutoCloseable {
 
-    static final int PORT_OFFSET = 300;
+    static final int PORT_OFFSET = 300 + Integer.parseInt(System.getProperty("projection.it.port-offset", "0").strip());
 
     private final Path home;
     private final Path base;
