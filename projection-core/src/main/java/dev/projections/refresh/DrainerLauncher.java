@@ -106,7 +106,9 @@ public final class DrainerLauncher implements Sweep.Drainers {
      */
     @Override
     public boolean startIfSlotFree(DrainerOrigin origin) {
-        return startIfSlotFree(origin, engine.claimable());
+        // another instance's signal may follow its resume of a projection this instance's copy of the pauses, up to a
+        // second old, still calls paused: its marks would wait for the next sweep (WebAndProcessingNodesIT)
+        return startIfSlotFree(origin, origin == DrainerOrigin.SIGNAL ? engine.claimableAfresh() : engine.claimable());
     }
 
     /** As {@link #startIfSlotFree(DrainerOrigin)}, for the due marks of {@code projections} only. */

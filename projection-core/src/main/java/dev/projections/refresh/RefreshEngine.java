@@ -364,6 +364,17 @@ public final class RefreshEngine {
         return catalog.claimable();
     }
 
+    /**
+     * The projections this instance may claim marks of, read afresh where its copy of the pauses calls one paused:
+     * another instance may have resumed it a moment ago (its signal what asks). Nothing is read while none is paused.
+     */
+    public Set<String> claimableAfresh() {
+        if (catalog.claimable().size() < catalog.names().size()) {
+            catalog.claimableChanged();
+        }
+        return catalog.claimable();
+    }
+
     /** The sweep's question: is anything due that this instance may claim? */
     public boolean hasDueWork() {
         return shortTransactions.run("due check",
