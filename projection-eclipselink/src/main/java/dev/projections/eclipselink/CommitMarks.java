@@ -7,6 +7,7 @@ import dev.projections.marking.TransactionMarks;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -194,19 +195,33 @@ final class CommitMarks extends SessionEventAdapter {
     /**
      * The persistence context's EclipseLink tenant: the value it gives a tenant context property of the unit's
      * {@code @Multitenant} entities — {@code eclipselink.tenant-id} first, then the others by name, so that the choice
-     * never depends on a set's order — else the application's ({@code TenantResolver}). One tenant per transaction's
-     * marks, as on Hibernate.
+     * never depends on a set's order; the persistence context's own values before the unit's — else the application's
+     * ({@code TenantResolver}). One tenant per transaction's marks, as on Hibernate.
      */
     private static String tenantOf(AbstractSession client, MarkSink sink) {
-        List<String> properties = new ArrayList<>(new TreeSet<>(client.getMultitenantContextProperties()));
-        properties.remove(PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
-        properties.add(0, PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
-        for (String property : properties) {
-            Object tenant = client.getProperty(property);
-            if (tenant != null && !tenant.toString().isEmpty()) {
-                return tenant.toString();
+        List<String> properties = contextProperties(client);
+        for (Map<?, ?> level : new Map<?, ?>[] {client.getProperties(), client.getParent().getProperties()}) {
+            for (String property : properties) {
+                Object tenant = level.get(property);
+                if (tenant != null && !tenant.toString().isEmpty()) {
+                    return tenant.toString();
+                }
             }
         }
         return sink.currentTenant();
+    }
+
+    private static List<String> contextProperties(AbstractSession client) {
+        while (true) {
+            try {
+                List<String> properties = new ArrayList<>(new TreeSet<>(client.getMultitenantContextProperties()));
+                properties.remove(PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
+                properties.add(0, PersistenceUnitProperties.MULTITENANT_PROPERTY_DEFAULT);
+                return properties;
+            } catch (ConcurrentModificationException filling) {
+                // the unit's set is shared with its server session, and the first client session of a table-per-tenant
+                // entity adds that entity's property to it: read it again
+            }
+        }
     }
 }

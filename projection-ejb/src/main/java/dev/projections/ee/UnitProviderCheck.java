@@ -1,9 +1,9 @@
 package dev.projections.ee;
 
-import dev.projections.Projected;
+import dev.projections.marking.Declarations;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -34,6 +34,8 @@ final class UnitProviderCheck {
     /** The system property by which GlassFish and Payara choose the provider of units that name none. */
     static final String GLASSFISH_DEFAULT_PROVIDER = "com.sun.persistence.defaultProvider";
     static final String ECLIPSELINK = "org.eclipse.persistence.jpa.PersistenceProvider";
+
+    private static final List<String> DEFAULT_MAPPING_FILES = List.of("orm.xml", "eclipselink-orm.xml");
 
     private static final Logger LOG = Logger.getLogger(UnitProviderCheck.class.getName());
 
@@ -116,12 +118,15 @@ final class UnitProviderCheck {
                 + " Hibernate ORM in the EAR's lib/, or run it on EclipseLink (README \"Running on EclipseLink\")";
     }
 
-    /** Whether no class of {@code classes} is {@code @Projected}; false when one cannot be loaded (unknown). */
+    /**
+     * Whether no class of {@code classes} declares a projection, as the integrations read it (repeated, or on a
+     * superclass); false when one cannot be loaded (unknown).
+     */
     static boolean noneProjected(List<String> classes) {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         for (String name : classes) {
             try {
-                if (Class.forName(name, false, loader).isAnnotationPresent(Projected.class)) {
+                if (!Declarations.of(Class.forName(name, false, loader)).isEmpty()) {
                     return false;
                 }
             } catch (ClassNotFoundException | LinkageError unknown) {
@@ -152,7 +157,7 @@ final class UnitProviderCheck {
         for (URL url : descriptors.values()) {
             try (InputStream in = url.openStream()) {
                 List<Unit> parsed = parse(in, url.toString());
-                // a META-INF/orm.xml beside it maps classes no <class> lists: those units' classes are unknown
+                // a default mapping file beside it maps classes no <class> lists: those units' classes are unknown
                 units.addAll(hasDefaultMappingFile(url) ? parsed.stream().map(u -> new Unit(u.name(), u.provider(),
                         u.customizer(), u.descriptor(), null)).toList() : parsed);
             } catch (Exception e) {
@@ -163,13 +168,21 @@ final class UnitProviderCheck {
         return units;
     }
 
-    private static boolean hasDefaultMappingFile(URL descriptor) {
-        try (InputStream orm = URI.create(descriptor.toString().replace("META-INF/persistence.xml", "META-INF/orm.xml"))
-                .toURL().openStream()) {
-            return true;
-        } catch (IOException | IllegalArgumentException absent) {
-            return false;
+    /**
+     * Whether a mapping file JPA or EclipseLink reads by default ({@code orm.xml}, {@code eclipselink-orm.xml}) lies
+     * beside {@code descriptor}; true also when that cannot be told (only a missing file counts as absent).
+     */
+    static boolean hasDefaultMappingFile(URL descriptor) {
+        for (String file : DEFAULT_MAPPING_FILES) {
+            try (InputStream mapping = new URL(descriptor, file).openStream()) {
+                return true;
+            } catch (FileNotFoundException absent) {
+                // not there: the next one
+            } catch (IOException unknown) {
+                return true;
+            }
         }
+        return false;
     }
 
     static List<Unit> parse(InputStream in, String descriptor) throws Exception {
@@ -189,12 +202,17 @@ final class UnitProviderCheck {
         return units;
     }
 
-    /** The classes a unit lists when they are all it holds, else null. */
+    /**
+     * The classes a unit lists when they are all it holds, else null: unlisted classes excluded ({@code true} or an
+     * empty element), no mapping file or jar named, no metadata source of EclipseLink's.
+     */
     private static List<String> listedOnly(Element unit) {
         NodeList exclude = unit.getElementsByTagNameNS("*", "exclude-unlisted-classes");
-        boolean excluded = exclude.getLength() > 0 && !"false".equals(exclude.item(0).getTextContent().trim());
+        String value = exclude.getLength() == 0 ? null : exclude.item(0).getTextContent().trim();
+        boolean excluded = value != null && (value.isEmpty() || "true".equals(value));
         if (!excluded || unit.getElementsByTagNameNS("*", "mapping-file").getLength() > 0
-                || unit.getElementsByTagNameNS("*", "jar-file").getLength() > 0) {
+                || unit.getElementsByTagNameNS("*", "jar-file").getLength() > 0
+                || property(unit, "eclipselink.metadata-source") != null) {
             return null;
         }
         NodeList classes = unit.getElementsByTagNameNS("*", "class");

@@ -107,6 +107,14 @@ class UnitProviderCheckTest {
     static class PlainThing {
     }
 
+    @dev.projections.Projected("things")
+    @dev.projections.Projected("other-things")
+    static class TwiceProjectedThing {
+    }
+
+    static class ProjectedByItsSuperclass extends ProjectedThing {
+    }
+
     private static String unitListing(String exclude, String... classes) {
         StringBuilder xml = new StringBuilder("""
                 <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
@@ -129,9 +137,37 @@ class UnitProviderCheckTest {
 
     @Test
     void anEclipseLinkUnitListingAProjectedEntityStillNeedsTheCustomizer() throws Exception {
-        var unit = parse(unitListing("<exclude-unlisted-classes/>", PlainThing.class.getName(),
-                ProjectedThing.class.getName())).get(0);
-        assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).contains("names no session customizer");
+        for (Class<?> projected : List.of(ProjectedThing.class, TwiceProjectedThing.class,
+                ProjectedByItsSuperclass.class)) {
+            var unit = parse(unitListing("<exclude-unlisted-classes/>", PlainThing.class.getName(),
+                    projected.getName())).get(0);
+            assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).as(projected.getSimpleName())
+                    .contains("names no session customizer");
+        }
+    }
+
+    @Test
+    void aMappingFileBesideTheDescriptorMakesItsUnitsClassesUnknown(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path jar = dir.resolve("reports.jar");
+        try (var out = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.zip.ZipEntry("META-INF/persistence.xml"));
+            out.closeEntry();
+        }
+        java.net.URL descriptor = new java.net.URL("jar:" + jar.toUri() + "!/META-INF/persistence.xml");
+        assertThat(UnitProviderCheck.hasDefaultMappingFile(descriptor)).as("no mapping file").isFalse();
+
+        for (String file : List.of("orm.xml", "eclipselink-orm.xml")) {
+            java.nio.file.Path other = dir.resolve(file + ".jar");
+            try (var out = new java.util.zip.ZipOutputStream(java.nio.file.Files.newOutputStream(other))) {
+                out.putNextEntry(new java.util.zip.ZipEntry("META-INF/persistence.xml"));
+                out.closeEntry();
+                out.putNextEntry(new java.util.zip.ZipEntry("META-INF/" + file));
+                out.closeEntry();
+            }
+            assertThat(UnitProviderCheck.hasDefaultMappingFile(
+                    new java.net.URL("jar:" + other.toUri() + "!/META-INF/persistence.xml"))).as(file).isTrue();
+        }
     }
 
     @Test
@@ -142,6 +178,9 @@ class UnitProviderCheckTest {
                 unitListing("<exclude-unlisted-classes>false</exclude-unlisted-classes>", plain),
                 unitListing("<mapping-file>META-INF/reports.xml</mapping-file>"
                         + "<exclude-unlisted-classes>true</exclude-unlisted-classes>", plain),
+                unitListing("<exclude-unlisted-classes>1</exclude-unlisted-classes>", plain),
+                unitListing("<exclude-unlisted-classes>true</exclude-unlisted-classes><properties><property"
+                        + " name=\"eclipselink.metadata-source\" value=\"XML\"/></properties>", plain),
                 unitListing("<exclude-unlisted-classes>true</exclude-unlisted-classes>", "org.example.NoSuchEntity"))) {
             var unit = parse(xml).get(0);
             assertThat(UnitProviderCheck.problem(unit, PAYARA_DEFAULT)).as(xml).contains("names no session customizer")
