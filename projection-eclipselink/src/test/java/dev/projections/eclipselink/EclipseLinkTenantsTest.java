@@ -82,16 +82,6 @@ class EclipseLinkTenantsTest {
     }
 
     private void inTransaction(Map<String, Object> properties, Consumer<EntityManager> work) {
-        EntityManager em = factory.createEntityManager(properties);
-        try {
-            em.getTransaction().begin();
-            work.accept(em);
-            em.getTransaction().commit();
-        } finally {
-            if (em.getTransaction().isActive()) {
-                em.getTransaction().rollback();
-            }
-            em.close();
-        }
+        MarkingContract.inTransaction(factory, properties, work);
     }
 }

@@ -269,7 +269,12 @@ abstract class MarkingContract {
 
     /** {@code work} in a resource-local transaction of its own, committed; rolled back if it throws. */
     static void inTransaction(EntityManagerFactory factory, Consumer<EntityManager> work) {
-        EntityManager em = factory.createEntityManager();
+        inTransaction(factory, Map.of(), work);
+    }
+
+    /** The same in a persistence context given {@code properties} (a tenant's, say). */
+    static void inTransaction(EntityManagerFactory factory, Map<String, Object> properties, Consumer<EntityManager> work) {
+        EntityManager em = factory.createEntityManager(properties);
         try {
             em.getTransaction().begin();
             work.accept(em);
