@@ -263,8 +263,66 @@ class NodeRolesTest {
                 .isEqualTo(InstanceHeartbeat.noProcessingNode(Set.of("invoices", "orders")));
     }
 
+    @Test
+    void anotherInstancesSignalReadsThePausesAfreshWhereThisInstancesCopyCallsAProjectionPaused() throws Exception {
+        PausesCopy pauses = new PausesCopy(catalog(refreshedByProcessing, "orders"));
+        Engine worker = engine("worker-2", true, processingThreads, processingClock, pauses);
+        pauses.copy = Set.of(); // read while "orders" was paused; the web node resumed it since, then committed
+        Marks.mark(web, "orders", "5");
+
+        worker.wakeUpLook().signalled(dev.projections.refresh.WakeUpSignals.Heard.MARKS);
+        runAll(processingThreads);
+
+        assertThat(refreshedByProcessing).as("not left to the next sweep").containsExactly("5");
+        assertThat(pauses.reads).isEqualTo(1);
+
+        Marks.mark(web, "orders", "6");
+        worker.wakeUpLook().signalled(dev.projections.refresh.WakeUpSignals.Heard.MARKS);
+        runAll(processingThreads);
+        assertThat(refreshedByProcessing).containsExactly("5", "6");
+        assertThat(pauses.reads).as("nothing paused in the copy: nothing read").isEqualTo(1);
+    }
+
+    /** The server's catalogue in small: a copy of the pauses, read again only when told it is stale. */
+    private static final class PausesCopy implements ProjectionCatalog {
+        private final ProjectionCatalog deployed;
+        private Set<String> copy;
+        private int reads;
+
+        PausesCopy(ProjectionCatalog deployed) {
+            this.deployed = deployed;
+            this.copy = deployed.names();
+        }
+
+        @Override
+        public Projection byName(String name) {
+            return deployed.byName(name);
+        }
+
+        @Override
+        public Set<String> names() {
+            return deployed.names();
+        }
+
+        @Override
+        public Set<String> claimable() {
+            return copy;
+        }
+
+        @Override
+        public void claimableChanged() {
+            reads++;
+            copy = deployed.names(); // the table says: none paused
+        }
+    }
+
     private Engine engine(String instanceId, boolean processes, Queue<Runnable> threads, List<String> refreshed,
                           AdjustableClock clock, String... projections) {
+        return engine(instanceId, processes, threads, clock, catalog(refreshed, projections));
+    }
+
+    private Engine engine(String instanceId, boolean processes, Queue<Runnable> threads, AdjustableClock clock,
+                          ProjectionCatalog catalog) {
         Properties deployment = new Properties();
         deployment.setProperty(Settings.WORKERS, "1");
         deployment.setProperty(Settings.SWEEP_INTERVAL, SWEEP_INTERVAL.toSeconds() + "s");
@@ -272,7 +330,7 @@ class NodeRolesTest {
         return Engine.builder()
                 .dataSource(dataSource)
                 .settings(Settings.load(deployment))
-                .projections(catalog(refreshed, projections))
+                .projections(catalog)
                 .container(PlainContainer.on(dataSource, threads::add).clock(clock))
                 .instanceId(instanceId)
                 .build();
