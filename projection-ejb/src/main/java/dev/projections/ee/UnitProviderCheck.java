@@ -46,9 +46,15 @@ final class UnitProviderCheck {
     /**
      * A unit as its descriptor declares it; {@code provider} is null when it names none, {@code customizer} when it
      * sets no EclipseLink session customizer; {@code listedOnly} the classes it lists when they are all it can hold
-     * ({@code exclude-unlisted-classes}, no mapping file, no other jar), else null.
+     * ({@code exclude-unlisted-classes}, no mapping file, no other jar), else null; {@code composite} whether it is an
+     * EclipseLink composite unit ({@code eclipselink.composite-unit}).
      */
-    record Unit(String name, String provider, String customizer, String descriptor, List<String> listedOnly) {
+    record Unit(String name, String provider, String customizer, String descriptor, List<String> listedOnly,
+                boolean composite) {
+
+        Unit(String name, String provider, String customizer, String descriptor, List<String> listedOnly) {
+            this(name, provider, customizer, descriptor, listedOnly, false);
+        }
 
         Unit(String name, String provider, String descriptor) {
             this(name, provider, null, descriptor);
@@ -95,6 +101,12 @@ final class UnitProviderCheck {
         }
         String how = unit.provider() != null ? "names the provider " + provider
                 : "names no provider, so it runs on this server's default, " + provider;
+        if (ECLIPSELINK.equals(provider) && unit.composite()) {
+            // its members' sessions commit under a session broker, which the marking customizer does not follow
+            return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + " and is a composite"
+                    + " unit (eclipselink.composite-unit), whose changes the marking cannot see. Use its member units"
+                    + " as units of their own, each with the marking customizer (README \"Running on EclipseLink\")";
+        }
         if (ECLIPSELINK.equals(provider)) {
             String customizer = unit.customizer() != null ? unit.customizer() : System.getProperty(CUSTOMIZER_PROPERTY);
             if (customizer != null) {
@@ -197,7 +209,8 @@ final class UnitProviderCheck {
             NodeList providers = unit.getElementsByTagNameNS("*", "provider");
             String provider = providers.getLength() == 0 ? null : providers.item(0).getTextContent().trim();
             units.add(new Unit(unit.getAttribute("name"), provider == null || provider.isEmpty() ? null : provider,
-                    customizerOf(unit), descriptor, listedOnly(unit)));
+                    customizerOf(unit), descriptor, listedOnly(unit),
+                    "true".equalsIgnoreCase(property(unit, "eclipselink.composite-unit"))));
         }
         return units;
     }

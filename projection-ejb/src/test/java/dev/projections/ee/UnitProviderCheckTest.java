@@ -91,6 +91,30 @@ class UnitProviderCheckTest {
     }
 
     @Test
+    void anEclipseLinkCompositeUnitFailsNamingTheUnitEvenWithTheCustomizer() throws Exception {
+        List<UnitProviderCheck.Unit> units = parse("""
+                <persistence xmlns="https://jakarta.ee/xml/ns/persistence" version="3.0">
+                  <persistence-unit name="everything">
+                    <provider>org.eclipse.persistence.jpa.PersistenceProvider</provider>
+                    <jar-file>orders.jar</jar-file>
+                    <properties>
+                      <property name="eclipselink.composite-unit" value="true"/>
+                      <property name="eclipselink.session.customizer"
+                                value="dev.projections.eclipselink.ProjectionSessionCustomizer"/>
+                    </properties>
+                  </persistence-unit>
+                </persistence>
+                """);
+        assertThat(units.get(0).composite()).isTrue();
+        assertThat(UnitProviderCheck.problem(units.get(0), null))
+                .startsWith("persistence unit everything (test.xml) names the provider "
+                        + "org.eclipse.persistence.jpa.PersistenceProvider and is a composite unit")
+                .contains("member units as units of their own");
+        assertThat(UnitProviderCheck.problem(new UnitProviderCheck.Unit("everything", null, null, "x", null, true),
+                null)).as("on WildFly a unit without a provider is Hibernate's, which has no composite units").isNull();
+    }
+
+    @Test
     void aUnitNamingAnotherProviderFailsEverywhere() {
         var unit = new UnitProviderCheck.Unit("reports", "org.apache.openjpa.persistence.PersistenceProviderImpl", "x");
         assertThat(UnitProviderCheck.problem(unit, null))
