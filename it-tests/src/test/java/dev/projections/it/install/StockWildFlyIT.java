@@ -16,7 +16,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -47,6 +46,7 @@ class StockWildFlyIT {
     private static final Path DOCS = Path.of("..", "docs", "install");
 
     private static StockServer server;
+    private static ServerHttp web;
     private static OtlpReceiver collector;
     private static String databaseUrl;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -54,14 +54,15 @@ class StockWildFlyIT {
     @BeforeAll
     static void installAsTheDocsSay() throws Exception {
         TestDatabase db = TestDatabase.get();
-        databaseUrl = freshDatabase(db);
+        databaseUrl = StockServer.freshDatabase(db, DATABASE);
         server = new StockServer(Path.of(System.getProperty("stock.wildfly.home", "target/stock/wildfly")),
                 Path.of("target", "stock-base")).start();
+        web = new ServerHttp(server);
 
         Properties install = new Properties();
         install.setProperty("driver.jar", Path.of(System.getProperty("stock.driver", "target/stock/postgresql.jar"))
                 .toAbsolutePath().toString());
-        install.setProperty("datasource.name", "LibraryDS");
+        install.setProperty("datasource.name", "ProjectionDS");
         install.setProperty("db.url", databaseUrl);
         install.setProperty("db.user", db.user());
         // jboss-cli cannot parse an empty --password= (docs/pitfalls.md #47); trust authentication ignores it
@@ -246,18 +247,6 @@ class StockWildFlyIT {
         return operator;
     }
 
-    /** A database of its own on the test's PostgreSQL, created afresh (the IT schema is another test's). */
-    private static String freshDatabase(TestDatabase db) throws SQLException {
-        try (Connection connection = db.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP DATABASE IF EXISTS " + DATABASE);
-            statement.execute("CREATE DATABASE " + DATABASE);
-        }
-        String url = db.jdbcUrl();
-        int query = url.indexOf('?');
-        String path = query < 0 ? url : url.substring(0, query);
-        return path.substring(0, path.lastIndexOf('/') + 1) + DATABASE + (query < 0 ? "" : url.substring(query));
-    }
-
     private static long count(String sql, Object... parameters) throws SQLException {
         TestDatabase db = TestDatabase.get();
         try (Connection connection = DriverManager.getConnection(databaseUrl, db.user(), db.password());
@@ -275,48 +264,27 @@ class StockWildFlyIT {
         return body("/library/api/books/" + id + "/title");
     }
 
-    /** POSTs to a test-support idle endpoint and expects it idle. */
     private void assertIdle(String path) throws Exception {
-        HttpResponse<String> idle = post(path);
-        assertThat(idle.statusCode()).as(idle.body()).isEqualTo(200);
-        assertThat(idle.body()).as("nothing left pending").contains("\"idle\":true");
+        web.assertIdle(path);
     }
 
-    /** A POST with no body, whatever it answers. */
     private HttpResponse<String> post(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).POST(HttpRequest.BodyPublishers.noBody())
-                .build(), HttpResponse.BodyHandlers.ofString());
+        return web.post(path);
     }
 
-    /** The body of a 200 answer, else {@code null}. */
     private String body(String path) {
-        HttpResponse<String> response = get(path);
-        return response.statusCode() == 200 ? response.body() : null;
+        return web.body(path);
     }
 
     private String managementBody(String path) {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(server.managementUrl(path))).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-        } catch (Exception e) {
-            throw new IllegalStateException(path, e);
-        }
+        return web.managementBody(path);
     }
 
     private HttpResponse<String> get(String path) {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(server.url(path))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(path, e);
-        }
+        return web.get(path);
     }
 
-    private HttpResponse<String> send(String method, String path, String form) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(server.url(path)))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .method(method, HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(method + " " + path + ": " + response.body()).isBetween(200, 299);
-        return response;
+    private HttpResponse<String> send(String method, String path, String form) {
+        return web.send(method, path, form);
     }
 }
