@@ -102,7 +102,9 @@ final class StockServer implements AutoCloseable {
         }
         command.addAll(List.of("-Djboss.socket.binding.port-offset=" + PORT_OFFSET, "-Djava.net.preferIPv4Stack=true"));
         command.addAll(systemProperties);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        // in its base directory: a provisioned server's logging.properties names ${jboss.server.log.dir}/server.log
+        // before that property is set, a path relative to where it starts
+        ProcessBuilder builder = new ProcessBuilder(command).directory(base.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(base.resolve("console.log").toFile()));
         if (home != null) {
             builder.environment().put("JBOSS_HOME", home.toString());
