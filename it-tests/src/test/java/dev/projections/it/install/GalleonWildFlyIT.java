@@ -57,6 +57,12 @@ class GalleonWildFlyIT {
     }
 
     @Test
+    void theApplicationsOwnTestWaitsOnItsReadModelThroughProjectionsTest() throws Exception {
+        ApplicationTests.pass(Path.of("target", "it", "library-app", "library-web", "target", "test-classes"),
+                "org.example.library.web.BookTitlesIT", server.url("/projections"));
+    }
+
+    @Test
     void theLayersRealmLetsAnOperatorIntoTheConsole() throws Exception {
         HttpResponse<String> anonymous = web.get("/projections/");
         assertThat(anonymous.body()).as("the form login of the layer's security domain").contains("j_security_check");

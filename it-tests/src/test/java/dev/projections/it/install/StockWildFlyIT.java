@@ -133,6 +133,12 @@ class StockWildFlyIT {
     }
 
     @Test
+    void theWarsOwnTestWaitsOnItsReadModelThroughProjectionsTest() throws Exception {
+        ApplicationTests.pass(Path.of("target", "it", "notes-war", "target", "test-classes"),
+                "org.example.notes.NoteLinesIT", server.url("/notes/projections"));
+    }
+
+    @Test
     void healthAndMetricsAreServed() throws Exception {
         HttpResponse<String> health = get("/projections/health");
         assertThat(health.statusCode()).isEqualTo(200);
