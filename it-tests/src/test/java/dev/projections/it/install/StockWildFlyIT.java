@@ -7,7 +7,6 @@ import dev.projections.it.support.Browser;
 import dev.projections.it.support.OtlpReceiver;
 import dev.projections.testsupport.TestDatabase;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -49,7 +48,6 @@ class StockWildFlyIT {
     private static ServerHttp web;
     private static OtlpReceiver collector;
     private static String databaseUrl;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     static void installAsTheDocsSay() throws Exception {
@@ -101,34 +99,34 @@ class StockWildFlyIT {
 
     @Test
     void aChangeCommittedByTheApplicationReachesItsReadModel() throws Exception {
-        String id = send("POST", "/library/api/books", "title=Dune&author=Frank+Herbert").body();
+        String id = web.send("POST", "/library/api/books", "title=Dune&author=Frank+Herbert").body();
         // the application's test waits through the test support (projection.test-support=true), not by polling
-        assertIdle("/projections/test/idle?projection=book-titles&timeout=30s");
+        web.assertIdle("/projections/test/idle?projection=book-titles&timeout=30s");
         assertThat(titleLine(id)).isEqualTo("Dune — Frank Herbert");
 
-        assertThat(send("PUT", "/library/api/books/" + id, "title=Dune+Messiah").statusCode()).isEqualTo(200);
-        assertIdle("/projections/test/idle?timeout=30s");
+        assertThat(web.send("PUT", "/library/api/books/" + id, "title=Dune+Messiah").statusCode()).isEqualTo(200);
+        web.assertIdle("/projections/test/idle?timeout=30s");
         assertThat(titleLine(id)).isEqualTo("Dune Messiah — Frank Herbert");
         assertThat(count("SELECT COUNT(*) FROM projection_pending WHERE entity_id = ?", id)).isZero();
 
-        HttpResponse<String> unknown = post("/projections/test/idle?projection=no-such");
+        HttpResponse<String> unknown = web.post("/projections/test/idle?projection=no-such");
         assertThat(unknown.statusCode()).isEqualTo(400);
         assertThat(unknown.body()).contains("no-such").contains("book-titles");
-        HttpResponse<String> refresh = post("/projections/test/refresh?projection=book-titles");
+        HttpResponse<String> refresh = web.post("/projections/test/refresh?projection=book-titles");
         assertThat(refresh.statusCode()).as(refresh.body()).isEqualTo(200);
         assertThat(refresh.body()).isEqualTo("{\"madeDue\":0}");
     }
 
     @Test
     void aSingleWarApplicationWithItsOneStarterRefreshesItsReadModel() throws Exception {
-        String id = send("POST", "/notes/api/notes", "text=buy+milk").body();
-        assertIdle("/notes/projections/test/idle?projection=note-lines&timeout=30s");
-        assertThat(body("/notes/api/notes/" + id + "/line")).isEqualTo("#" + id + ": buy milk");
+        String id = web.send("POST", "/notes/api/notes", "text=buy+milk").body();
+        web.assertIdle("/notes/projections/test/idle?projection=note-lines&timeout=30s");
+        assertThat(web.body("/notes/api/notes/" + id + "/line")).isEqualTo("#" + id + ": buy milk");
 
-        HttpResponse<String> health = get("/notes/projections/health");
+        HttpResponse<String> health = web.get("/notes/projections/health");
         assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\":\"UP\"");
-        Await.until("the WAR's refresh in its own metrics", () -> get("/notes/projections/metrics").body()
+        Await.until("the WAR's refresh in its own metrics", () -> web.get("/notes/projections/metrics").body()
                 .contains("projection_refresh_seconds_count{outcome=\"success\",projection=\"note-lines\""));
     }
 
@@ -140,21 +138,22 @@ class StockWildFlyIT {
 
     @Test
     void healthAndMetricsAreServed() throws Exception {
-        HttpResponse<String> health = get("/projections/health");
+        HttpResponse<String> health = web.get("/projections/health");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).contains("\"status\":\"UP\"");
-        send("POST", "/library/api/books", "title=Emma&author=Jane+Austen");
+        web.send("POST", "/library/api/books", "title=Emma&author=Jane+Austen");
         java.util.regex.Pattern refreshed = java.util.regex.Pattern.compile(
                 "projection_refresh_seconds_count\\{[^}]*projection=\"book-titles\"[^}]*} [1-9]");
         if (SERVER_METER_REGISTRY) {
             // the micrometer subsystem's MeterRegistry bean is the application's, so the engine's meters go there, not
             // to its bundled registry: the endpoint says where, and the server's Prometheus registry has them
-            assertThat(get("/projections/metrics").body()).as("the server's MeterRegistry")
+            assertThat(web.get("/projections/metrics").body()).as("the server's MeterRegistry")
                     .startsWith("# the projection meters go to the application's MeterRegistry (");
-            Await.until("a refresh in the server's registry", () -> refreshed.matcher(managementBody("/prometheus")).find());
+            Await.until("a refresh in the server's registry",
+                    () -> refreshed.matcher(web.managementBody("/prometheus")).find());
             return;
         }
-        Await.until("a refresh in the metrics", () -> refreshed.matcher(get("/projections/metrics").body()).find());
+        Await.until("a refresh in the metrics", () -> refreshed.matcher(web.get("/projections/metrics").body()).find());
     }
 
     @Test
@@ -167,11 +166,11 @@ class StockWildFlyIT {
         random.nextBytes(caller);
         String traceId = hex.formatHex(trace);
         // the caller's trace: the server's span of the POST is its child, the mark keeps that span's context
-        HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(server.url("/library/api/books")))
+        HttpResponse<String> created = web.send(HttpRequest.newBuilder(URI.create(server.url("/library/api/books")))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("traceparent", "00-" + traceId + "-" + hex.formatHex(caller) + "-01")
                 .POST(HttpRequest.BodyPublishers.ofString("title=Persuasion&author=Jane+Austen")).build(),
-                HttpResponse.BodyHandlers.ofString());
+                "POST /library/api/books with a traceparent");
         assertThat(created.statusCode()).as(created.body()).isBetween(200, 299);
 
         Await.until("the refresh's span, linked to the POST's trace, at the collector", Duration.ofSeconds(60),
@@ -203,12 +202,8 @@ class StockWildFlyIT {
     }
 
     private HttpResponse<String> readiness() {
-        try {
-            return http.send(HttpRequest.newBuilder(URI.create(server.managementUrl("/health/ready"))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
+        return web.send(HttpRequest.newBuilder(URI.create(server.managementUrl("/health/ready"))).build(),
+                "/health/ready");
     }
 
     @Test
@@ -267,30 +262,6 @@ class StockWildFlyIT {
     }
 
     private String titleLine(String id) {
-        return body("/library/api/books/" + id + "/title");
-    }
-
-    private void assertIdle(String path) throws Exception {
-        web.assertIdle(path);
-    }
-
-    private HttpResponse<String> post(String path) throws Exception {
-        return web.post(path);
-    }
-
-    private String body(String path) {
-        return web.body(path);
-    }
-
-    private String managementBody(String path) {
-        return web.managementBody(path);
-    }
-
-    private HttpResponse<String> get(String path) {
-        return web.get(path);
-    }
-
-    private HttpResponse<String> send(String method, String path, String form) {
-        return web.send(method, path, form);
+        return web.body("/library/api/books/" + id + "/title");
     }
 }
