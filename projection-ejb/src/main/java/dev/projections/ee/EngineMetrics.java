@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.engine.Foundation;
 import dev.projections.metrics.AwaitMeters;
+import dev.projections.metrics.ByNameRegistry;
 import dev.projections.metrics.ClockSkewGauges;
 import dev.projections.metrics.LagTimer;
 import dev.projections.metrics.ListenerFailures;
@@ -20,7 +21,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The engine's meters (docs/contract.md §9). They go to the application's {@code MeterRegistry} bean when it supplies one,
+ * The engine's meters (docs/contract.md §9). They go to the application's {@code MeterRegistry} bean when it supplies one
+ * (WildFly's micrometer subsystem supplies one to every deployment, exported by the server's OTLP or Prometheus registry),
  * else to a Prometheus registry bundled in the EAR and served at {@code /projections/metrics}; with neither (the
  * application left micrometer-registry-prometheus out of its EAR) the engine keeps no metrics and says so there.
  */
@@ -45,8 +47,15 @@ public class EngineMetrics implements MetricsText {
     @PostConstruct
     void init() {
         if (applicationRegistry.isResolvable()) {
-            registry = applicationRegistry.get();
-            description = "the application's MeterRegistry (" + registry.getClass().getName() + ")";
+            MeterRegistry application = applicationRegistry.get();
+            if (forwardsOnlyByName(application)) {
+                registry = new ByNameRegistry(application);
+                description = "the application's MeterRegistry (" + application.getClass().getName() + ", WildFly's"
+                        + " micrometer subsystem: registered by name, without descriptions or histogram buckets)";
+            } else {
+                registry = application;
+                description = "the application's MeterRegistry (" + application.getClass().getName() + ")";
+            }
         } else if (prometheusOnClassPath()) {
             BundledPrometheus bundled = new BundledPrometheus();
             registry = bundled.registry();
@@ -71,6 +80,15 @@ public class EngineMetrics implements MetricsText {
         lagTimer = new LagTimer(registry, name -> projections.settings().of(name).freshnessObjective());
         lagTimer.register(projections.names());
         AwaitMeters.register(registry, foundation.waits());
+    }
+
+    /**
+     * WildFly's micrometer subsystem gives each deployment a registry that exports only what is registered through its
+     * by-name methods; the engine's meters are built, so they go through {@link ByNameRegistry} there
+     * (docs/pitfalls.md #117).
+     */
+    private static boolean forwardsOnlyByName(MeterRegistry registry) {
+        return registry.getClass().getName().equals("org.wildfly.extension.micrometer.registry.ApplicationRegistry");
     }
 
     private static boolean prometheusOnClassPath() {

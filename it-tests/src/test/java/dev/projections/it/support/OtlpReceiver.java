@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A collector for tests: it takes what a server exports over OTLP/HTTP with protobuf ({@code POST /v1/traces}) and
- * keeps each span's ids, name, attributes and links (metrics and logs are taken and dropped). The protobuf is read by hand (the wire format's varints and
+ * A collector for tests: it takes what a server exports over OTLP/HTTP with protobuf and keeps each span's ids, name,
+ * attributes and links ({@code POST /v1/traces}) and each metric's data points ({@code POST /v1/metrics}: name,
+ * attributes, value; logs are taken and dropped). The protobuf is read by hand (the wire format's varints and
  * length-delimited fields), only the fields kept, so the test needs no generated classes; anything else is skipped.
  */
 public final class OtlpReceiver implements AutoCloseable {
@@ -26,14 +28,23 @@ public final class OtlpReceiver implements AutoCloseable {
                        List<String> linkTraceIds, List<String> linkSpanIds) {
     }
 
+    /**
+     * A received data point of a metric: a gauge's or a sum's value, or a histogram's count (how many values it
+     * recorded), with its attributes as text.
+     */
+    public record Point(String metric, Map<String, String> attributes, double value) {
+    }
+
     private final HttpServer server;
     private final List<Span> spans = new CopyOnWriteArrayList<>();
+    private final List<Point> points = new CopyOnWriteArrayList<>();
 
     public OtlpReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/traces", this::traces);
-        // the server's metrics and logs go to the same endpoint: taken and dropped
-        server.createContext("/v1/metrics", OtlpReceiver::dropped);
+        server.createContext("/v1/traces", exchange -> take(exchange, request -> spans.addAll(exportRequest(request))));
+        server.createContext("/v1/metrics",
+                exchange -> take(exchange, request -> points.addAll(exportMetricsRequest(request))));
+        // the server's logs go to the same endpoint: taken and dropped
         server.createContext("/v1/logs", OtlpReceiver::dropped);
         server.start();
     }
@@ -47,7 +58,12 @@ public final class OtlpReceiver implements AutoCloseable {
         return List.copyOf(spans);
     }
 
-    private void traces(HttpExchange exchange) throws IOException {
+    /** Every data point received so far, in the order received. */
+    public List<Point> points() {
+        return List.copyOf(points);
+    }
+
+    private static void take(HttpExchange exchange, Consumer<byte[]> keep) throws IOException {
         try (exchange) {
             InputStream body = exchange.getRequestBody();
             if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
@@ -55,13 +71,13 @@ public final class OtlpReceiver implements AutoCloseable {
             }
             byte[] request = body.readAllBytes();
             try {
-                spans.addAll(exportRequest(request));
+                keep.accept(request);
             } catch (RuntimeException unreadable) {
                 exchange.sendResponseHeaders(400, -1);
                 return;
             }
             exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
-            exchange.sendResponseHeaders(200, -1); // an empty ExportTraceServiceResponse
+            exchange.sendResponseHeaders(200, -1); // an empty Export…ServiceResponse: all accepted
         }
     }
 
@@ -86,12 +102,51 @@ public final class OtlpReceiver implements AutoCloseable {
         return found;
     }
 
-    /** Span: trace_id 1, span_id 2, name 5, attributes 9, links 13 (Link: trace_id 1, span_id 2). */
-    private static Span span(byte[] span) {
+    /**
+     * ExportMetricsServiceRequest: resource_metrics (1) → scope_metrics (2) → metrics (2). Metric: name 1; its data
+     * in gauge 5 or sum 7 (NumberDataPoint: attributes 7, as_double 4, as_int 6) or histogram 9 (HistogramDataPoint:
+     * attributes 9, count 4); points of other kinds are skipped.
+     */
+    static List<Point> exportMetricsRequest(byte[] request) {
+        List<Point> found = new ArrayList<>();
+        for (Field resourceMetrics : Field.all(request, 1)) {
+            for (Field scopeMetrics : Field.all(resourceMetrics.bytes, 2)) {
+                for (Field metric : Field.all(scopeMetrics.bytes, 2)) {
+                    String name = text(Field.first(metric.bytes, 1));
+                    for (Field data : Field.all(metric.bytes, -1)) {
+                        if (data.number == 5 || data.number == 7) {
+                            for (Field point : Field.all(data.bytes, 1)) {
+                                Field asDouble = Field.first(point.bytes, 4);
+                                Field asInt = Field.first(point.bytes, 6);
+                                double value = asDouble != null ? Double.longBitsToDouble(asDouble.varint)
+                                        : asInt != null ? asInt.varint : Double.NaN;
+                                found.add(new Point(name, attributes(point.bytes, 7), value));
+                            }
+                        } else if (data.number == 9) {
+                            for (Field point : Field.all(data.bytes, 1)) {
+                                Field count = Field.first(point.bytes, 4);
+                                found.add(new Point(name, attributes(point.bytes, 9), count == null ? 0 : count.varint));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The KeyValue fields numbered {@code number} of {@code message} (key 1, value 2) as text. */
+    private static Map<String, String> attributes(byte[] message, int number) {
         Map<String, String> attributes = new LinkedHashMap<>();
-        for (Field attribute : Field.all(span, 9)) {
+        for (Field attribute : Field.all(message, number)) {
             attributes.put(text(Field.first(attribute.bytes, 1)), value(Field.first(attribute.bytes, 2)));
         }
+        return attributes;
+    }
+
+    /** Span: trace_id 1, span_id 2, name 5, attributes 9, links 13 (Link: trace_id 1, span_id 2). */
+    private static Span span(byte[] span) {
+        Map<String, String> attributes = attributes(span, 9);
         List<String> linkTraces = new ArrayList<>();
         List<String> linkSpans = new ArrayList<>();
         for (Field link : Field.all(span, 13)) {
