@@ -21,9 +21,10 @@ import org.openqa.selenium.By;
  * {@code projections-galleon-pack} with the layers {@code projections} and {@code projections-postgresql}, and deploys
  * src/it/library-app's EAR into it — no {@code jboss-cli} step configures anything. The server starts with the
  * database's coordinates as system properties (the environment would do as well), the application's changes reach
- * its read model, and the console answers, to an operator added as operators are at run time. With the layer
- * {@code projections-metrics} too, the engine's meters leave through WildFly's micrometer subsystem over OTLP, to a
- * collector in the test ({@link OtlpReceiver}).
+ * its read model, and the console answers, to an operator added as operators are at run time. With the layers
+ * {@code projections-metrics}, {@code projections-tracing} and WildFly's {@code microprofile-health} too, the
+ * engine's meters leave through WildFly's micrometer subsystem and its refresh spans through MicroProfile Telemetry,
+ * both over OTLP to a collector in the test ({@link OtlpReceiver}), and its readiness check is MicroProfile Health's.
  */
 class GalleonWildFlyIT {
 
@@ -42,6 +43,7 @@ class GalleonWildFlyIT {
                 Path.of("target", "galleon-base"), "/projections/health")
                 .onFreshDatabase(db, DATABASE)
                 .with("projection.metrics.otlp-endpoint", collector.endpoint() + "/v1/metrics")
+                .with("projection.tracing.otlp-endpoint", collector.endpoint())
                 // a push a second instead of a minute, so that the test waits for seconds
                 .with("projection.metrics.step", "1")
                 .start();
@@ -86,6 +88,16 @@ class GalleonWildFlyIT {
             throw new AssertionError(notThere.getMessage() + "; received of the engine's: " + collector.points().stream()
                     .filter(point -> point.metric().startsWith("projection")).distinct().toList(), notThere);
         }
+    }
+
+    @Test
+    void theRefreshOfABookIsASpanLinkedToTheRequestThatChangedIt() {
+        new ObservedLibrary(server, web).refreshIsASpanLinkedToTheRequest(collector);
+    }
+
+    @Test
+    void theReadinessCheckOfMicroProfileHealthReportsTheEngine() {
+        new ObservedLibrary(server, web).readinessReportsTheEngine();
     }
 
     /** The last value received of {@code metric} for {@code projection}, -1 while none has arrived. */

@@ -6,8 +6,6 @@ import dev.projections.it.support.Await;
 import dev.projections.it.support.Browser;
 import dev.projections.it.support.OtlpReceiver;
 import dev.projections.testsupport.TestDatabase;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,7 +14,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -157,53 +154,13 @@ class StockWildFlyIT {
     }
 
     @Test
-    void theRefreshOfABookIsASpanLinkedToTheRequestThatChangedIt() throws Exception {
-        java.util.HexFormat hex = java.util.HexFormat.of();
-        java.util.Random random = new java.util.Random();
-        byte[] trace = new byte[16];
-        byte[] caller = new byte[8];
-        random.nextBytes(trace);
-        random.nextBytes(caller);
-        String traceId = hex.formatHex(trace);
-        // the caller's trace: the server's span of the POST is its child, the mark keeps that span's context
-        HttpResponse<String> created = web.send(HttpRequest.newBuilder(URI.create(server.url("/library/api/books")))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("traceparent", "00-" + traceId + "-" + hex.formatHex(caller) + "-01")
-                .POST(HttpRequest.BodyPublishers.ofString("title=Persuasion&author=Jane+Austen")).build(),
-                "POST /library/api/books with a traceparent");
-        assertThat(created.statusCode()).as(created.body()).isBetween(200, 299);
-
-        Await.until("the refresh's span, linked to the POST's trace, at the collector", Duration.ofSeconds(60),
-                () -> refreshSpanLinkedTo(traceId) != null);
-        OtlpReceiver.Span refresh = refreshSpanLinkedTo(traceId);
-        assertThat(refresh.name()).isEqualTo("refresh book-titles");
-        assertThat(refresh.traceId()).as("a trace of its own, linked, not a child").isNotEqualTo(traceId);
-        assertThat(refresh.attributes()).containsEntry("projection.name", "book-titles")
-                .containsEntry("projection.outcome", "refreshed").containsEntry("projection.linked_transactions", "1")
-                .containsKey("projection.keys").doesNotContainKey("projection.tenant"); // the library has no tenants
-        Await.until("the POST's server span at the collector", Duration.ofSeconds(30), () -> collector.spans().stream()
-                .anyMatch(span -> span.traceId().equals(traceId)));
-        List<String> postSpans = collector.spans().stream().filter(span -> span.traceId().equals(traceId))
-                .map(OtlpReceiver.Span::spanId).toList();
-        assertThat(refresh.linkSpanIds()).as("the link is to the server's span of that POST").containsAnyElementsOf(postSpans);
-    }
-
-    private static OtlpReceiver.Span refreshSpanLinkedTo(String traceId) {
-        return collector.spans().stream().filter(span -> span.linkTraceIds().contains(traceId)).findFirst().orElse(null);
+    void theRefreshOfABookIsASpanLinkedToTheRequestThatChangedIt() {
+        new ObservedLibrary(server, web).refreshIsASpanLinkedToTheRequest(collector);
     }
 
     @Test
-    void theReadinessCheckOfMicroProfileHealthReportsTheEngine() throws Exception {
-        // the first sweep runs a second after start-up
-        Await.until("a sweep in the readiness data", () -> readiness().body().contains("lastSweep"));
-        HttpResponse<String> ready = readiness();
-        assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-        assertThat(ready.body().replace(" ", "")).contains("\"name\":\"projections\"").contains("\"status\":\"UP\"");
-    }
-
-    private HttpResponse<String> readiness() {
-        return web.send(HttpRequest.newBuilder(URI.create(server.managementUrl("/health/ready"))).build(),
-                "/health/ready");
+    void theReadinessCheckOfMicroProfileHealthReportsTheEngine() {
+        new ObservedLibrary(server, web).readinessReportsTheEngine();
     }
 
     @Test
