@@ -1,15 +1,18 @@
 package dev.projections.demo.orders.control;
 
 import dev.projections.Projection;
+import dev.projections.Verifiable;
 import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** {@code customer_stats}: per customer, the number of orders and the sum of quantity × price of their lines; tenant-scoped. */
 @ApplicationScoped
-public class CustomerStatsProjection implements Projection {
+public class CustomerStatsProjection implements Projection, Verifiable {
 
     public static final String NAME = "customer-stats";
 
@@ -44,6 +47,44 @@ public class CustomerStatsProjection implements Projection {
                   FROM customer c
                  WHERE c.id = ?1 AND c.tenant_id = ?2
                 """).setParameter(1, customerId).setParameter(2, DemoTenancy.current()).executeUpdate();
+    }
+
+    /**
+     * Set-based, one statement for a page: the customers whose row is missing or differs from what {@link #refresh}
+     * would insert, and the rows whose customer is gone.
+     */
+    @Override
+    public Set<String> drifted(List<String> ids) {
+        List<Long> customerIds = ids.stream().map(Long::valueOf).toList();
+        List<?> drifted = em.createNativeQuery("""
+                SELECT c.id
+                  FROM customer c
+                  LEFT JOIN customer_stats s ON s.customer_id = c.id
+                 WHERE c.id IN (:ids) AND c.tenant_id = :tenant
+                   AND (s.customer_id IS NULL OR s.tenant_id <> c.tenant_id OR s.customer_name <> c.name
+                        OR s.order_count <> (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id)
+                        OR s.total_amount <> (SELECT COALESCE(SUM(l.quantity * l.price), 0)
+                                                FROM order_line l JOIN orders o ON o.id = l.order_id
+                                               WHERE o.customer_id = c.id))
+                UNION
+                SELECT s.customer_id
+                  FROM customer_stats s
+                 WHERE s.customer_id IN (:ids) AND s.tenant_id = :tenant
+                   AND NOT EXISTS (SELECT 1 FROM customer c WHERE c.id = s.customer_id AND c.tenant_id = :tenant)
+                """).setParameter("ids", customerIds).setParameter("tenant", DemoTenancy.current()).getResultList();
+        return drifted.stream().map(id -> String.valueOf(((Number) id).longValue())).collect(Collectors.toSet());
+    }
+
+    @Override
+    public List<String> readModelIds(String after, int limit) {
+        List<?> ids = em.createNativeQuery("""
+                        SELECT customer_id FROM customer_stats WHERE customer_id > :after AND tenant_id = :tenant
+                         ORDER BY customer_id""")
+                .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setParameter("tenant", DemoTenancy.current())
+                .setMaxResults(limit)
+                .getResultList();
+        return ids.stream().map(id -> String.valueOf(((Number) id).longValue())).toList();
     }
 
     @Override

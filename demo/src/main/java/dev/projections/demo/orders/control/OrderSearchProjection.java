@@ -2,6 +2,7 @@ package dev.projections.demo.orders.control;
 
 import dev.projections.Projection;
 import dev.projections.RebuildScope;
+import dev.projections.Verifiable;
 import dev.projections.demo.tenancy.DemoTenancy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -11,6 +12,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import jakarta.persistence.TypedQuery;
 
 /**
@@ -18,7 +20,7 @@ import jakarta.persistence.TypedQuery;
  * sees only its tenant's orders (the engine enters the mark's tenant), so a mark in the wrong tenant leaves no row.
  */
 @ApplicationScoped
-public class OrderSearchProjection implements Projection {
+public class OrderSearchProjection implements Projection, Verifiable {
 
     public static final String NAME = "order-search";
 
@@ -56,6 +58,45 @@ public class OrderSearchProjection implements Projection {
                  WHERE o.id IN (:ids) AND o.tenant_id = :tenant
                  GROUP BY o.id, o.tenant_id, c.name, o.status, o.version
                 """).setParameter("ids", orderIds).setParameter("tenant", DemoTenancy.current()).executeUpdate();
+    }
+
+    /**
+     * Set-based, one statement for a page: the orders whose row is missing or differs from what {@link #refreshAll}
+     * would insert, and the rows whose order is gone.
+     */
+    @Override
+    public Set<String> drifted(List<String> ids) {
+        List<Long> orderIds = ids.stream().map(Long::valueOf).toList();
+        List<?> drifted = em.createNativeQuery("""
+                SELECT o.id
+                  FROM orders o
+                  JOIN customer c ON c.id = o.customer_id
+                  LEFT JOIN order_search s ON s.order_id = o.id
+                 WHERE o.id IN (:ids) AND o.tenant_id = :tenant
+                   AND (s.order_id IS NULL OR s.tenant_id <> o.tenant_id OR s.customer_name <> c.name
+                        OR s.status <> o.status OR s.source_version <> o.version
+                        OR s.line_count <> (SELECT COUNT(*) FROM order_line l WHERE l.order_id = o.id)
+                        OR s.total <> (SELECT COALESCE(SUM(l.quantity * l.price), 0) FROM order_line l
+                                        WHERE l.order_id = o.id))
+                UNION
+                SELECT s.order_id
+                  FROM order_search s
+                 WHERE s.order_id IN (:ids) AND s.tenant_id = :tenant
+                   AND NOT EXISTS (SELECT 1 FROM orders o JOIN customer c ON c.id = o.customer_id
+                                    WHERE o.id = s.order_id AND o.tenant_id = :tenant)
+                """).setParameter("ids", orderIds).setParameter("tenant", DemoTenancy.current()).getResultList();
+        return drifted.stream().map(id -> String.valueOf(((Number) id).longValue())).collect(Collectors.toSet());
+    }
+
+    @Override
+    public List<String> readModelIds(String after, int limit) {
+        List<?> ids = em.createNativeQuery(
+                        "SELECT order_id FROM order_search WHERE order_id > :after AND tenant_id = :tenant ORDER BY order_id")
+                .setParameter("after", after == null ? Long.MIN_VALUE : Long.parseLong(after))
+                .setParameter("tenant", DemoTenancy.current())
+                .setMaxResults(limit)
+                .getResultList();
+        return ids.stream().map(id -> String.valueOf(((Number) id).longValue())).toList();
     }
 
     @Override
