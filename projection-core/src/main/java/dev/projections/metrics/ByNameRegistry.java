@@ -10,13 +10,19 @@ import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 import io.micrometer.core.instrument.distribution.pause.PauseDetector;
+import io.micrometer.core.instrument.internal.DefaultGauge;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A registry that creates each meter registered in it in {@code target}, through {@code target}'s by-name methods
@@ -27,11 +33,23 @@ import java.util.function.ToLongFunction;
  * builder ({@code Gauge.builder(…).register(registry)}, as every meter of the engine is) stays in a local registry that
  * nothing exports (docs/pitfalls.md #117). Registered here, the builder's meter reaches the server's registry by name.
  * What the by-name methods cannot carry is lost on the way: descriptions, base units and a timer's histogram buckets
- * (a timer exports its count, sum and max).
+ * (a timer exports its count, sum and max, in the target's base time unit). A gauge's or a counter's base unit goes
+ * into its name instead ({@code projection.oldest.age} in seconds arrives as {@code projection.oldest.age.seconds}),
+ * so that a collector's Prometheus export names it as the bundled registry does ({@code projection_oldest_age_seconds}).
+ *
+ * <p>The target outlives the deployment (WildFly keeps the server's registry across redeployments, and a by-name
+ * registration finds and keeps an earlier meter of the same name and tags): {@link #close()} removes every meter
+ * registered there through this registry, and the engine closes it when it stops.
  */
 public final class ByNameRegistry extends MeterRegistry {
 
+    private static final Logger LOG = Logger.getLogger(ByNameRegistry.class.getName());
+    /** The tag WildFly's deployment registry adds to every meter it registers for a deployment. */
+    private static final String DEPLOYMENT_TAG = "WF_DEPLOYMENT";
+
     private final MeterRegistry target;
+    /** What was registered in the target through this registry: removed from it by {@link #close()}. */
+    private final List<Meter> registeredThere = new CopyOnWriteArrayList<>();
 
     public ByNameRegistry(MeterRegistry target) {
         super(Clock.SYSTEM);
@@ -44,53 +62,87 @@ public final class ByNameRegistry extends MeterRegistry {
      */
     @Override
     protected <T> Gauge newGauge(Meter.Id id, T obj, ToDoubleFunction<T> valueFunction) {
-        target.gauge(id.getName(), id.getTagsAsIterable(), obj, valueFunction);
-        Gauge there = target.find(id.getName()).tags(id.getTagsAsIterable()).gauge();
+        String name = withUnit(id);
+        target.gauge(name, id.getTagsAsIterable(), obj, valueFunction);
+        // by-name gauge() answers the object, not the gauge: found again by its exact tags (the target's own aside)
+        Gauge there = target.find(name).gauges().stream().filter(gauge -> sameTags(gauge.getId(), id)).findFirst()
+                .orElse(null);
         if (there == null) {
-            throw new IllegalStateException("gauge " + id + " was registered by name in "
-                    + target.getClass().getName() + " but is not found there");
+            LOG.log(Level.WARNING, "gauge {0} was registered by name in {1} but is not found there; kept here, where"
+                    + " nothing exports it", new Object[] {id, target.getClass().getName()});
+            return new DefaultGauge<>(id, obj, valueFunction);
         }
-        return there;
+        return registered(there);
     }
 
     @Override
     protected Counter newCounter(Meter.Id id) {
-        return target.counter(id.getName(), id.getTagsAsIterable());
+        return registered(target.counter(withUnit(id), id.getTagsAsIterable()));
     }
 
     @Override
     protected Timer newTimer(Meter.Id id, DistributionStatisticConfig distribution, PauseDetector pauseDetector) {
-        return target.timer(id.getName(), id.getTagsAsIterable());
+        return registered(target.timer(id.getName(), id.getTagsAsIterable()));
     }
 
     @Override
     protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig distribution,
                                                          double scale) {
-        return target.summary(id.getName(), id.getTagsAsIterable());
+        return registered(target.summary(withUnit(id), id.getTagsAsIterable()));
     }
 
     @Override
     protected LongTaskTimer newLongTaskTimer(Meter.Id id, DistributionStatisticConfig distribution) {
-        return target.more().longTaskTimer(id.getName(), id.getTagsAsIterable());
+        return registered(target.more().longTaskTimer(id.getName(), id.getTagsAsIterable()));
     }
 
     @Override
     protected <T> TimeGauge newTimeGauge(Meter.Id id, T obj, TimeUnit valueFunctionUnit,
                                          ToDoubleFunction<T> valueFunction) {
-        return target.more().timeGauge(id.getName(), id.getTagsAsIterable(), obj, valueFunctionUnit, valueFunction);
+        return registered(target.more().timeGauge(id.getName(), id.getTagsAsIterable(), obj, valueFunctionUnit,
+                valueFunction));
     }
 
     @Override
     protected <T> FunctionTimer newFunctionTimer(Meter.Id id, T obj, ToLongFunction<T> countFunction,
                                                  ToDoubleFunction<T> totalTimeFunction,
                                                  TimeUnit totalTimeFunctionUnit) {
-        return target.more().timer(id.getName(), id.getTagsAsIterable(), obj, countFunction, totalTimeFunction,
-                totalTimeFunctionUnit);
+        return registered(target.more().timer(id.getName(), id.getTagsAsIterable(), obj, countFunction,
+                totalTimeFunction, totalTimeFunctionUnit));
     }
 
     @Override
     protected <T> FunctionCounter newFunctionCounter(Meter.Id id, T obj, ToDoubleFunction<T> countFunction) {
-        return target.more().counter(id.getName(), id.getTagsAsIterable(), obj, countFunction);
+        return registered(target.more().counter(withUnit(id), id.getTagsAsIterable(), obj, countFunction));
+    }
+
+    /** Removes from the target every meter registered there through this registry, then closes this one. */
+    @Override
+    public void close() {
+        for (Meter meter : registeredThere) {
+            target.remove(meter);
+        }
+        registeredThere.clear();
+        super.close();
+    }
+
+    private <M extends Meter> M registered(M there) {
+        registeredThere.add(there);
+        return there;
+    }
+
+    /** The name, with the base unit the by-name call cannot carry appended (once). */
+    private static String withUnit(Meter.Id id) {
+        String unit = id.getBaseUnit();
+        if (unit == null || unit.isBlank() || id.getName().endsWith("." + unit)) {
+            return id.getName();
+        }
+        return id.getName() + "." + unit;
+    }
+
+    private static boolean sameTags(Meter.Id there, Meter.Id here) {
+        List<Tag> tags = there.getTags().stream().filter(tag -> !tag.getKey().equals(DEPLOYMENT_TAG)).toList();
+        return tags.equals(here.getTags());
     }
 
     /** No by-name method registers a custom meter: refused, rather than kept where nothing exports it. */

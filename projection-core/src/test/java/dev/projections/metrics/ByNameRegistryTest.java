@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -48,6 +49,11 @@ class ByNameRegistryTest {
         public More more() {
             return server.more();
         }
+
+        @Override
+        public Meter remove(Meter meter) {
+            return server.remove(meter);
+        }
     }
 
     @Test
@@ -64,7 +70,8 @@ class ByNameRegistryTest {
                 .tag("projection", "orders").register(bridge);
 
         assertThat(deployment.server.find("projection.lag").tag("projection", "orders").timer().count()).isEqualTo(1);
-        assertThat(deployment.server.find("projection.freshness.objective").tag("projection", "orders").gauge().value())
+        assertThat(deployment.server.find("projection.freshness.objective.seconds").tag("projection", "orders").gauge()
+                .value())
                 .isEqualTo(2.0);
         assertThat(deployment.server.find("projection.listener.failures").functionCounter().count()).isEqualTo(3.0);
         assertThat(deployment.getMeters()).as("nothing left where nothing exports it").isEmpty();
@@ -82,7 +89,38 @@ class ByNameRegistryTest {
         pressure.clear();
         System.gc();
 
-        assertThat(deployment.server.find("projection.clock.skew.limit").gauge().value()).isEqualTo(0.5);
+        assertThat(deployment.server.find("projection.clock.skew.limit.seconds").gauge().value()).isEqualTo(0.5);
+    }
+
+    @Test
+    void closingRemovesFromTheServerRegistryEverythingRegisteredThereSoARedeploymentStartsAfresh() {
+        ForwardsByNameOnly deployment = new ForwardsByNameOnly();
+        ByNameRegistry first = new ByNameRegistry(deployment);
+        new ClockSkewGauges(() -> null, Duration.ofMillis(500)).register(first);
+        new LagTimer(first, name -> null).register(List.of("orders"));
+        assertThat(deployment.server.getMeters()).isNotEmpty();
+
+        first.close();
+        assertThat(deployment.server.getMeters()).isEmpty();
+
+        new ClockSkewGauges(() -> null, Duration.ofMillis(2000)).register(new ByNameRegistry(deployment));
+        assertThat(deployment.server.find("projection.clock.skew.limit.seconds").gauge().value())
+                .as("the new deployment's gauge, not the old one's").isEqualTo(2.0);
+    }
+
+    @Test
+    void aGaugeIsFoundAgainByItsExactTagsAndCarriesItsUnitInItsName() {
+        ForwardsByNameOnly deployment = new ForwardsByNameOnly();
+        MeterRegistry bridge = new ByNameRegistry(deployment);
+        Gauge.builder("projection.oldest.age", () -> 7).tag("projection", "orders")
+                .tag("tenant", "a").baseUnit("seconds").strongReference(true).register(bridge);
+        Gauge wider = Gauge
+                .builder("projection.oldest.age", () -> 9).tag("projection", "orders").baseUnit("seconds")
+                .strongReference(true).register(bridge);
+
+        assertThat(wider.value()).as("not the gauge whose tags merely include these").isEqualTo(9.0);
+        assertThat(deployment.server.find("projection.oldest.age.seconds").tag("tenant", "a").gauge().value())
+                .isEqualTo(7.0);
     }
 
     @Test

@@ -11,14 +11,17 @@ import dev.projections.metrics.PendingGauges;
 import dev.projections.metrics.ProcessingNodeGauges;
 import dev.projections.metrics.RefreshTimer;
 import dev.projections.refresh.ClockSkewRule;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The engine's meters (docs/contract.md §9). They go to the application's {@code MeterRegistry} bean when it supplies one
@@ -85,10 +88,31 @@ public class EngineMetrics implements MetricsText {
     /**
      * WildFly's micrometer subsystem gives each deployment a registry that exports only what is registered through its
      * by-name methods; the engine's meters are built, so they go through {@link ByNameRegistry} there
-     * (docs/pitfalls.md #117).
+     * (docs/pitfalls.md #117). A release whose registry passes built meters on too overrides the factory methods
+     * builders end in, and is used as it is.
      */
     private static boolean forwardsOnlyByName(MeterRegistry registry) {
-        return registry.getClass().getName().equals("org.wildfly.extension.micrometer.registry.ApplicationRegistry");
+        if (!registry.getClass().getName().equals("org.wildfly.extension.micrometer.registry.ApplicationRegistry")) {
+            return false;
+        }
+        try {
+            registry.getClass().getDeclaredMethod("newGauge", Meter.Id.class, Object.class, ToDoubleFunction.class);
+            return false;
+        } catch (NoSuchMethodException notOverridden) {
+            return true;
+        }
+    }
+
+    /**
+     * Takes the engine's meters out of the server's registry, which outlives the deployment: a redeployment would
+     * otherwise find and keep the old engine's gauges (by-name registration reuses a meter of the same name and tags),
+     * and they would go on reading its objects.
+     */
+    @PreDestroy
+    void removeFromTheServersRegistry() {
+        if (registry instanceof ByNameRegistry bridge) {
+            bridge.close();
+        }
     }
 
     private static boolean prometheusOnClassPath() {
