@@ -102,6 +102,17 @@ public interface Projections {
     String rebuild(String projection, String tenant, RebuildScope scope, int partitions);
 
     /**
+     * A verification of {@code tenant}'s ids within {@code scope}, in {@code partitions} (docs/design.md D57): a run
+     * like a rebuild's that checks each page of ids with the projection's {@link Verifiable#drifted} and marks only the
+     * keys that drifted, which the drainers then refresh; its run id, at once. Follow it with
+     * {@link #rebuildProgress} ({@link RebuildProgress#VERIFY}: {@code checked}, {@code marked} for the drifted keys,
+     * {@code repaired()}) and cancel it with {@link #cancelRebuild}. An {@link UnsupportedOperationException} when the
+     * projection does not implement {@code Verifiable} or the scope, an {@link IllegalStateException} while a rebuild
+     * or a verification of the projection and tenant runs.
+     */
+    String verify(String projection, String tenant, RebuildScope scope, int partitions);
+
+    /**
      * Cancels a running run: its partitions stop, its rebuild marks are deleted (marks of live changes stay). An
      * {@link IllegalStateException} when it is no longer running, an {@link IllegalArgumentException} for an
      * unknown run id.

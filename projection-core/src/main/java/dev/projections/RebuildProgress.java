@@ -20,7 +20,26 @@ import java.util.Optional;
 public record RebuildProgress(String runId, String projection, String tenant, String state, long marked,
                               long remaining, long failing, double ratePerSecond, Instant startedAt,
                               Instant finishedAt, String lastError, RebuildScope scope, int partitions,
-                              int partitionsDone, String startedBy, String cancelledBy, int takeovers) {
+                              int partitionsDone, String startedBy, String cancelledBy, int takeovers,
+                              String kind, long checked) {
+
+    /** A run that marks every id of its scope. */
+    public static final String REBUILD = "REBUILD";
+    /**
+     * A verification (docs/design.md D57): it checks every id of its scope ({@code checked} so far) with the
+     * projection's {@link Verifiable#drifted} and marks only those that drifted ({@code marked}); the ordinary refresh
+     * repairs them, and {@code marked - remaining} of them are repaired so far.
+     */
+    public static final String VERIFY = "VERIFY";
+
+    /** A rebuild run, as before verifications existed: every id it checked, it marked. */
+    public RebuildProgress(String runId, String projection, String tenant, String state, long marked, long remaining,
+                           long failing, double ratePerSecond, Instant startedAt, Instant finishedAt, String lastError,
+                           RebuildScope scope, int partitions, int partitionsDone, String startedBy, String cancelledBy,
+                           int takeovers) {
+        this(runId, projection, tenant, state, marked, remaining, failing, ratePerSecond, startedAt, finishedAt,
+                lastError, scope, partitions, partitionsDone, startedBy, cancelledBy, takeovers, REBUILD, marked);
+    }
 
     public static final String RUNNING = "RUNNING";
     public static final String FINISHED = "FINISHED";
@@ -35,6 +54,16 @@ public record RebuildProgress(String runId, String projection, String tenant, St
                            long failing, double ratePerSecond, Instant startedAt, Instant finishedAt, String lastError) {
         this(runId, projection, tenant, state, marked, remaining, failing, ratePerSecond, startedAt, finishedAt,
                 lastError, RebuildScope.everything(), 1, RUNNING.equals(state) ? 0 : 1, null, null, 0);
+    }
+
+    /** A verification rather than a rebuild. */
+    public boolean verifies() {
+        return VERIFY.equals(kind);
+    }
+
+    /** For a verification: the drifted keys it marked whose refresh committed since. */
+    public long repaired() {
+        return Math.max(0, marked - remaining - failing);
     }
 
     /** Every id was marked and refreshed, or is left failing ({@link #FINISHED_FAILING}). */

@@ -23,7 +23,9 @@ public final class RebuildLine implements Serializable {
                 : RebuildProgress.CANCELLED.equals(run.state()) && run.cancelledBy() != null
                 ? Text.of("run.state.cancelled-by", run.cancelledBy())
                 : named(run.state());
-        return run.takeovers() > 0 ? Text.of("run.state.taken-over", state, run.takeovers()) : state;
+        state = run.takeovers() > 0 ? Text.of("run.state.taken-over", state, run.takeovers()) : state;
+        // a verification is listed among the runs: its marked keys are the drifted ones of those it checked
+        return run.verifies() ? Text.of("run.state.verification", state, run.marked(), run.checked()) : state;
     }
 
     /** A state in words; one the console does not know yet (a newer engine's) as the engine names it. */

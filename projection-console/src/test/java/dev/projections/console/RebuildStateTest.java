@@ -28,4 +28,12 @@ class RebuildStateTest {
         assertThat(ProjectionRow.describe(run(RebuildProgress.RUNNING, 40, 0), STARTED.plusSeconds(60)))
                 .isEqualTo("running: 1,200 marked, 40 remaining");
     }
+
+    @Test
+    void aVerificationAmongTheRunsSaysHowManyOfTheIdsItCheckedDrifted() {
+        RebuildProgress verification = new RebuildProgress("r2", "order-search", "", RebuildProgress.FINISHED, 3, 0, 0,
+                500.0, STARTED, STARTED.plusSeconds(120), null, dev.projections.RebuildScope.everything(), 1, 1, "admin",
+                null, 0, RebuildProgress.VERIFY, 60_000);
+        assertThat(RebuildLine.stateOf(verification)).isEqualTo("verification finished: 3 of 60,000 checked drifted");
+    }
 }

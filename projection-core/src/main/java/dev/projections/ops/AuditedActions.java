@@ -93,6 +93,18 @@ public final class AuditedActions {
         return runs;
     }
 
+    /**
+     * Starts a verification of {@code scope} in {@code partitions} (docs/design.md D57), for one tenant ({@code ""}
+     * for none) or, with {@code null}, for every tenant of the application's {@code TenantDirectory}; its run ids.
+     */
+    public List<String> verify(String by, String projection, String tenant, RebuildScope scope, int partitions) {
+        List<String> runs = tenant != null ? List.of(rebuilds.verify(projection, tenant, scope, partitions, by))
+                : rebuilds.verifyEveryTenant(projection, scope, partitions, by);
+        record(by, tenant == null ? "verify-all-tenants" : "verify", projection, tenant, null,
+                scope + (partitions > 1 ? " in " + partitions + " partitions" : "") + ", runs " + runs);
+        return runs;
+    }
+
     /** Starts a whole rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
     public String rebuild(String by, String projection, String tenant) {
         String runId = rebuilds.start(projection, tenant, RebuildScope.everything(), 1, by);

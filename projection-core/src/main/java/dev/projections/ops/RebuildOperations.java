@@ -4,6 +4,7 @@ import dev.projections.Projection;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.TenantScope;
+import dev.projections.Verifiable;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.refresh.RebuildStepper;
@@ -11,6 +12,7 @@ import dev.projections.refresh.WakeUpSignals;
 import dev.projections.store.RebuildPartition;
 import dev.projections.store.Tables;
 import dev.projections.store.RebuildHistory;
+import dev.projections.store.RebuildRun;
 import dev.projections.store.RebuildRuns;
 import java.time.Clock;
 import java.util.List;
@@ -63,7 +65,32 @@ public final class RebuildOperations {
 
     /** Starts a run of {@code scope} in {@code partitions} for {@code tenant} ({@code ""} for none); its run id. */
     public String start(String projection, String tenant, RebuildScope scope, int partitions, String by) {
-        Projection bean = rebuildable(projection, scope, partitions);
+        return start(RebuildRun.REBUILD, rebuildable(projection, scope, partitions, "rebuilt"), projection, tenant,
+                scope, partitions, by);
+    }
+
+    /**
+     * Starts a verification of {@code scope} in {@code partitions} for {@code tenant} (docs/design.md D57): a run
+     * that checks its ids with the projection's {@link Verifiable#drifted} and marks only those that drifted; its run
+     * id. Refused, before anything is written, for a projection that does not implement {@code Verifiable} or cannot
+     * list the scope's ids, and while a rebuild or a verification of the projection and tenant runs.
+     */
+    public String verify(String projection, String tenant, RebuildScope scope, int partitions, String by) {
+        return start(RebuildRun.VERIFY, verifiable(projection, scope, partitions), projection, tenant, scope,
+                partitions, by);
+    }
+
+    private Projection verifiable(String projection, RebuildScope scope, int partitions) {
+        Projection bean = rebuildable(projection, scope, partitions, "verified");
+        if (!(bean instanceof Verifiable)) {
+            throw new UnsupportedOperationException("projection " + projection + " cannot be verified: implement "
+                    + "dev.projections.Verifiable (drifted(ids)) beside Projection");
+        }
+        return bean;
+    }
+
+    private String start(String kind, Projection bean, String projection, String tenant, RebuildScope scope,
+                         int partitions, String by) {
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
@@ -73,8 +100,9 @@ public final class RebuildOperations {
             RebuildPlan.probe(bean, scope);
             bounds = RebuildPlan.bounds(bean, scope, partitions);
         }
-        String runId = sql.call("start a rebuild of " + projection, c -> {
-            String id = runs.start(c, projection, checkedTenant, scope, bounds, by, clock.instant());
+        String runId = sql.call("start a " + (RebuildRun.VERIFY.equals(kind) ? "verification" : "rebuild") + " of "
+                + projection, c -> {
+            String id = runs.start(c, kind, projection, checkedTenant, scope, bounds, by, clock.instant());
             signals.rebuildStarted(c); // the other instances step it once it committed
             return id;
         });
@@ -87,16 +115,16 @@ public final class RebuildOperations {
      * {@code projection}'s bean, if it can rebuild {@code scope} in {@code partitions}; otherwise refused naming why,
      * before anything is read or written.
      */
-    private Projection rebuildable(String projection, RebuildScope scope, int partitions) {
+    private Projection rebuildable(String projection, RebuildScope scope, int partitions, String done) {
         Projection bean = catalog.byName(Arguments.projection(projection, catalog));
         if (!Rebuildable.implementsIds(bean)) {
-            throw new UnsupportedOperationException("projection " + projection + " cannot be rebuilt: implement "
+            throw new UnsupportedOperationException("projection " + projection + " cannot be " + done + ": implement "
                     + "Projection.ids(after, limit) to list its ids in order");
         }
         RebuildPlan.check(bean, scope, partitions);
         if ((!scope.isEverything() || partitions > 1) && !Rebuildable.implementsScopedIds(bean)) {
             throw new UnsupportedOperationException("projection " + projection + " lists rebuild scopes but does not "
-                    + "implement Projection.ids(after, limit, scope), so it cannot rebuild " + scope);
+                    + "implement Projection.ids(after, limit, scope), so it cannot run " + scope);
         }
         return bean;
     }
@@ -106,8 +134,14 @@ public final class RebuildOperations {
      * partitions are checked first, so a bad request is refused even when the directory lists no tenant.
      */
     public List<String> startForEveryTenant(String projection, RebuildScope scope, int partitions, String by) {
-        rebuildable(projection, scope, partitions);
+        rebuildable(projection, scope, partitions, "rebuilt");
         return tenants().stream().map(tenant -> start(projection, tenant, scope, partitions, by)).toList();
+    }
+
+    /** As {@link #startForEveryTenant}, verifications. */
+    public List<String> verifyEveryTenant(String projection, RebuildScope scope, int partitions, String by) {
+        verifiable(projection, scope, partitions);
+        return tenants().stream().map(tenant -> verify(projection, tenant, scope, partitions, by)).toList();
     }
 
     /** The tenants of the application's {@code TenantDirectory}; without one, refused saying what is missing. */

@@ -2,8 +2,10 @@ package dev.projections.refresh;
 
 import dev.projections.MarkKey;
 import dev.projections.Projection;
+import dev.projections.Verifiable;
 import dev.projections.store.RebuildRun;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The page of ids a rebuild step marks: {@code ids(cursor, pageSize)} of the run's projection, inside its scope,
@@ -40,6 +42,36 @@ final class RebuildPage {
         } catch (LinkageError e) {
             throw new BadIdsException(e);
         }
+    }
+
+    /**
+     * For a verification: those of {@code ids} the projection reports drifted, in the page's order. An id it reports
+     * that is not on the page is ignored (only the page was asked about); its failing to answer is the projection's
+     * and fails the run, as a failing {@code ids} does, unless it is transient.
+     */
+    static List<String> drifted(Projection projection, RebuildRun run, List<String> ids) throws Exception {
+        if (ids.isEmpty()) {
+            return ids;
+        }
+        if (!(projection instanceof Verifiable verifiable)) {
+            throw new BadIdsException(new UnsupportedOperationException("projection " + run.projection()
+                    + " does not implement Verifiable, so it cannot be verified"));
+        }
+        Set<String> drifted;
+        try {
+            drifted = verifiable.drifted(ids);
+        } catch (RuntimeException e) {
+            if (Transient.is(e)) {
+                throw e;
+            }
+            throw new BadIdsException(e);
+        } catch (LinkageError e) {
+            throw new BadIdsException(e);
+        }
+        if (drifted == null) {
+            throw new BadIdsException(new IllegalStateException("drifted() of " + run.projection() + " returned null"));
+        }
+        return ids.stream().filter(drifted::contains).toList();
     }
 
     private static void checked(String id, RebuildRun run) {

@@ -143,17 +143,23 @@ public final class RebuildStepper {
         return true;
     }
 
-    /** The step's transaction: the page after the cursor marked at rebuild priority, the cursor advanced. */
+    /**
+     * The step's transaction: the page after the cursor marked at rebuild priority — for a verification only the ids
+     * of it the projection reports drifted ({@link RebuildPage#drifted}) — and the cursor advanced.
+     */
     private Void markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
         int pageSize = pageSizes.applyAsInt(run.projection());
         List<String> ids = RebuildPage.after(projection, run, pageSize);
+        List<String> toMark = run.verifies() ? RebuildPage.drifted(projection, run, ids) : ids;
         TreeSet<MarkKey> keys = new TreeSet<>();
-        for (String id : ids) {
+        for (String id : toMark) {
             keys.add(new MarkKey(run.projection(), run.tenant(), id));
         }
-        pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, run.runId(), clock.instant());
+        if (!keys.isEmpty()) {
+            pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, run.runId(), clock.instant());
+        }
         String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
-        if (!rebuilds.advance(connection, run, cursor, ids.size(), ids.size() < pageSize)) {
+        if (!rebuilds.advance(connection, run, cursor, ids.size(), keys.size(), ids.size() < pageSize)) {
             throw new LeaseLostException("the lease of partition " + run.partition() + " of rebuild run "
                     + run.runId() + " was lost, or the run was cancelled");
         }

@@ -29,7 +29,8 @@ public final class RebuildHistory {
                    ELSE 0 END,
                    r.scope_from, r.scope_to, r.scope_changed_since, r.scope_filter, r.partitions, r.partitions_left,
                    r.started_by, r.cancelled_by,
-                   (SELECT COALESCE(SUM(t.takeovers), 0) FROM projection_rebuild_partition t WHERE t.run_id = r.run_id)
+                   (SELECT COALESCE(SUM(t.takeovers), 0) FROM projection_rebuild_partition t WHERE t.run_id = r.run_id),
+                   r.kind, r.checked
               FROM projection_rebuild r
             """;
 
@@ -101,10 +102,13 @@ public final class RebuildHistory {
                     double seconds = Math.max(0.001,
                             Duration.between(started, finished == null ? now : finished).toMillis() / 1000.0);
                     int partitions = rows.getInt(14);
+                    long checked = rows.getLong(20);
+                    // a verification's pace is the ids it checks, most of which it does not mark
+                    double rate = (RebuildRun.VERIFY.equals(rows.getString(19)) ? checked : marked) / seconds;
                     runs.add(new RebuildProgress(rows.getString(1), rows.getString(2), rows.getString(3), state, marked,
-                            remaining, 0, marked / seconds, started, finished, rows.getString(8), scope(dialect, rows, 10),
+                            remaining, 0, rate, started, finished, rows.getString(8), scope(dialect, rows, 10),
                             partitions, partitions - rows.getInt(15), rows.getString(16), rows.getString(17),
-                            rows.getInt(18)));
+                            rows.getInt(18), rows.getString(19), checked));
                 }
             }
         }
@@ -122,7 +126,8 @@ public final class RebuildHistory {
     private static RebuildProgress withFailing(RebuildProgress run, long failing) {
         return new RebuildProgress(run.runId(), run.projection(), run.tenant(), run.state(), run.marked(), run.remaining(),
                 failing, run.ratePerSecond(), run.startedAt(), run.finishedAt(), run.lastError(), run.scope(),
-                run.partitions(), run.partitionsDone(), run.startedBy(), run.cancelledBy(), run.takeovers());
+                run.partitions(), run.partitionsDone(), run.startedBy(), run.cancelledBy(), run.takeovers(), run.kind(),
+                run.checked());
     }
 
     /** The scope in four columns from {@code column}: from, to, changed since, filter. */

@@ -57,7 +57,7 @@ public final class RebuildPartitions {
             """;
 
     private static final String RUN_OF_PARTITION = """
-            SELECT projection, tenant_id, scope_from, scope_to, scope_changed_since, scope_filter
+            SELECT projection, tenant_id, scope_from, scope_to, scope_changed_since, scope_filter, kind
               FROM projection_rebuild WHERE run_id = ?
             """;
 
@@ -73,7 +73,8 @@ public final class RebuildPartitions {
 
     private static final String ADVANCE_PARTITION = """
             UPDATE projection_rebuild_partition
-               SET cursor_id = ?, marked = marked + ?, exhausted = ?, owner_token = NULL, lease_until = NULL
+               SET cursor_id = ?, checked = checked + ?, marked = marked + ?, exhausted = ?, owner_token = NULL,
+                   lease_until = NULL
              WHERE run_id = ? AND partition_no = ? AND owner_token = ?
             """;
 
@@ -148,7 +149,7 @@ public final class RebuildPartitions {
                 rows.next();
                 RebuildScope scope = scope(dialect, rows, 3);
                 return new RebuildRun(runId, partition, rows.getString(1), rows.getString(2), cursor,
-                        upTo == null ? scope : scope.withTo(upTo), token);
+                        upTo == null ? scope : scope.withTo(upTo), token, rows.getString(7));
             }
         }
     }
@@ -166,15 +167,16 @@ public final class RebuildPartitions {
     }
 
     /** Records a step of the leased partition and ends its lease; false when the lease was lost. */
-    boolean advance(Connection connection, RebuildRun run, String cursor, int marked, boolean exhausted)
+    boolean advance(Connection connection, RebuildRun run, String cursor, int checked, int marked, boolean exhausted)
             throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(ADVANCE_PARTITION)) {
             update.setString(1, cursor);
-            update.setInt(2, marked);
-            update.setBoolean(3, exhausted);
-            update.setString(4, run.runId());
-            update.setInt(5, run.partition());
-            update.setString(6, run.token());
+            update.setInt(2, checked);
+            update.setInt(3, marked);
+            update.setBoolean(4, exhausted);
+            update.setString(5, run.runId());
+            update.setInt(6, run.partition());
+            update.setString(7, run.token());
             return update.executeUpdate() == 1;
         }
     }

@@ -4,8 +4,23 @@ import dev.projections.RebuildScope;
 
 /**
  * One partition of a rebuild run, leased for one step: its cursor, the scope its ids come from (the run's, bounded
- * by the partition's last id), and the token that proves the lease.
+ * by the partition's last id), the token that proves the lease, and whether the run verifies ({@code VERIFY}: a step
+ * marks only the ids the projection reports drifted) or rebuilds ({@code REBUILD}: it marks them all).
  */
 public record RebuildRun(String runId, int partition, String projection, String tenant, String cursor,
-                         RebuildScope scope, String token) {
+                         RebuildScope scope, String token, String kind) {
+
+    /** A run that marks every id of its scope. */
+    public static final String REBUILD = "REBUILD";
+    /** A run that checks every id of its scope and marks those that drifted (docs/design.md D57). */
+    public static final String VERIFY = "VERIFY";
+
+    public RebuildRun(String runId, int partition, String projection, String tenant, String cursor, RebuildScope scope,
+                      String token) {
+        this(runId, partition, projection, tenant, cursor, scope, token, REBUILD);
+    }
+
+    public boolean verifies() {
+        return VERIFY.equals(kind);
+    }
 }

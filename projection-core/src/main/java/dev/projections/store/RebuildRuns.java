@@ -29,8 +29,8 @@ public final class RebuildRuns {
             INSERT INTO projection_rebuild (run_id, projection, tenant_id, state, marked, exhausted, started_at,
                                             running_projection, running_tenant, scope_from, scope_to,
                                             scope_changed_since, scope_filter, partitions, partitions_left, started_by,
-                                            owner_token, lease_until)
-            VALUES (?, ?, ?, 'RUNNING', 0, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'partitioned', ?)
+                                            owner_token, lease_until, kind)
+            VALUES (?, ?, ?, 'RUNNING', 0, FALSE, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'partitioned', ?, ?)
             """;
 
     /** The legacy run lease of a partitioned run: never lapses (see {@link #START}). */
@@ -45,7 +45,7 @@ public final class RebuildRuns {
      * back its marks; a step before it commits before the cancel, whose deletes then see its marks.
      */
     private static final String ADVANCE_RUN = """
-            UPDATE projection_rebuild SET marked = marked + ?, partitions_left = partitions_left - ?
+            UPDATE projection_rebuild SET checked = checked + ?, marked = marked + ?, partitions_left = partitions_left - ?
              WHERE run_id = ? AND state = 'RUNNING'
             """;
 
@@ -141,15 +141,25 @@ public final class RebuildRuns {
      */
     public String start(Connection connection, String projection, String tenant, RebuildScope scope,
                         List<String> bounds, String startedBy, Instant now) throws SQLException {
+        return start(connection, RebuildRun.REBUILD, projection, tenant, scope, bounds, startedBy, now);
+    }
+
+    /**
+     * As {@link #start(Connection, String, String, RebuildScope, List, String, Instant)}, a run of {@code kind}
+     * ({@link RebuildRun#REBUILD} or {@link RebuildRun#VERIFY}): either kind excludes a second run of the projection and
+     * tenant, of either kind, while it runs.
+     */
+    public String start(Connection connection, String kind, String projection, String tenant, RebuildScope scope,
+                        List<String> bounds, String startedBy, Instant now) throws SQLException {
         if (!connection.getAutoCommit()) {
-            return startIn(connection, projection, tenant, scope, bounds, startedBy, now);
+            return startIn(connection, kind, projection, tenant, scope, bounds, startedBy, now);
         }
         // called outside any transaction (the facade from code that has none): the run and its partitions are one
         // transaction all the same, or a failure between them leaves a RUNNING run that no step or adoption can take,
         // holding its projection and tenant until someone cancels it (engine review, minor observations)
         connection.setAutoCommit(false);
         try {
-            String runId = startIn(connection, projection, tenant, scope, bounds, startedBy, now);
+            String runId = startIn(connection, kind, projection, tenant, scope, bounds, startedBy, now);
             connection.commit();
             return runId;
         } catch (SQLException | RuntimeException | Error e) {
@@ -160,7 +170,7 @@ public final class RebuildRuns {
         }
     }
 
-    private String startIn(Connection connection, String projection, String tenant, RebuildScope scope,
+    private String startIn(Connection connection, String kind, String projection, String tenant, RebuildScope scope,
                            List<String> bounds, String startedBy, Instant now) throws SQLException {
         String running = runningRun(connection, projection, tenant);
         if (running != null) {
@@ -183,7 +193,8 @@ public final class RebuildRuns {
             insert.setInt(i++, partitions);
             insert.setInt(i++, partitions);
             insert.setString(i++, startedBy == null ? null : Statements.truncate(startedBy, 200));
-            insert.setObject(i, dialect.timestamp(LEGACY_FENCE));
+            insert.setObject(i++, dialect.timestamp(LEGACY_FENCE));
+            insert.setString(i, kind);
             insert.executeUpdate();
         } catch (SQLException e) {
             if (dialect.isDuplicateKey(e)) {
@@ -220,13 +231,20 @@ public final class RebuildRuns {
      */
     public boolean advance(Connection connection, RebuildRun run, String cursor, int marked, boolean exhausted)
             throws SQLException {
-        if (!partitions.advance(connection, run, cursor, marked, exhausted)) {
+        return advance(connection, run, cursor, marked, marked, exhausted);
+    }
+
+    /** As {@link #advance(Connection, RebuildRun, String, int, boolean)}, having looked at {@code checked} ids. */
+    public boolean advance(Connection connection, RebuildRun run, String cursor, int checked, int marked,
+                           boolean exhausted) throws SQLException {
+        if (!partitions.advance(connection, run, cursor, checked, marked, exhausted)) {
             return false;
         }
         try (PreparedStatement update = connection.prepareStatement(ADVANCE_RUN)) {
-            update.setInt(1, marked);
-            update.setInt(2, exhausted ? 1 : 0);
-            update.setString(3, run.runId());
+            update.setInt(1, checked);
+            update.setInt(2, marked);
+            update.setInt(3, exhausted ? 1 : 0);
+            update.setString(4, run.runId());
             if (update.executeUpdate() != 1) {
                 return false;
             }

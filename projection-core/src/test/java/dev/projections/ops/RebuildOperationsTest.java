@@ -75,6 +75,22 @@ class RebuildOperationsTest {
     }
 
     @Test
+    void aProjectionThatIsNotVerifiableIsRefusedAVerificationBeforeAnythingIsWritten() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("ops-verify-refused");
+        RebuildOperations rebuilds = db.rebuilds(null, new HashSet<>());
+
+        assertThatThrownBy(() -> rebuilds.verify("orders", "", RebuildScope.everything(), 1, "alice"))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("projection orders cannot be verified: implement dev.projections.Verifiable (drifted(ids))"
+                        + " beside Projection");
+        assertThatThrownBy(() -> rebuilds.verify("customers", "", RebuildScope.everything(), 1, "alice"))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("cannot be verified: implement "
+                        + "Projection.ids(after, limit)");
+        assertThat(db.sqlCalls).hasValue(0);
+        assertThat(db.madeDue).hasValue(0);
+    }
+
+    @Test
     void aRunIsFoundByItsIdWithItsPartitionsAndAnIdThatNeverRanFindsNothingWithoutAnError() throws Exception {
         OperationsDatabase db = new OperationsDatabase("ops-rebuild-find");
         RebuildOperations rebuilds = db.rebuilds(null, new HashSet<>());

@@ -194,6 +194,22 @@ final class EngineHarness {
         return runId;
     }
 
+    /** Starts a verification of {@code projection} (no tenant, every id); the drainers step it as a rebuild. */
+    String startVerification(String projection) throws Exception {
+        String runId = transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
+                store.rebuildRuns().start(connection, dev.projections.store.RebuildRun.VERIFY, projection, "",
+                        dev.projections.RebuildScope.everything(), java.util.List.of(), "test", clock.instant()));
+        engines.stream().map(dev.projections.engine.Engine::rebuilds).filter(java.util.Objects::nonNull)
+                .forEach(RebuildStepper::runsMayExist);
+        return runId;
+    }
+
+    /** A run as the console and the API read it. */
+    dev.projections.RebuildProgress progress(String runId) throws Exception {
+        return transactions.inNewTransaction(Duration.ofSeconds(5), connection ->
+                store.rebuildHistory().progress(connection, runId, clock.instant())).orElseThrow();
+    }
+
     private void record(MarkKey key, RefreshOutcome outcome, Duration took) {
         refreshed.add(new Refreshed(key, outcome));
         java.util.function.Supplier<? extends RuntimeException> failure = listenerThrows;

@@ -38,7 +38,8 @@ class ChangelogChecksumTest {
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
-            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf");
+            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
+            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -62,7 +63,8 @@ class ChangelogChecksumTest {
             "017-projection-pending-traceparent", "9:0fafe0892d83aa4ea42e2e4720346d88",
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
-            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf");
+            "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
+            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

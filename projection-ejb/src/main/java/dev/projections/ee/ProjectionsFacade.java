@@ -148,6 +148,11 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    public String verify(String projection, String tenant, RebuildScope scope, int partitions) {
+        return operations().rebuilds().verify(projection, tenant, scope, partitions, caller());
+    }
+
+    @Override
     public void cancelRebuild(String runId) {
         operations().rebuilds().cancel(runId, caller());
     }

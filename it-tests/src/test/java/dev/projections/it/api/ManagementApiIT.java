@@ -63,7 +63,10 @@ class ManagementApiIT {
             new Endpoint("POST", "projections/no-such-projection/marks/retry", "{}"),
             new Endpoint("POST", "projections/no-such-projection/marks/resume", "{}"),
             new Endpoint("POST", "projections/no-such-projection/marks/skip", "{}"),
-            new Endpoint("POST", "rebuilds/no-such-run/cancel", ""));
+            new Endpoint("POST", "rebuilds/no-such-run/cancel", ""),
+            new Endpoint("GET", "verifications/no-such-run", null),
+            new Endpoint("POST", "projections/no-such-projection/verifications", "{}"),
+            new Endpoint("POST", "verifications/no-such-run/cancel", ""));
 
     @Test
     void anonymousCallersGet401AViewerReadsButCannotActAndAnAdminDoesBoth() throws Exception {
@@ -77,7 +80,8 @@ class ManagementApiIT {
             HttpResponse<String> viewer = send(endpoint.method(), endpoint.path(), endpoint.body(), viewer());
             HttpResponse<String> admin = send(endpoint.method(), endpoint.path(), endpoint.body(), admin());
             if (endpoint.method().equals("GET")) {
-                int expected = endpoint.path().startsWith("rebuilds/") ? 404 : 200;
+                int expected = endpoint.path().startsWith("rebuilds/") || endpoint.path().startsWith("verifications/")
+                        ? 404 : 200;
                 assertThat(viewer.statusCode()).as("viewer " + endpoint + ": " + viewer.body()).isEqualTo(expected);
                 assertThat(admin.statusCode()).as("admin " + endpoint + ": " + admin.body()).isEqualTo(expected);
             } else {
@@ -144,6 +148,101 @@ class ManagementApiIT {
                 .as("pause, rebuild and resume audited under the caller's name").isEqualTo(3);
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND action = 'rebuild'"
                 + " AND tenant_id = ? AND detail LIKE ?", audited, tenant, "%" + run + "%")).isEqualTo(1);
+    }
+
+    @Test
+    void aVerificationFindsExactlyTheRowsDamagedBehindTheEnginesBackAndTheDrainersRepairThem() throws Exception {
+        String tenant = "api-verify";
+        for (int i = 1; i <= 4; i++) {
+            createOrder(tenant, "verify-" + i);
+        }
+        Await.until("the four orders refreshed", Duration.ofSeconds(60), () -> rows("order_search", tenant) == 4
+                && rows("customer_stats", tenant) == 4
+                && TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE tenant_id = ?", tenant) == 0);
+        long first = order(tenant, 0);
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        // behind the engine's back, no mark for any of it: a row changed, a row deleted, a source changed in bulk SQL
+        TestSql.execute("UPDATE order_search SET total = total + 1 WHERE order_id = " + first);
+        TestSql.execute("DELETE FROM order_search WHERE order_id = " + order(tenant, 1));
+        TestSql.execute("UPDATE orders SET status = 'PAID' WHERE id = " + order(tenant, 2));
+        TestSql.execute("UPDATE customer_stats SET order_count = 7 WHERE customer_id = "
+                + TestSql.count("SELECT customer_id FROM orders WHERE id = ?", first));
+
+        HttpResponse<String> started = send("POST", "projections/order-search/verifications",
+                "{\"tenant\": \"" + tenant + "\"}", admin());
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+        String location = started.headers().firstValue("Location").orElseThrow();
+        assertThat(location).startsWith("/projections/api/v1/verifications/");
+        assertThat(started.body()).contains("\"startedBy\":\"admin\"").contains("\"tenant\":\"" + tenant + "\"");
+        String run = location.substring(location.lastIndexOf('/') + 1);
+        assertThat(finished(run)).contains("\"checked\":4").contains("\"drifted\":3").contains("\"repaired\":3")
+                .contains("\"failing\":0");
+        assertThat(send("GET", "rebuilds/" + run, null, viewer()).body()).as("among the projection's runs")
+                .contains("\"kind\":\"VERIFY\"");
+        assertThat(finished(verify("order-search", tenant))).as("repaired: nothing differs any more")
+                .contains("\"checked\":4").contains("\"drifted\":0");
+        assertThat(TestSql.count("SELECT COUNT(*) FROM order_search s JOIN orders o ON o.id = s.order_id"
+                + " WHERE s.tenant_id = ? AND s.status = o.status AND s.total = 2.50", tenant)).isEqualTo(4);
+
+        assertThat(finished(verify("customer-stats", tenant))).contains("\"checked\":4").contains("\"drifted\":1")
+                .contains("\"repaired\":1");
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ? AND user_name = 'admin'"
+                + " AND action = 'verify' AND tenant_id = ?", audited, tenant)).isEqualTo(3);
+    }
+
+    @Test
+    void aVerificationAndARebuildOfOneProjectionAndTenantExcludeEachOther() throws Exception {
+        String tenant = "api-verify-exclusive";
+        createOrder(tenant, "exclusive-1");
+        assertThat(send("POST", "projections/" + PROJECTION + "/pause", "", admin()).statusCode()).isEqualTo(200);
+        try {
+            String run = verify(PROJECTION, tenant);
+            HttpResponse<String> rebuild = send("POST", "projections/" + PROJECTION + "/rebuilds",
+                    "{\"tenant\": \"" + tenant + "\"}", admin());
+            assertThat(rebuild.statusCode()).as(rebuild.body()).isEqualTo(409);
+            assertThat(rebuild.body()).contains(run);
+            HttpResponse<String> cancelled = send("POST", "verifications/" + run + "/cancel", "", admin());
+            assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+            assertThat(cancelled.body()).contains("\"state\":\"CANCELLED\"").contains("\"cancelledBy\":\"admin\"");
+            assertThat(send("GET", "verifications/" + aRebuildRunOf(tenant), null, viewer()).statusCode())
+                    .as("a rebuild is no verification").isEqualTo(404);
+        } finally {
+            assertThat(send("POST", "projections/" + PROJECTION + "/resume", "", admin()).statusCode()).isEqualTo(200);
+        }
+    }
+
+    /** Starts a verification of one tenant through the API; its run id. */
+    private String verify(String projection, String tenant) throws Exception {
+        HttpResponse<String> started = send("POST", "projections/" + projection + "/verifications",
+                "{\"tenant\": \"" + tenant + "\"}", admin());
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+        String location = started.headers().firstValue("Location").orElseThrow();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    /** The verification once FINISHED, as the API shows it. */
+    private String finished(String run) {
+        Await.until("verification " + run + " finished", Duration.ofSeconds(90), () -> unchecked(() -> send("GET",
+                "verifications/" + run, null, viewer()).body()).contains("\"state\":\"FINISHED\""));
+        return unchecked(() -> send("GET", "verifications/" + run, null, viewer()).body());
+    }
+
+    /** A rebuild of customer-stats for {@code tenant}, started for the test; its run id. */
+    private String aRebuildRunOf(String tenant) throws Exception {
+        HttpResponse<String> started = send("POST", "projections/customer-stats/rebuilds",
+                "{\"tenant\": \"" + tenant + "\"}", admin());
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(201);
+        String location = started.headers().firstValue("Location").orElseThrow();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    /** The id of the tenant's {@code n}th order, in the order of ids. */
+    private static long order(String tenant, int n) {
+        return TestSql.count("SELECT id FROM orders WHERE tenant_id = ? ORDER BY id LIMIT 1 OFFSET " + n, tenant);
+    }
+
+    private static long rows(String table, String tenant) {
+        return TestSql.count("SELECT COUNT(*) FROM " + table + " WHERE tenant_id = ?", tenant);
     }
 
     private String latestRun(String tenant) throws Exception {

@@ -99,16 +99,46 @@ final class ApiJson {
                 .add("remaining", run.remaining())
                 .add("failing", run.failing())
                 .add("ratePerSecond", run.ratePerSecond());
+        ended(json, run);
+        json.add("scope", scope(run.scope()))
+                .add("partitions", run.partitions())
+                .add("partitionsDone", run.partitionsDone())
+                .add("takeovers", run.takeovers())
+                .add("kind", run.kind());
+        return json.add("links", Json.createObjectBuilder().add("self", run.verifies()
+                ? links.verification(run.runId()) : links.rebuild(run.runId())));
+    }
+
+    /**
+     * A verification: {@code checked} ids so far, {@code drifted} keys found and marked, {@code repaired} of them
+     * refreshed since; its state RUNNING, FINISHED (with {@code failing} repairs left failing, if any), FAILED or
+     * CANCELLED.
+     */
+    static JsonObjectBuilder verification(RebuildProgress run, ApiLinks links) {
+        JsonObjectBuilder json = Json.createObjectBuilder()
+                .add("id", run.runId())
+                .add("projection", run.projection())
+                .add("tenant", run.tenant())
+                .add("state", RebuildProgress.FINISHED_FAILING.equals(run.state()) ? RebuildProgress.FINISHED
+                        : run.state())
+                .add("checked", run.checked())
+                .add("drifted", run.marked())
+                .add("repaired", run.repaired())
+                .add("failing", run.failing());
+        ended(json, run);
+        json.add("scope", scope(run.scope()))
+                .add("partitions", run.partitions())
+                .add("partitionsDone", run.partitionsDone());
+        return json.add("links", Json.createObjectBuilder().add("self", links.verification(run.runId())));
+    }
+
+    /** When and by whom a run started, when it ended, who cancelled it, why it failed: null where none. */
+    private static void ended(JsonObjectBuilder json, RebuildProgress run) {
         put(json, "startedAt", run.startedAt());
         put(json, "finishedAt", run.finishedAt());
         put(json, "startedBy", run.startedBy());
         put(json, "cancelledBy", run.cancelledBy());
         put(json, "lastError", run.lastError());
-        json.add("scope", scope(run.scope()))
-                .add("partitions", run.partitions())
-                .add("partitionsDone", run.partitionsDone())
-                .add("takeovers", run.takeovers());
-        return json.add("links", Json.createObjectBuilder().add("self", links.rebuild(run.runId())));
     }
 
     static JsonObjectBuilder scope(RebuildScope scope) {

@@ -19,6 +19,10 @@ record ApiLinks(String base) {
         return base + "/rebuilds/" + segment(runId);
     }
 
+    String verification(String runId) {
+        return base + "/verifications/" + segment(runId);
+    }
+
     static String segment(String value) {
         return QueryString.encode(value);
     }

@@ -123,6 +123,19 @@ final class ApiResources {
      * {@code scope} and {@code partitions}. 201 with the {@code Location} of the first run and every run in the body.
      */
     Reply startRebuild(String name, JsonBody body) {
+        return start(name, body, false);
+    }
+
+    /**
+     * A verification (docs/design.md D57), with the body of a rebuild ({@code {}}: every tenant, every id); 201 and
+     * the first run's {@code Location}, 409 for a projection that does not implement {@code Verifiable} or while a
+     * rebuild or a verification of it runs.
+     */
+    Reply startVerification(String name, JsonBody body) {
+        return start(name, body, true);
+    }
+
+    private Reply start(String name, JsonBody body, boolean verify) {
         known(name);
         String tenant = body.has("tenant") ? body.string("tenant") : null;
         if (tenant == null && !reads.hasTenantDirectory()) {
@@ -134,12 +147,15 @@ final class ApiResources {
             throw ApiProblem.badRequest("\"partitions\" must be 1 or more, was " + partitions);
         }
         String forTenant = tenant;
-        List<String> started = act(() -> admin.rebuild(name, forTenant, scope,
-                partitions == null ? 1 : partitions.intValue()));
+        int parts = partitions == null ? 1 : partitions.intValue();
+        List<String> started = act(() -> verify ? admin.verify(name, forTenant, scope, parts)
+                : admin.rebuild(name, forTenant, scope, parts));
         JsonArrayBuilder runs = Json.createArrayBuilder();
-        started.forEach(id -> runs.add(ApiJson.rebuild(reads.rebuildProgress(id), links)));
+        started.forEach(id -> runs.add(verify ? ApiJson.verification(reads.rebuildProgress(id), links)
+                : ApiJson.rebuild(reads.rebuildProgress(id), links)));
         JsonObjectBuilder json = Json.createObjectBuilder().add("runs", runs);
-        return started.isEmpty() ? Reply.ok(json) : new Reply(201, json, links.rebuild(started.get(0)));
+        return started.isEmpty() ? Reply.ok(json) : new Reply(201, json,
+                verify ? links.verification(started.get(0)) : links.rebuild(started.get(0)));
     }
 
     private static RebuildScope scope(JsonBody scope) {
@@ -165,6 +181,24 @@ final class ApiResources {
         RebuildProgress run = run(runId);
         return Reply.ok(ApiJson.rebuild(run, links)
                 .add("partitionDetails", ApiJson.partitions(reads.rebuildPartitions(runId))));
+    }
+
+    Reply verification(String runId) {
+        return Reply.ok(ApiJson.verification(verificationRun(runId), links));
+    }
+
+    Reply cancelVerification(String runId) {
+        verificationRun(runId);
+        act(() -> {
+            admin.cancelRebuild(runId);
+            return null;
+        });
+        return Reply.ok(ApiJson.verification(verificationRun(runId), links));
+    }
+
+    private RebuildProgress verificationRun(String runId) {
+        return reads.findRebuild(runId).filter(RebuildProgress::verifies)
+                .orElseThrow(() -> ApiProblem.notFound("no verification \"" + runId + "\""));
     }
 
     Reply cancel(String runId) {

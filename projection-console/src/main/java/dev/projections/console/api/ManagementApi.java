@@ -187,7 +187,10 @@ public class ManagementApi extends HttpServlet {
                 post("projections/{}/marks/retry", (api, v, r, q) -> api.retry(v.get(0), body(r, ApiResources.MARK_ACTION_FIELDS))),
                 post("projections/{}/marks/resume", (api, v, r, q) -> api.resumeParked(v.get(0), body(r, ApiResources.MARK_ACTION_FIELDS))),
                 post("projections/{}/marks/skip", (api, v, r, q) -> api.skipParked(v.get(0), body(r, ApiResources.MARK_ACTION_FIELDS))),
+                post("projections/{}/verifications", (api, v, r, q) -> api.startVerification(v.get(0), body(r, ApiResources.REBUILD_FIELDS))),
                 get("rebuilds/{}", (api, v, r, q) -> api.rebuild(v.get(0))),
+                get("verifications/{}", (api, v, r, q) -> api.verification(v.get(0))),
+                post("verifications/{}/cancel", (api, v, r, q) -> api.cancelVerification(v.get(0))),
                 get("instances", (api, v, r, q) -> api.instances()),
                 post("rebuilds/{}/cancel", (api, v, r, q) -> api.cancel(v.get(0))));
 

@@ -92,6 +92,14 @@ public class ConsoleAdmin {
         return act(() -> audited().rebuild(caller(), projection, tenant, scope, partitions));
     }
 
+    /**
+     * Starts a verification of {@code scope} in {@code partitions} (docs/design.md D57), for one tenant ({@code ""} for
+     * none) or, with {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
+     */
+    public List<String> verify(String projection, String tenant, RebuildScope scope, int partitions) {
+        return act(() -> audited().verify(caller(), projection, tenant, scope, partitions));
+    }
+
     /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7); its rebuild marks are deleted afterwards, live ones stay. */
     public void cancelRebuild(String runId) {
         act(() -> {

@@ -1,0 +1,102 @@
+package dev.projections.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.projections.Projection;
+import dev.projections.RebuildProgress;
+import dev.projections.Verifiable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A verification run (docs/design.md D57) steps like a rebuild but marks only what the projection reports drifted:
+ * every id is checked once, in pages, the drifted ones are refreshed by the ordinary drainers, and the run finishes
+ * once they are, counting the ids it checked and the keys it found.
+ */
+class VerificationStepTest {
+
+    private static final List<String> IDS = IntStream.range(0, 60).mapToObj(i -> String.format("id-%03d", i)).toList();
+
+    /** 60 ids; those in {@code drifted} differ from their source until refreshed. */
+    static final class DriftingProjection implements Projection, Verifiable {
+        final Set<String> drifted = new TreeSet<>();
+        final List<String> refreshed = new ArrayList<>();
+        final List<List<String>> checkedPages = new ArrayList<>();
+
+        @Override
+        public String name() {
+            return "checked";
+        }
+
+        @Override
+        public void refresh(String id) {
+            refreshed.add(id);
+            drifted.remove(id);
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            return IDS.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+        }
+
+        @Override
+        public Set<String> drifted(List<String> ids) {
+            checkedPages.add(List.copyOf(ids));
+            // an id off the page is ignored by the engine: only the page was asked about
+            Set<String> found = new TreeSet<>(Set.of("not-on-any-page"));
+            ids.stream().filter(drifted::contains).forEach(found::add);
+            return found;
+        }
+    }
+
+    @Test
+    void aVerificationChecksEveryIdOnceAndMarksOnlyTheDriftedOnesWhichTheDrainersRepair() throws Exception {
+        DriftingProjection projection = new DriftingProjection();
+        projection.drifted.addAll(List.of("id-003", "id-031", "id-059"));
+        EngineHarness harness = new EngineHarness("verification-step", Map.of("projection.batch-size", "10"),
+                projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(25);
+        String runId = harness.startVerification("checked");
+
+        while (engine.drain()) {
+            // a turn ends after 5 s; the run needs far less
+        }
+        harness.lastEngine().rebuilds().finishExhausted();
+
+        assertThat(projection.checkedPages).as("pages of 25: every id once").containsExactly(IDS.subList(0, 25),
+                IDS.subList(25, 50), IDS.subList(50, 60));
+        assertThat(projection.refreshed).containsExactlyInAnyOrder("id-003", "id-031", "id-059");
+        assertThat(projection.drifted).isEmpty();
+        RebuildProgress run = harness.progress(runId);
+        assertThat(run.verifies()).isTrue();
+        assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(run.checked()).isEqualTo(60);
+        assertThat(run.marked()).as("drifted").isEqualTo(3);
+        assertThat(run.repaired()).isEqualTo(3);
+        assertThat(harness.pending()).isZero();
+    }
+
+    @Test
+    void aVerificationThatFindsNothingMarksNothingAndFinishes() throws Exception {
+        DriftingProjection projection = new DriftingProjection();
+        EngineHarness harness = new EngineHarness("verification-none", Map.of(), projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(25);
+        String runId = harness.startVerification("checked");
+
+        while (engine.drain()) {
+            // a turn ends after 5 s; the run needs far less
+        }
+        harness.lastEngine().rebuilds().finishExhausted();
+
+        assertThat(projection.refreshed).isEmpty();
+        RebuildProgress run = harness.progress(runId);
+        assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(run.checked()).isEqualTo(60);
+        assertThat(run.marked()).isZero();
+    }
+}
