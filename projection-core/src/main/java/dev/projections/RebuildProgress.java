@@ -3,6 +3,7 @@ package dev.projections;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A rebuild run: {@code marked} ids marked so far, {@code remaining} rebuild marks of its projection and tenant
@@ -28,7 +29,7 @@ public record RebuildProgress(String runId, String projection, String tenant, St
     /**
      * A verification (docs/design.md D57): it checks every id of its scope ({@code checked} so far) with the
      * projection's {@link Verifiable#drifted} and marks only those that drifted ({@code marked}); the ordinary refresh
-     * repairs them, and {@code marked - remaining} of them are repaired so far.
+     * repairs them, and {@link #repaired()} of them are repaired so far.
      */
     public static final String VERIFY = "VERIFY";
 
@@ -61,9 +62,16 @@ public record RebuildProgress(String runId, String projection, String tenant, St
         return VERIFY.equals(kind);
     }
 
-    /** For a verification: the drifted keys it marked whose refresh committed since. */
-    public long repaired() {
-        return Math.max(0, marked - remaining - failing);
+    /**
+     * For a verification: the drifted keys it marked whose refresh committed since — {@code marked - remaining}
+     * ({@code remaining} counts failing ones too) while it runs or once it finished; empty once it was cancelled or
+     * failed, when its marks not yet refreshed were deleted and no longer tell how many were.
+     */
+    public OptionalLong repaired() {
+        if (CANCELLED.equals(state) || FAILED.equals(state)) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(Math.max(0, marked - remaining));
     }
 
     /** Every id was marked and refreshed, or is left failing ({@link #FINISHED_FAILING}). */

@@ -6,6 +6,8 @@ import dev.projections.Verifiable;
 import dev.projections.store.RebuildRun;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The page of ids a rebuild step marks: {@code ids(cursor, pageSize)} of the run's projection, inside its scope,
@@ -13,6 +15,8 @@ import java.util.Set;
  * run ({@link BadIdsException}); a timeout or a lost connection is transient, and the step is retried.
  */
 final class RebuildPage {
+
+    private static final Logger LOG = Logger.getLogger(RebuildPage.class.getName());
 
     private RebuildPage() {
     }
@@ -71,7 +75,14 @@ final class RebuildPage {
         if (drifted == null) {
             throw new BadIdsException(new IllegalStateException("drifted() of " + run.projection() + " returned null"));
         }
-        return ids.stream().filter(drifted::contains).toList();
+        List<String> onPage = ids.stream().filter(drifted::contains).toList();
+        if (onPage.size() < drifted.size()) {
+            // most likely ids in another form than ids() gives them (case, padding): drift that would go unmarked
+            LOG.log(Level.WARNING, "drifted() of {0} reported {1} id(s) that are not on the page it was asked about;"
+                    + " ignored. It must answer with ids as ids() lists them", new Object[] {run.projection(),
+                    drifted.size() - onPage.size()});
+        }
+        return onPage;
     }
 
     private static void checked(String id, RebuildRun run) {

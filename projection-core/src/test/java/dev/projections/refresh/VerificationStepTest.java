@@ -77,7 +77,7 @@ class VerificationStepTest {
         assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
         assertThat(run.checked()).isEqualTo(60);
         assertThat(run.marked()).as("drifted").isEqualTo(3);
-        assertThat(run.repaired()).isEqualTo(3);
+        assertThat(run.repaired()).hasValue(3);
         assertThat(harness.pending()).isZero();
     }
 

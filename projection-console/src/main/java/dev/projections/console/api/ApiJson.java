@@ -111,8 +111,8 @@ final class ApiJson {
 
     /**
      * A verification: {@code checked} ids so far, {@code drifted} keys found and marked, {@code repaired} of them
-     * refreshed since; its state RUNNING, FINISHED (with {@code failing} repairs left failing, if any), FAILED or
-     * CANCELLED.
+     * refreshed since (null once cancelled or failed); its state RUNNING, FINISHED (with {@code failing} repairs left
+     * failing, if any), FAILED or CANCELLED.
      */
     static JsonObjectBuilder verification(RebuildProgress run, ApiLinks links) {
         JsonObjectBuilder json = Json.createObjectBuilder()
@@ -123,8 +123,12 @@ final class ApiJson {
                         : run.state())
                 .add("checked", run.checked())
                 .add("drifted", run.marked())
-                .add("repaired", run.repaired())
                 .add("failing", run.failing());
+        if (run.repaired().isPresent()) {
+            json.add("repaired", run.repaired().getAsLong());
+        } else {
+            json.addNull("repaired"); // cancelled or failed: its unrefreshed marks were deleted, the count is gone
+        }
         ended(json, run);
         json.add("scope", scope(run.scope()))
                 .add("partitions", run.partitions())
