@@ -15,11 +15,6 @@ public record RebuildRun(String runId, int partition, String projection, String 
     /** A run that checks every id of its scope and marks those that drifted (docs/design.md D57). */
     public static final String VERIFY = "VERIFY";
 
-    public RebuildRun(String runId, int partition, String projection, String tenant, String cursor, RebuildScope scope,
-                      String token) {
-        this(runId, partition, projection, tenant, cursor, scope, token, REBUILD);
-    }
-
     public boolean verifies() {
         return VERIFY.equals(kind);
     }
