@@ -1,6 +1,7 @@
 package dev.projections.config;
 
 import dev.projections.Projection;
+import dev.projections.Verifiable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,6 +39,7 @@ public record ProjectionSettings(
         int suspendAfterFailingKeys,
         int suspendFailurePercent,
         int rebuildPageSize,
+        int verifyPerMinute,
         Duration freshnessObjective,
         Boolean oneTransaction,
         Map<String, String> origins) {
@@ -53,13 +55,14 @@ public record ProjectionSettings(
     public static final String SUSPEND_AFTER_FAILING_KEYS = "suspend-after-failing-keys";
     public static final String SUSPEND_FAILURE_PERCENT = "suspend-failure-percent";
     public static final String REBUILD_PAGE_SIZE = "rebuild-page-size";
+    public static final String VERIFY_PER_MINUTE = "verify-per-minute";
     public static final String FRESHNESS_OBJECTIVE = "freshness-objective";
     public static final String ONE_TRANSACTION = "one-transaction";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
     public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, LEASE_TIME, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
-            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, FRESHNESS_OBJECTIVE,
-            ONE_TRANSACTION);
+            BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, VERIFY_PER_MINUTE,
+            FRESHNESS_OBJECTIVE, ONE_TRANSACTION);
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -100,6 +103,7 @@ public record ProjectionSettings(
                 ? "0 (never suspended)" : Integer.toString(suspendAfterFailingKeys));
         values.put(SUSPEND_FAILURE_PERCENT, Integer.toString(suspendFailurePercent));
         values.put(REBUILD_PAGE_SIZE, Integer.toString(rebuildPageSize));
+        values.put(VERIFY_PER_MINUTE, verifyPerMinute == 0 ? "0 (no sampling)" : Integer.toString(verifyPerMinute));
         values.put(FRESHNESS_OBJECTIVE, freshnessObjective == null ? "none" : Durations.format(freshnessObjective));
         values.put(ONE_TRANSACTION, oneTransaction == null ? "the database's default" : oneTransaction.toString());
         return values;
@@ -122,7 +126,7 @@ public record ProjectionSettings(
         return new ProjectionSettings(projection, global.batchSize(), global.workers(), global.leaseTime(),
                 global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
-                global.suspendFailurePercent(), global.rebuildPageSize(), global.freshnessObjective(), global.oneTransaction(),
+                global.suspendFailurePercent(), global.rebuildPageSize(), global.verifyPerMinute(), global.freshnessObjective(), global.oneTransaction(),
                 origins);
     }
 
@@ -220,6 +224,7 @@ public record ProjectionSettings(
                         Settings.NEVER_SUSPEND, 1_000_000),
                 p.whole(labels.get(SUSPEND_FAILURE_PERCENT), global.suspendFailurePercent(), 1, 100),
                 p.atLeastOne(labels.get(REBUILD_PAGE_SIZE), global.rebuildPageSize()),
+                p.whole(labels.get(VERIFY_PER_MINUTE), global.verifyPerMinute(), 0, Settings.MAX_VERIFY_PER_MINUTE),
                 p.duration(labels.get(FRESHNESS_OBJECTIVE), global.freshnessObjective()),
                 p.optionalBool(labels.get(ONE_TRANSACTION), global.oneTransaction()),
                 origins);
@@ -228,6 +233,12 @@ public record ProjectionSettings(
             problems.add(labels.get(LEASE_TIME) + " must be at least " + Durations.format(Settings.MIN_LEASE_TIME)
                     + " (a refresh's timeout, at least 1 s, must fit in half the lease), was "
                     + Durations.format(settings.leaseTime));
+        }
+        if (settings.verifyPerMinute > 0 && !(projection instanceof Verifiable)
+                && !origins.get(VERIFY_PER_MINUTE).endsWith("(global)")) {
+            // a global rate samples the projections that can be verified; one set for this projection cannot be met
+            problems.add(labels.get(VERIFY_PER_MINUTE) + "=" + settings.verifyPerMinute + ": projection " + name
+                    + " does not implement dev.projections.Verifiable, so it cannot be sampled for drift");
         }
         if (p.errors.isEmpty() && settings.retryDelay.compareTo(settings.maxRetryDelay) > 0) {
             problems.add(labels.get(RETRY_DELAY) + " (" + Durations.format(settings.retryDelay) + ") must not exceed "

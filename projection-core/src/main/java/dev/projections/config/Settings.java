@@ -31,6 +31,7 @@ public record Settings(
         Duration maxRetryDelay,
         Duration leaseTime,
         int rebuildPageSize,
+        int verifyPerMinute,
         int maxAttempts,
         List<String> nonRetryable,
         List<String> backPressure,
@@ -121,6 +122,8 @@ public record Settings(
     public static final String MAX_RETRY_DELAY = "projection.max-retry-delay";
     public static final String LEASE_TIME = "projection.lease-time";
     public static final String REBUILD_PAGE_SIZE = "projection.rebuild-page-size";
+    /** Keys a minute the sweep checks for drift (docs/design.md D58); 0, the default, samples none. */
+    public static final String VERIFY_PER_MINUTE = "projection.verify-per-minute";
     public static final String MAX_ATTEMPTS = "projection.max-attempts";
     public static final String NON_RETRYABLE = "projection.non-retryable";
     public static final String BACK_PRESSURE = "projection.back-pressure";
@@ -182,6 +185,9 @@ public record Settings(
     /** The shortest {@value #TREND_RETENTION}: the console draws the last hour. */
     public static final Duration MIN_TREND_RETENTION = Duration.ofHours(1);
 
+    /** The most keys a minute a sample may check: a sweep's turn checks at most a rebuild page of them. */
+    public static final int MAX_VERIFY_PER_MINUTE = 1_000_000;
+
     /** {@value #SUSPEND_AFTER_FAILING_KEYS} that turns automatic suspension off. */
     public static final int NEVER_SUSPEND = 0;
 
@@ -238,6 +244,7 @@ public record Settings(
                 p.duration(MAX_RETRY_DELAY, Duration.ofMinutes(5)),
                 p.duration(LEASE_TIME, Duration.ofMinutes(2)),
                 p.atLeastOne(REBUILD_PAGE_SIZE, 5000),
+                p.whole(VERIFY_PER_MINUTE, 0, 0, MAX_VERIFY_PER_MINUTE),
                 p.atLeastOne(MAX_ATTEMPTS, NEVER_PARK),
                 p.classNames(NON_RETRYABLE),
                 p.classNames(BACK_PRESSURE),
@@ -332,7 +339,7 @@ public record Settings(
     /** These settings with each projection's own, as {@link ProjectionSettings#resolve} found them. */
     public Settings withProjections(Map<String, ProjectionSettings> resolved) {
         return new Settings(enabled, autoRefresh, processing, wakeUpInterval, schema, datasource, listenDatasource, sweepInterval, batchSize, workers, batchLinger,
-                retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, maxAttempts, nonRetryable, backPressure,
+                retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, verifyPerMinute, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
                 tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,
                 trustedProxies, Map.copyOf(resolved));

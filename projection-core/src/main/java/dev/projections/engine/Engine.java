@@ -14,6 +14,7 @@ import dev.projections.ops.PauseOperations;
 import dev.projections.ops.RebuildOperations;
 import dev.projections.ops.Reads;
 import dev.projections.ops.Sql;
+import dev.projections.refresh.DriftSampler;
 import dev.projections.refresh.DrainerLauncher;
 import dev.projections.refresh.DrainerOrigin;
 import dev.projections.refresh.EngineStats;
@@ -97,7 +98,7 @@ public final class Engine {
         lifecycle = new LifecycleAnnouncer(observers.lifecycle(), stats, clock, container.lifecycleThread());
         rebuilds = b.rebuildSteps
                 ? new RebuildStepper(store, transactions, clock, catalog, container.tenantScope(),
-                        projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle)
+                        projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), lifecycle, stats)
                 : null;
         refresh = new RefreshEngine(store, transactions, clock, settings, handoff, catalog, container.tenantScope(),
                 new RefreshObservers(everyListener(b.refreshMinutes, observers.listeners()),
@@ -109,15 +110,15 @@ public final class Engine {
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), // the clocks must fit the shortest
                 stats, settings.processing(), settings.sweepInterval().multipliedBy(3)); // gone as on the instances page
-        history = new HistoryPruner(new AuditLog(), store.rebuildRuns(),
+        history = new HistoryPruner(new AuditLog(), store.rebuildRuns(), store.drift(),
                 transactions, clock, b.instanceId, settings.retention());
         PendingCounts counts = new PendingCounts(store.dialect());
         trends = new TrendSampler(store.trends(), store.nodes(), counts, b.refreshMinutes,
                 transactions, clock, catalog, b.instanceId, settings.trendRetention());
         sweep = rebuilds == null ? null
                 : !settings.processing() ? Sweep.ofWebNode(heartbeat, refresh::stopping, b.troubles, stats)
-                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, history::prune, drainers, b.troubles,
-                        stats);
+                : Sweep.of(refresh, handoff, heartbeat, rebuilds, trends::sample, driftSampler(catalog)::sample,
+                        history::prune, drainers, b.troubles, stats);
         wakeUp = sweep == null || !settings.processing() ? null
                 : WakeUpLook.of(refresh, rebuilds, heartbeat, stats, clock, drainers);
         Sql sql = container.sql(b.dataSource, store);
@@ -125,6 +126,14 @@ public final class Engine {
                 : operations(sql, counts, b.dataSource, catalog, observers.pausesChanged());
         reads = operations == null ? null
                 : new Reads(sql, store, clock, settings, stats, catalog, b.instanceId, operations.rebuilds());
+    }
+
+    /** The sweep's continuous drift sample of the projections that set {@code verify-per-minute}. */
+    private DriftSampler driftSampler(ProjectionCatalog catalog) {
+        return new DriftSampler(store, transactions, clock, catalog, container.tenantScope(),
+                container.tenantDirectory().<Supplier<List<String>>>map(directory -> directory::tenants).orElse(null),
+                projection -> settings.of(projection).verifyPerMinute(),
+                projection -> settings.of(projection).rebuildPageSize(), settings.leaseTime(), stats, lifecycle);
     }
 
     public static EngineBuilder builder() {

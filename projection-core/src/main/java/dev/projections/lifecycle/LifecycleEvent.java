@@ -6,7 +6,7 @@ package dev.projections.lifecycle;
  * type ({@code void parked(@Observes MarkParked parked)}). An observer that throws is logged and counted
  * ({@code projection.listener.failures}) and changes nothing in the engine.
  */
-public sealed interface LifecycleEvent permits MarkParked, ProjectionSuspended, ProjectionResumed, RebuildEnded {
+public sealed interface LifecycleEvent permits MarkParked, ProjectionSuspended, ProjectionResumed, RebuildEnded, DriftFound {
 
     /** The projection it concerns. */
     String projection();

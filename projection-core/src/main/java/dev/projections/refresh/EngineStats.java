@@ -16,6 +16,7 @@ public final class EngineStats {
     private final AtomicLong markStatements = new AtomicLong();
     private final RefreshRate refreshRate = new RefreshRate();
     private final Map<String, LongAdder> listenerFailures = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> drifted = new ConcurrentHashMap<>();
 
     /** Completed refreshes per projection in the last minute on this instance. */
     public RefreshRate refreshRate() {
@@ -108,5 +109,16 @@ public final class EngineStats {
     public long listenerFailures(String projection) {
         LongAdder failures = listenerFailures.get(projection);
         return failures == null ? 0 : failures.sum();
+    }
+
+    /** {@code count} keys of {@code projection} were found drifted and re-marked by a commit of this instance. */
+    public void driftFound(String projection, int count) {
+        drifted.computeIfAbsent(projection, p -> new LongAdder()).add(count);
+    }
+
+    /** The keys of {@code projection} this instance found drifted since it started (samples and verifications). */
+    public long drifted(String projection) {
+        LongAdder found = drifted.get(projection);
+        return found == null ? 0 : found.sum();
     }
 }

@@ -54,11 +54,16 @@ final class RebuildPage {
      * and fails the run, as a failing {@code ids} does, unless it is transient.
      */
     static List<String> drifted(Projection projection, RebuildRun run, List<String> ids) throws Exception {
+        return drifted(projection, run.projection(), ids);
+    }
+
+    /** As {@link #drifted(Projection, RebuildRun, List)}, for projection {@code name}'s drift sample. */
+    static List<String> drifted(Projection projection, String name, List<String> ids) throws Exception {
         if (ids.isEmpty()) {
             return ids;
         }
         if (!(projection instanceof Verifiable verifiable)) {
-            throw new BadIdsException(new UnsupportedOperationException("projection " + run.projection()
+            throw new BadIdsException(new UnsupportedOperationException("projection " + name
                     + " does not implement Verifiable, so it cannot be verified"));
         }
         Set<String> drifted;
@@ -73,13 +78,13 @@ final class RebuildPage {
             throw new BadIdsException(e);
         }
         if (drifted == null) {
-            throw new BadIdsException(new IllegalStateException("drifted() of " + run.projection() + " returned null"));
+            throw new BadIdsException(new IllegalStateException("drifted() of " + name + " returned null"));
         }
         List<String> onPage = ids.stream().filter(drifted::contains).toList();
         if (onPage.size() < drifted.size()) {
             // most likely ids in another form than ids() gives them (case, padding): drift that would go unmarked
             LOG.log(Level.WARNING, "drifted() of {0} reported {1} id(s) that are not on the page it was asked about;"
-                    + " ignored. It must answer with ids as ids() lists them", new Object[] {run.projection(),
+                    + " ignored. It must answer with ids as ids() lists them", new Object[] {name,
                     drifted.size() - onPage.size()});
         }
         return onPage;

@@ -4,8 +4,11 @@ import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.RebuildProgress;
 import dev.projections.TenantScope;
+import dev.projections.lifecycle.DriftFound;
 import dev.projections.lifecycle.RebuildEnded;
 import dev.projections.refresh.RebuildPage.BadIdsException;
+import dev.projections.store.DriftTable;
+import dev.projections.store.DriftTable.FoundBy;
 import dev.projections.store.PendingQueue;
 import dev.projections.store.RebuildHistory;
 import dev.projections.store.RebuildMarks;
@@ -48,6 +51,8 @@ public final class RebuildStepper {
     private final Transactions transactions;
     private final ShortTransactions shortTransactions;
     private final LifecycleAnnouncer lifecycle;
+    private final EngineStats stats;
+    private final DriftTable drift;
     private final RebuildHistory history;
     private final Clock clock;
     private final ProjectionCatalog catalog;
@@ -71,14 +76,20 @@ public final class RebuildStepper {
     public RebuildStepper(Tables store, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, ToIntFunction<String> pageSizes,
                           Duration lease) {
-        this(store, transactions, clock, catalog, tenantScope, pageSizes, lease, LifecycleAnnouncer.NONE);
+        this(store, transactions, clock, catalog, tenantScope, pageSizes, lease, LifecycleAnnouncer.NONE,
+                new EngineStats());
     }
 
-    /** The same, telling {@code lifecycle} of each run that ended here (finished, failed or cancelled). */
+    /**
+     * The same, telling {@code lifecycle} of each run that ended here (finished, failed or cancelled) and of the drift
+     * each verification step found, which {@code stats} counts.
+     */
     public RebuildStepper(Tables store, Transactions transactions, Clock clock,
                           ProjectionCatalog catalog, TenantScope tenantScope, ToIntFunction<String> pageSizes,
-                          Duration lease, LifecycleAnnouncer lifecycle) {
+                          Duration lease, LifecycleAnnouncer lifecycle, EngineStats stats) {
         this.lifecycle = lifecycle;
+        this.stats = stats;
+        this.drift = store.drift();
         this.history = store.rebuildHistory();
         this.rebuilds = store.rebuildRuns();
         this.partitions = store.rebuildPartitions();
@@ -120,9 +131,14 @@ public final class RebuildStepper {
         long started = System.nanoTime();
         try {
             // entering the tenant is part of the step; closing it once the step committed is not
-            TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(lease.dividedBy(2),
-                    connection -> markPage(connection, projection, run)), closing -> scopeCloseFailed(run, closing));
+            List<String> drifted = TenantScoped.run(tenantScope, run.tenant(), () -> transactions.inNewTransaction(
+                    lease.dividedBy(2), connection -> markPage(connection, projection, run)),
+                    closing -> scopeCloseFailed(run, closing));
             stepFailures.cleared(run);
+            if (!drifted.isEmpty()) {
+                stats.driftFound(run.projection(), drifted.size());
+                lifecycle.announce(new DriftFound(run.projection(), run.tenant(), drifted, run.runId(), clock.instant()));
+            }
         } catch (BadIdsException e) {
             stepFailures.cleared(run);
             fail(run, e.getCause());
@@ -145,9 +161,10 @@ public final class RebuildStepper {
 
     /**
      * The step's transaction: the page after the cursor marked at rebuild priority — for a verification only the ids
-     * of it the projection reports drifted ({@link RebuildPage#drifted}) — and the cursor advanced.
+     * of it the projection reports drifted ({@link RebuildPage#drifted}), recorded as drift found — and the cursor
+     * advanced; what a verification found drifted.
      */
-    private Void markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
+    private List<String> markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
         int pageSize = pageSizes.applyAsInt(run.projection());
         List<String> ids = RebuildPage.after(projection, run, pageSize);
         List<String> toMark = run.verifies() ? RebuildPage.drifted(projection, run, ids) : ids;
@@ -157,13 +174,17 @@ public final class RebuildStepper {
         }
         if (!keys.isEmpty()) {
             pending.upsert(connection, List.copyOf(keys), PendingQueue.REBUILD, run.runId(), clock.instant());
+            if (run.verifies()) {
+                drift.found(connection, run.projection(), run.tenant(), clock.instant(), FoundBy.VERIFY, ids.size(),
+                        keys.size());
+            }
         }
         String cursor = ids.isEmpty() ? run.cursor() : ids.get(ids.size() - 1);
         if (!rebuilds.advance(connection, run, cursor, ids.size(), keys.size(), ids.size() < pageSize)) {
             throw new LeaseLostException("the lease of partition " + run.partition() + " of rebuild run "
                     + run.runId() + " was lost, or the run was cancelled");
         }
-        return null;
+        return run.verifies() ? toMark : List.of();
     }
 
     /** The step committed before its tenant scope's close threw: the page is marked and counted, nothing to undo. */

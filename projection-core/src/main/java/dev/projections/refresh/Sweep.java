@@ -11,8 +11,8 @@ import java.util.stream.Stream;
  * ran, beat this instance's heartbeat (and check its clock), finish rebuild runs whose marks are all refreshed,
  * start the probe of suspended projections, start a drainer when marks are due or a rebuild has work, then — once
  * the drainers are on their way, so what these statements meet holds up no refresh — report this instance's row
- * for the console, count the live instances that process marks, and sample its trends (which prunes the minutes
- * past retention). A web node's sweep ({@code projection.processing=false}, docs/design.md D54) beats, reports and
+ * for the console, count the live instances that process marks, sample its trends (which prunes the minutes
+ * past retention), take the drift samples that are due ({@link DriftSampler}) and prune the history. A web node's sweep ({@code projection.processing=false}, docs/design.md D54) beats, reports and
  * counts, and nothing else: the processing instances refresh, step, probe and prune. Sweeps never overlap, and none
  * runs once the engine stops. A {@link DatabaseTroubleException} ends the sweep where it happened and is counted for
  * the once-per-sweep warning; the reports each count their own and do not stop the others.
@@ -60,7 +60,8 @@ public final class Sweep {
 
     /** The engine's sweep over its parts. */
     public static Sweep of(RefreshEngine engine, Handoff handoff, InstanceHeartbeat heartbeat, RebuildStepper rebuilds,
-                           Runnable sampleTrends, Runnable pruneHistory, Drainers drainers, Troubles troubles,
+                           Runnable sampleTrends, Runnable sampleDrift, Runnable pruneHistory, Drainers drainers,
+                           Troubles troubles,
                            EngineStats stats) {
         return new Sweep(List.of(
                 new Step("reclaim lost slots", () -> reclaimLostSlots(handoff)),
@@ -76,6 +77,7 @@ public final class Sweep {
                 List.of(new Step("report the node", () -> heartbeat.report()),
                         new Step("count processing nodes", () -> heartbeat.countProcessing(true)),
                         new Step("sample trends", sampleTrends),
+                        new Step("sample for drift", sampleDrift),
                         new Step("prune history", pruneHistory)),
                 () -> engine.stopping(), troubles, stats);
     }

@@ -4,6 +4,7 @@ import dev.projections.config.Settings;
 import dev.projections.inspect.AuditLog;
 import dev.projections.refresh.Database;
 import dev.projections.refresh.Transactions;
+import dev.projections.store.DriftTable;
 import dev.projections.store.RebuildRuns;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.sql.Connection;
 /**
  * The sweep's retention task (docs/contract.md §12, retention): in one minute of every {@link #PRUNE_EVERY} — each
  * instance its own, five minutes off its trend prune, so instances do not queue behind each other's deletes — it
- * deletes the audit entries older than {@code projection.audit-retention} and the rebuild runs that ended before
+ * deletes the audit entries and the drift found older than {@code projection.audit-retention} and the rebuild runs that ended before
  * {@code projection.rebuild-retention} with their partitions (never a running run, nor the latest run of its
  * projection and tenant). Each batch is a transaction of its own, at most {@link #AUDIT_BATCH} entries or
  * {@link #RUN_BATCH} runs, and a turn stops after {@link #BATCHES} of each: bounded however far behind it is (a lowered
@@ -30,8 +31,8 @@ public final class HistoryPruner {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     /** What one turn deleted. */
-    public record Pruned(int auditEntries, int rebuildRuns) {
-        static final Pruned NOTHING = new Pruned(0, 0);
+    public record Pruned(int auditEntries, int rebuildRuns, int driftFound) {
+        static final Pruned NOTHING = new Pruned(0, 0, 0);
     }
 
     @FunctionalInterface
@@ -41,16 +42,18 @@ public final class HistoryPruner {
 
     private final AuditLog audit;
     private final RebuildRuns runs;
+    private final DriftTable drift;
     private final Transactions transactions;
     private final Clock clock;
     private final String instanceId;
     private final Settings.Retention retention;
     private Instant lastTried;
 
-    public HistoryPruner(AuditLog audit, RebuildRuns runs, Transactions transactions, Clock clock, String instanceId,
-                         Settings.Retention retention) {
+    public HistoryPruner(AuditLog audit, RebuildRuns runs, DriftTable drift, Transactions transactions, Clock clock,
+                         String instanceId, Settings.Retention retention) {
         this.audit = audit;
         this.runs = runs;
+        this.drift = drift;
         this.transactions = transactions;
         this.clock = clock;
         this.instanceId = instanceId;
@@ -71,7 +74,10 @@ public final class HistoryPruner {
         Instant runsBefore = now.minus(retention.rebuildRuns());
         int ended = batches("pruning the rebuild runs", RUN_BATCH,
                 connection -> runs.pruneEnded(connection, runsBefore, RUN_BATCH));
-        return new Pruned(entries, ended);
+        // a row per check that found drift: few, deleted in one statement with the audit log's retention
+        int found = Database.call("pruning the drift found", () -> transactions.inNewTransaction(TIMEOUT,
+                connection -> drift.prune(connection, auditBefore)));
+        return new Pruned(entries, ended, found);
     }
 
     boolean isOwnMinute(Instant minute) {

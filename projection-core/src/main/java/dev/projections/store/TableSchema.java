@@ -23,7 +23,7 @@ import javax.sql.DataSource;
  * rather than a schema threaded through some 200 statements in 30 classes, and no session state (no
  * {@code search_path}, no {@code USE}) on a pooled connection the application shares.
  * <p>
- * The rewrite qualifies the eight table names where they stand as whole words outside quoted text, not already
+ * The rewrite qualifies the ten table names where they stand as whole words outside quoted text, not already
  * qualified; index names ({@code projection_pending_due_idx} in MariaDB's {@code FORCE INDEX}) are longer words and
  * stay as they are, {@code tableoid}s are numbers. PostgreSQL resolves an unqualified {@code DROP INDEX name} through
  * the search path, so the changelog's {@code DROP INDEX} of one of ours is qualified too (MariaDB's form,
@@ -34,7 +34,7 @@ public final class TableSchema {
     /** The product's tables. */
     public static final List<String> TABLES = List.of("projection_pending", "projection_control",
             "projection_rebuild_partition", "projection_rebuild", "projection_instance", "projection_node",
-            "projection_trend", "projection_audit");
+            "projection_trend", "projection_audit", "projection_drift_sample", "projection_drift");
 
     /** The connection's default schema: statements as they are written. */
     public static final TableSchema DEFAULT = new TableSchema(null);

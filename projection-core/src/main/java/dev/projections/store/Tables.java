@@ -27,6 +27,7 @@ public final class Tables {
     private final RebuildHistory rebuildHistory;
     private final PendingChecks checks;
     private final ProbeClaims probes;
+    private final DriftTable drift;
 
     /** Work on a connection of the projection datasource. */
     @FunctionalInterface
@@ -49,6 +50,7 @@ public final class Tables {
         this.rebuildHistory = new RebuildHistory(dialect, rebuildMarks);
         this.checks = new PendingChecks(dialect, queue.holder);
         this.probes = new ProbeClaims(queue);
+        this.drift = new DriftTable(dialect);
     }
 
     /** The store for the database behind {@code dataSource}, chosen from its JDBC metadata. */
@@ -167,6 +169,11 @@ public final class Tables {
     /** What an operator reads of rebuild runs: progress, history, partitions. */
     public RebuildHistory rebuildHistory() {
         return rebuildHistory;
+    }
+
+    /** {@code projection_drift_sample} and {@code projection_drift}: the drift samples' turns and what was found. */
+    public DriftTable drift() {
+        return drift;
     }
 
     /** The database these tables live on. */

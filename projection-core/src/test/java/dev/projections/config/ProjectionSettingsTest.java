@@ -232,4 +232,33 @@ class ProjectionSettingsTest {
         assertThat(settings.of("anything").values()).containsEntry("max-attempts", "4")
                 .containsEntry("retry-delay", "5s");
     }
+
+    /** A projection that can be verified. */
+    record Checked(String name) implements Projection, dev.projections.Verifiable {
+        @Override
+        public void refresh(String id) {
+        }
+
+        @Override
+        public java.util.Set<String> drifted(List<String> ids) {
+            return java.util.Set.of();
+        }
+    }
+
+    @Test
+    void aDriftSampleSetForAProjectionThatCannotBeVerifiedFailsTheDeploymentNamingTheKeyAGlobalOneSamplesOnlyThoseThatCan() {
+        assertThatThrownBy(() -> resolve(SettingSource.of(Map.of("projection.order-search.verify-per-minute", "60")),
+                ORDER_SEARCH, new Checked("checked")))
+                .isInstanceOf(InvalidSettingsException.class)
+                .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactly(
+                        "projection.order-search.verify-per-minute=60: projection order-search does not implement "
+                                + "dev.projections.Verifiable, so it cannot be sampled for drift"));
+
+        Settings settings = resolve(SettingSource.of(Map.of("projection.verify-per-minute", "30",
+                "projection.checked.verify-per-minute", "600")), ORDER_SEARCH, new Checked("checked"));
+        assertThat(settings.of("checked").verifyPerMinute()).isEqualTo(600);
+        assertThat(settings.of("order-search").verifyPerMinute()).as("global: not sampled, not refused").isEqualTo(30);
+        assertThatThrownBy(() -> resolve(SettingSource.of(Map.of("projection.checked.verify-per-minute", "-1")),
+                new Checked("checked"))).hasMessageContaining("projection.checked.verify-per-minute");
+    }
 }

@@ -187,7 +187,7 @@ class EngineDrainersTest {
     void theAssemblysSweepRunsItsStepsInTheDocumentedOrder() {
         assertThat(engine.sweep().stepNames()).containsExactly("reclaim lost slots", "heartbeat", "finish rebuilds",
                 "probe suspended projections", "start a drainer", "report the node", "count processing nodes",
-                "sample trends", "prune history");
+                "sample trends", "sample for drift", "prune history");
     }
 
     /** A probe that lifts a suspension starts a drainer for the projection's backlog (engine review, minor). */

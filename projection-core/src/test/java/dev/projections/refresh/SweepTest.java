@@ -42,10 +42,10 @@ class SweepTest {
     @Test
     void theEnginesSweepRunsItsStepsInTheDocumentedOrder() {
         Handoff handoff = new Handoff(10, 1);
-        Sweep sweep = Sweep.of(null, handoff, null, null, null, null, null, troubles, new EngineStats());
+        Sweep sweep = Sweep.of(null, handoff, null, null, null, null, null, null, troubles, new EngineStats());
         assertThat(sweep.stepNames()).containsExactly("reclaim lost slots", "heartbeat", "finish rebuilds",
                 "probe suspended projections", "start a drainer", "report the node", "count processing nodes",
-                "sample trends", "prune history");
+                "sample trends", "sample for drift", "prune history");
     }
 
     @Test

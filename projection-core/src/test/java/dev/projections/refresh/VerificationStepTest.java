@@ -79,6 +79,11 @@ class VerificationStepTest {
         assertThat(run.marked()).as("drifted").isEqualTo(3);
         assertThat(run.repaired()).hasValue(3);
         assertThat(harness.pending()).isZero();
+        assertThat(harness.stats.drifted("checked")).as("projection.drift").isEqualTo(3);
+        long recorded = harness.transactions.inNewTransaction(java.time.Duration.ofSeconds(5), connection ->
+                harness.store.drift().driftedSince(connection, "checked", java.time.Instant.EPOCH));
+        assertThat(recorded)
+                .as("recorded for the console's day of drift").isEqualTo(3);
     }
 
     @Test

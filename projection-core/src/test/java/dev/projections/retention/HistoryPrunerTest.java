@@ -40,7 +40,8 @@ class HistoryPrunerTest {
         dataSource.setURL(LiquibaseSchema.freshH2("history_pruner"));
         dataSource.setUser("sa");
         clock = new AdjustableClock(Clock.fixed(EPOCH_MINUTE, ZoneOffset.UTC));
-        pruner = new HistoryPruner(audit, Tables.forProduct("H2").rebuildRuns(), new JdbcTransactions(dataSource),
+        pruner = new HistoryPruner(audit, Tables.forProduct("H2").rebuildRuns(), Tables.forProduct("H2").drift(),
+                new JdbcTransactions(dataSource),
                 clock, "node-a", new Settings.Retention(Duration.ofDays(90), Duration.ofDays(30)));
     }
 
@@ -51,13 +52,13 @@ class HistoryPrunerTest {
         record(3, EPOCH_MINUTE.minus(Duration.ofDays(1)));
 
         toNextMinuteWhere(false);
-        assertThat(pruner.prune()).as("not this instance's minute").isEqualTo(new HistoryPruner.Pruned(0, 0));
+        assertThat(pruner.prune()).as("not this instance's minute").isEqualTo(new HistoryPruner.Pruned(0, 0, 0));
         toNextMinuteWhere(true);
         assertThat(pruner.prune()).as("ten full batches, then the turn stops")
-                .isEqualTo(new HistoryPruner.Pruned(HistoryPruner.BATCHES * HistoryPruner.AUDIT_BATCH, 0));
-        assertThat(pruner.prune()).as("once per minute").isEqualTo(new HistoryPruner.Pruned(0, 0));
+                .isEqualTo(new HistoryPruner.Pruned(HistoryPruner.BATCHES * HistoryPruner.AUDIT_BATCH, 0, 0));
+        assertThat(pruner.prune()).as("once per minute").isEqualTo(new HistoryPruner.Pruned(0, 0, 0));
         clock.advance(Duration.ofMinutes(HistoryPruner.PRUNE_EVERY));
-        assertThat(pruner.prune()).as("the rest, ten minutes later").isEqualTo(new HistoryPruner.Pruned(2_000, 0));
+        assertThat(pruner.prune()).as("the rest, ten minutes later").isEqualTo(new HistoryPruner.Pruned(2_000, 0, 0));
         assertThat(count()).as("the recent ones stay").isEqualTo(3);
     }
 

@@ -39,7 +39,8 @@ class ChangelogChecksumTest {
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
             "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
-            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23");
+            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23",
+            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -64,7 +65,8 @@ class ChangelogChecksumTest {
             "018-projection-rebuild-finished-idx", "9:1e712f4d863f6d7976b908498e61b97b",
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
             "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
-            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23");
+            "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23",
+            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

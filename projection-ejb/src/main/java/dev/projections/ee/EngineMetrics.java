@@ -5,6 +5,7 @@ import dev.projections.metrics.AwaitMeters;
 import dev.projections.metrics.ByNameRegistry;
 import dev.projections.metrics.ClockSkewGauges;
 import dev.projections.metrics.LagTimer;
+import dev.projections.metrics.DriftCounter;
 import dev.projections.metrics.ListenerFailures;
 import dev.projections.metrics.MetricsText;
 import dev.projections.metrics.PendingGauges;
@@ -76,6 +77,7 @@ public class EngineMetrics implements MetricsText {
                 new ClockSkewRule(projections.settings().shortestLeaseTime()).limit())
                 .register(registry);
         ListenerFailures.register(registry, foundation.stats(), projections.names());
+        DriftCounter.register(registry, foundation.stats(), projections.names());
         ProcessingNodeGauges.register(registry, foundation.stats(), foundation.settings().processing(),
                 projections.names());
         refreshTimer = new RefreshTimer(registry);
