@@ -97,6 +97,16 @@ public class OverviewPage implements Serializable {
         return trends;
     }
 
+    /** Whether the row's Verify… button is enabled: the projection implements {@code Verifiable}. */
+    public boolean verifiable(String projection) {
+        return reads.verifiable(projection);
+    }
+
+    /** The disabled Verify… button's reason. */
+    public String verifyUnavailable(String projection) {
+        return Text.of("projection.verify.unavailable", projection);
+    }
+
     /** The "Refresh" button and the page's timer: reads everything again. */
     public void reload() {
         Instant now = clock.now();

@@ -10,6 +10,7 @@ import dev.projections.inspect.MarkFilter;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +18,8 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * One projection's page (docs/contract.md §12), a GET page ({@code projection.xhtml?name=…&window=day}): its state and
- * counts, the settings in force, its trends over the last hour or day, its top errors, its latest rebuild runs and
- * links to its lists.
+ * counts, the settings in force, its trends over the last hour or day, its top errors, its latest rebuild and
+ * verification runs, the drift found over the last day with the way to verify it, and links to its lists.
  */
 @Named("projectionsProjection")
 @RequestScoped
@@ -40,6 +41,8 @@ public class ProjectionPage {
     private ProjectionRow row;
     private List<ErrorGroup> topErrors = List.of();
     private List<RebuildLine> runs = List.of();
+    private long driftedDay;
+    private boolean verifiable;
 
     /** Reads the projection once its parameters are set; an unknown name shows the page's "not deployed" line. */
     public void open() {
@@ -60,6 +63,29 @@ public class ProjectionPage {
                         reads.freshnessObjective(name));
         topErrors = status.failing() == 0 ? List.of() : reads.topErrors(MarkFilter.failing(name)).groups();
         runs = reads.rebuildHistory(name, RUNS).stream().map(run -> new RebuildLine(run, now)).toList();
+        driftedDay = reads.driftedSince(name, engineNow.minus(Duration.ofDays(1)));
+        verifiable = reads.verifiable(name);
+    }
+
+    /** The keys found drifted over the last 24 hours, by samples and verifications on every instance. */
+    public String getDriftDay() {
+        return Text.of("projection.drift.day.value", driftedDay);
+    }
+
+    /** The continuous sample's rate, or how to turn it on. */
+    public String getDriftSample() {
+        int rate = reads.projectionSettings(name).verifyPerMinute();
+        return rate == 0 || !verifiable ? Text.of("projection.drift.sample.off", name)
+                : Text.of("projection.drift.sample.on", rate);
+    }
+
+    /** Whether the page offers "Verify…": the projection implements {@code Verifiable}. */
+    public boolean isVerifiable() {
+        return verifiable;
+    }
+
+    public String getVerifyUnavailable() {
+        return Text.of("projection.verify.unavailable", name);
     }
 
     public String getName() {

@@ -14,7 +14,8 @@ import java.util.TreeSet;
 
 /**
  * The overview's confirmation panel: a rebuild (which tenants, and the scope and partitions where the projection
- * offers them), a clear-and-rebuild, or a purge of orphaned marks, each done only after "Yes". The runs it starts are
+ * offers them), a clear-and-rebuild, a verification (which tenants, and the id range), or a purge of orphaned marks,
+ * each done only after "Yes". The runs it starts are
  * handed to the {@link OverviewPage}, which shows their progress.
  */
 @Named("projectionsRebuildDialog")
@@ -22,7 +23,7 @@ import java.util.TreeSet;
 public class RebuildDialog implements Serializable {
 
     /** What the panel asks about. */
-    public enum Question { REBUILD, CLEAR_AND_REBUILD, PURGE }
+    public enum Question { REBUILD, CLEAR_AND_REBUILD, PURGE, VERIFY }
 
     @Inject
     ConsoleReads reads;
@@ -32,6 +33,9 @@ public class RebuildDialog implements Serializable {
 
     @Inject
     OverviewPage overview;
+
+    @Inject
+    ConsoleUser user;
 
     private Question question;
     private String projection;
@@ -57,6 +61,41 @@ public class RebuildDialog implements Serializable {
         ask(Question.PURGE, projection);
     }
 
+    /** A verification (docs/design.md D57), with the tenants and the id range a rebuild offers. */
+    public void askVerify(String projection) {
+        ask(Question.VERIFY, projection);
+    }
+
+    private String verifyRequested;
+
+    /** {@code index.xhtml?verify=<name>}: the projection page's "Verify…" link, which opens this panel. */
+    public String getVerifyRequested() {
+        return verifyRequested;
+    }
+
+    public void setVerifyRequested(String verifyRequested) {
+        this.verifyRequested = verifyRequested;
+    }
+
+    /**
+     * Opens the verification panel the link asked for, for an admin and a projection that can be verified; otherwise
+     * says why not, as the link's disabled form on the projection page does.
+     */
+    public void openRequested() {
+        if (verifyRequested == null || verifyRequested.isBlank()) {
+            return;
+        }
+        String asked = verifyRequested;
+        verifyRequested = null;
+        if (!user.isAdmin()) {
+            Messages.error(Text.of("action.not-allowed"));
+        } else if (!reads.verifiable(asked)) {
+            Messages.error(Text.of("projection.verify.unavailable", asked));
+        } else {
+            askVerify(asked);
+        }
+    }
+
     private void ask(Question what, String projection) {
         question = what;
         this.projection = projection;
@@ -67,7 +106,10 @@ public class RebuildDialog implements Serializable {
         scopeFilterName = null;
         scopeFilterValue = null;
         partitions = 1;
-        offeredScopes = what == Question.REBUILD ? reads.rebuildScopes(projection) : Set.of();
+        offeredScopes = what == Question.REBUILD ? reads.rebuildScopes(projection)
+                // a verification walks ids() as a rebuild does: the id range where the scoped ids() takes one
+                : what == Question.VERIFY && reads.rebuildScopes(projection).contains(RebuildScope.Kind.ID_RANGE)
+                ? Set.of(RebuildScope.Kind.ID_RANGE) : Set.of();
         offeredFilters = what == Question.REBUILD ? List.copyOf(new TreeSet<>(reads.rebuildFilters(projection)))
                 : List.of();
     }
@@ -112,6 +154,11 @@ public class RebuildDialog implements Serializable {
                     TenantChoice.isAll(rebuildTenant) ? null : TenantChoice.tenant(rebuildTenant)), this::started);
             case PURGE -> Messages.run(() -> admin.purge(asked),
                     purged -> Text.of("overview.purged", purged, asked));
+            case VERIFY -> Messages.run(() -> admin.verify(asked, TenantChoice.isAll(rebuildTenant) ? null
+                    : TenantChoice.tenant(rebuildTenant), scope(), partitions), ids -> {
+                        overview.follow(ids);
+                        return Text.of("overview.verify-started", ids.size());
+                    });
         }
         cancel();
         overview.reload();
@@ -126,9 +173,9 @@ public class RebuildDialog implements Serializable {
         return question != null;
     }
 
-    /** Rebuilds ask which tenants; a purge does not. */
+    /** Rebuilds and verifications ask which tenants; a purge does not. */
     public boolean isConfirmingRebuild() {
-        return question == Question.REBUILD || question == Question.CLEAR_AND_REBUILD;
+        return question == Question.REBUILD || question == Question.CLEAR_AND_REBUILD || question == Question.VERIFY;
     }
 
     public String getQuestion() {
@@ -139,7 +186,14 @@ public class RebuildDialog implements Serializable {
             case REBUILD -> Text.of("overview.ask.rebuild", projection);
             case CLEAR_AND_REBUILD -> Text.of("overview.ask.clear-rebuild", projection);
             case PURGE -> Text.of("overview.ask.purge", projection);
+            case VERIFY -> Text.of("overview.ask.verify", projection);
         };
+    }
+
+    /** What leaving the scope empty means: every id rebuilt, or every id checked. */
+    public String getScopeNote() {
+        return question == Question.VERIFY ? Text.of("overview.dialog.scope-note.verify")
+                : Text.of("overview.dialog.scope-note");
     }
 
     /** "All tenants" and each tenant of the application's {@code TenantDirectory}; only "(no tenant)" without one. */
@@ -161,7 +215,8 @@ public class RebuildDialog implements Serializable {
 
     /** The panel offers a scope only where the projection lists the kind. */
     public boolean isOffersIdRange() {
-        return question == Question.REBUILD && offeredScopes.contains(RebuildScope.Kind.ID_RANGE);
+        return (question == Question.REBUILD || question == Question.VERIFY)
+                && offeredScopes.contains(RebuildScope.Kind.ID_RANGE);
     }
 
     public boolean isOffersChangedSince() {

@@ -145,6 +145,11 @@ public final class Reads {
                 c -> store.trends().lags(c, projection, from, to)));
     }
 
+    /** The keys of {@code projection} found drifted since {@code since}, by drift samples and verifications. */
+    public long driftedSince(String projection, Instant since) {
+        return sql.call("read the drift found of " + projection, c -> store.drift().driftedSince(c, projection, since));
+    }
+
     /** Every projection's lag from {@code from} to {@code to}, in one read; a projection without one is absent. */
     public Map<String, LagSummary> lags(Instant from, Instant to) {
         Map<String, LagSummary> byProjection = new LinkedHashMap<>();

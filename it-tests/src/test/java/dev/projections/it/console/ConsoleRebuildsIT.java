@@ -135,6 +135,55 @@ class ConsoleRebuildsIT {
                 + " AND cancelled_by = 'admin'", tenant)).isEqualTo(1);
     }
 
+    /**
+     * Issue 51: a verification started from the projection page's "Verify…" finds exactly the rows damaged behind the
+     * engine's back, the drainers repair them, and the page then shows the day's drift and the run.
+     */
+    @Test
+    void aVerificationStartedFromTheProjectionPageFindsTheDamagedRowsAndThePageShowsTheDaysDrift() throws Exception {
+        String tenant = "console-verify";
+        long first = Long.parseLong(createOrder(tenant, "v-1"));
+        long second = Long.parseLong(createOrder(tenant, "v-2"));
+        createOrder(tenant, "v-3");
+        dev.projections.it.support.Await.until("the three orders refreshed", Duration.ofSeconds(60),
+                () -> TestSql.count("SELECT COUNT(*) FROM order_search WHERE tenant_id = ?", tenant) == 3
+                        && TestSql.count("SELECT COUNT(*) FROM projection_pending WHERE tenant_id = ?", tenant) == 0);
+        long driftBefore = TestSql.count("SELECT COALESCE(SUM(drifted), 0) FROM projection_drift"
+                + " WHERE projection = 'order-search'");
+        // behind the engine's back, no mark: a row changed and a row deleted
+        TestSql.execute("UPDATE order_search SET total = total + 1 WHERE order_id = " + first);
+        TestSql.execute("DELETE FROM order_search WHERE order_id = " + second);
+        long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        try (Browser browser = new Browser()) {
+            WebDriver driver = browser.driver();
+            browser.logIn("projection.xhtml?name=order-search", ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+            shown(driver, By.id("verify")).click();
+
+            assertThat(shown(driver, By.id("overview:question")).getText()).startsWith("Verify order-search?");
+            new Select(driver.findElement(By.id("overview:tenant"))).selectByVisibleText(tenant);
+            browser.screenshot("console-verify-panel");
+            driver.findElement(By.id("overview:yes")).click();
+            wait(driver, 15).until(d -> d.findElement(By.id("overview:messages")).getText()
+                    .contains("verification started: 1 run"));
+
+            driver.navigate().to(Browser.CONSOLE + "projection.xhtml?name=order-search");
+            wait(driver, 90).until(d -> {
+                d.navigate().refresh();
+                List<WebElement> rows = d.findElements(By.cssSelector("[id$='runs'] tbody tr"));
+                return !rows.isEmpty() && rows.get(0).getText().contains("finished");
+            });
+            assertThat(driver.findElement(By.id("drift-day")).getText()).as("the day's drift, the two damaged rows")
+                    .isEqualTo((driftBefore + 2) + " keys");
+            browser.screenshot("console-verify-drift");
+        }
+        assertThat(TestSql.count("SELECT COUNT(*) FROM order_search s JOIN orders o ON o.id = s.order_id"
+                + " WHERE s.tenant_id = ? AND s.total = 2.50", tenant)).as("repaired").isEqualTo(3);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild WHERE tenant_id = ? AND kind = 'VERIFY'"
+                + " AND marked = 2 AND checked = 3 AND started_by = 'admin'", tenant)).isEqualTo(1);
+        assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE action = 'verify' AND tenant_id = ?"
+                + " AND user_name = 'admin' AND id > ?", tenant, audited)).isEqualTo(1);
+    }
+
     private static WebDriverWait wait(WebDriver driver, int seconds) {
         return (WebDriverWait) Browser.waitUpTo(driver, Duration.ofSeconds(seconds)).ignoring(WebDriverException.class);
     }

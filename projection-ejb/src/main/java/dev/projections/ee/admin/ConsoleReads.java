@@ -109,6 +109,16 @@ public class ConsoleReads {
         return registry.isKnown(projection) && Rebuildable.implementsIds(registry.byName(projection));
     }
 
+    /** Whether {@code projection} can be verified: it implements {@link dev.projections.Verifiable} beside its ids. */
+    public boolean verifiable(String projection) {
+        return rebuildable(projection) && registry.byName(projection) instanceof dev.projections.Verifiable;
+    }
+
+    /** The keys of {@code projection} found drifted since {@code since}, by samples and verifications. */
+    public long driftedSince(String projection, Instant since) {
+        return reads().driftedSince(projection, since);
+    }
+
     /** The progress of a rebuild run. */
     public RebuildProgress rebuildProgress(String runId) {
         return runtime.operations().rebuilds().progress(runId);
