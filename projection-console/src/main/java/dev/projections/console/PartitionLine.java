@@ -20,8 +20,11 @@ public final class PartitionLine implements Serializable {
         return partition.number();
     }
 
-    /** "after 400 up to 700", "up to 400", "after 700", "every id". */
+    /** "after 400 up to 700", "up to 400", "after 700", "every id", "the read model's own ids". */
     public String getRange() {
+        if (partition.readModel()) {
+            return Text.of("run.partition.read-model");
+        }
         if (partition.after() == null) {
             return partition.upTo() == null ? Text.of("run.partition.every-id")
                     : Text.of("run.partition.up-to", partition.upTo());

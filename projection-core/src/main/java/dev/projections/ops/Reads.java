@@ -183,7 +183,7 @@ public final class Reads {
     /** A rebuild run's partitions: ranges, cursors, leases. */
     public List<PartitionProgress> partitions(String runId) {
         return rebuilds.partitions(runId).stream().map(p -> new PartitionProgress(p.number(), p.after(), p.upTo(),
-                p.cursor(), p.exhausted(), p.marked(), p.held(), p.leaseUntil(), p.takeovers())).toList();
+                p.cursor(), p.exhausted(), p.marked(), p.held(), p.leaseUntil(), p.takeovers(), p.readModel())).toList();
     }
 
     /** How long an instance that last reported counts as deployed: three sweep intervals. */

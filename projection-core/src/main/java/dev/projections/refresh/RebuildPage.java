@@ -10,8 +10,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The page of ids a rebuild step marks: {@code ids(cursor, pageSize)} of the run's projection, inside its scope,
- * checked against the contract of {@link Projection#ids}. Anything wrong with it is the projection's and fails the
+ * The page of ids a rebuild step marks: {@code ids(cursor, pageSize)} of the run's projection, inside its scope (for a
+ * verification's read-model partition, {@code readModelIds(cursor, pageSize)}), checked against the contract of
+ * {@link Projection#ids}. Anything wrong with it is the projection's and fails the
  * run ({@link BadIdsException}); a timeout or a lost connection is transient, and the step is retried.
  */
 final class RebuildPage {
@@ -24,17 +25,18 @@ final class RebuildPage {
     /** The ids after {@code run}'s cursor, at most {@code pageSize}, each valid, strictly after the cursor. */
     static List<String> after(Projection projection, RebuildRun run, int pageSize) {
         try {
-            List<String> ids = run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
+            List<String> ids = run.walksReadModel() ? readModelIds(projection, run, pageSize)
+                    : run.scope().isEverything() ? projection.ids(run.cursor(), pageSize)
                     : projection.ids(run.cursor(), pageSize, run.scope());
             for (String id : ids) {
                 checked(id, run);
             }
             if (ids.size() > pageSize) {
-                throw new IllegalStateException("ids() of " + run.projection() + " returned " + ids.size()
+                throw new IllegalStateException(lister(run) + " of " + run.projection() + " returned " + ids.size()
                         + " ids, more than the limit " + pageSize);
             }
             if (!ids.isEmpty() && ids.get(ids.size() - 1).equals(run.cursor())) {
-                throw new IllegalStateException("ids() of " + run.projection() + " returned a page ending at its cursor "
+                throw new IllegalStateException(lister(run) + " of " + run.projection() + " returned a page ending at its cursor "
                         + run.cursor() + ": a page must hold only ids strictly after the cursor");
             }
             return ids;
@@ -90,12 +92,32 @@ final class RebuildPage {
         return onPage;
     }
 
+    /**
+     * A verification's read-model partition (docs/design.md D57): the read model's own ids after the cursor, so that a
+     * row whose source is gone is checked too; held to the same contract as {@code ids}.
+     */
+    private static List<String> readModelIds(Projection projection, RebuildRun run, int pageSize) {
+        if (!(projection instanceof Verifiable verifiable)) {
+            throw new UnsupportedOperationException("projection " + run.projection()
+                    + " does not implement Verifiable, so its read model's ids cannot be listed");
+        }
+        List<String> ids = verifiable.readModelIds(run.cursor(), pageSize);
+        if (ids == null) {
+            throw new IllegalStateException("readModelIds() of " + run.projection() + " returned null");
+        }
+        return ids;
+    }
+
     private static void checked(String id, RebuildRun run) {
         if (id == null || id.isBlank() || id.length() > MarkKey.MAX_ID_LENGTH
                 || id.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalStateException("ids() of " + run.projection() + " returned an invalid id after cursor "
+            throw new IllegalStateException(lister(run) + " of " + run.projection() + " returned an invalid id after cursor "
                     + run.cursor() + ": \"" + id + "\"");
         }
+    }
+
+    private static String lister(RebuildRun run) {
+        return run.walksReadModel() ? "readModelIds()" : "ids()";
     }
 
     /** ids() failed or broke its contract: the run fails with the projection's error. */

@@ -167,7 +167,8 @@ public final class RebuildStepper {
     private List<String> markPage(Connection connection, Projection projection, RebuildRun run) throws Exception {
         int pageSize = pageSizes.applyAsInt(run.projection());
         List<String> ids = RebuildPage.after(projection, run, pageSize);
-        List<String> toMark = run.verifies() ? RebuildPage.drifted(projection, run, ids) : ids;
+        List<String> toMark = run.verifies() ? notMarkedYet(connection, run, RebuildPage.drifted(projection, run, ids))
+                : ids;
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : toMark) {
             keys.add(new MarkKey(run.projection(), run.tenant(), id));
@@ -185,6 +186,18 @@ public final class RebuildStepper {
                     + run.runId() + " was lost, or the run was cancelled");
         }
         return run.verifies() ? toMark : List.of();
+    }
+
+    /**
+     * Of a verification page's drifted ids, those the run has not marked already: its read-model partition checks the
+     * ids its other partitions checked, and a key drifted once is counted once.
+     */
+    private List<String> notMarkedYet(Connection connection, RebuildRun run, List<String> drifted) throws Exception {
+        if (drifted.isEmpty()) {
+            return drifted;
+        }
+        Set<String> marked = rebuildMarks.markedByRun(connection, run.projection(), run.tenant(), run.runId(), drifted);
+        return marked.isEmpty() ? drifted : drifted.stream().filter(id -> !marked.contains(id)).toList();
     }
 
     /** The step committed before its tenant scope's close threw: the page is marked and counted, nothing to undo. */

@@ -35,7 +35,8 @@ public final class RebuildHistory {
             """;
 
     private static final String PARTITIONS = """
-            SELECT partition_no, range_after, range_up_to, cursor_id, exhausted, marked, owner_token, lease_until, takeovers
+            SELECT partition_no, range_after, range_up_to, cursor_id, exhausted, marked, owner_token, lease_until, takeovers,
+                   walks
               FROM projection_rebuild_partition WHERE run_id = ? ORDER BY partition_no
             """;
 
@@ -74,7 +75,7 @@ public final class RebuildHistory {
                 while (rows.next()) {
                     partitions.add(new RebuildPartition(rows.getInt(1), rows.getString(2), rows.getString(3),
                             rows.getString(4), rows.getBoolean(5), rows.getLong(6), rows.getString(7) != null,
-                            dialect.instant(rows, 8), rows.getInt(9)));
+                            dialect.instant(rows, 8), rows.getInt(9), RebuildPartitions.READ_MODEL.equals(rows.getString(10))));
                 }
             }
         }

@@ -24,9 +24,14 @@ public final class RebuildPartitions {
 
     private static final String START_PARTITION = """
             INSERT INTO projection_rebuild_partition (run_id, partition_no, range_after, range_up_to, cursor_id,
-                                                      exhausted, marked, takeovers)
-            VALUES (?, ?, ?, ?, ?, FALSE, 0, 0)
+                                                      exhausted, marked, takeovers, walks)
+            VALUES (?, ?, ?, ?, ?, FALSE, 0, 0, ?)
             """;
+
+    /** A partition that pages through the write model's ids, as every rebuild's. */
+    static final String IDS = "IDS";
+    /** A verification's partition that pages through the read model's own ids (docs/design.md D57). */
+    static final String READ_MODEL = "READ_MODEL";
 
     /*
      * Leasing reads the runnable partitions without a lock, oldest run first, then locks them one at a time until one
@@ -44,7 +49,7 @@ public final class RebuildPartitions {
             """;
 
     private static final String LOCK_CANDIDATE = """
-            SELECT cursor_id, range_up_to, owner_token FROM projection_rebuild_partition
+            SELECT cursor_id, range_up_to, owner_token, walks FROM projection_rebuild_partition
              WHERE run_id = ? AND partition_no = ? AND exhausted = FALSE AND (lease_until IS NULL OR lease_until <= ?)
                AND EXISTS (SELECT 1 FROM projection_rebuild r WHERE r.run_id = ? AND r.state = 'RUNNING')
                FOR UPDATE SKIP LOCKED
@@ -84,8 +89,11 @@ public final class RebuildPartitions {
         this.dialect = dialect;
     }
 
-    /** The {@code bounds.size() + 1} partitions of a new run: partition k lists the ids after bound k - 1 up to bound k. */
-    void create(Connection connection, String runId, List<String> bounds) throws SQLException {
+    /**
+     * The {@code bounds.size() + 1} partitions of a new run: partition k lists the ids after bound k - 1 up to bound k;
+     * with {@code readModel}, one more that pages through the read model's own ids, whole.
+     */
+    void create(Connection connection, String runId, List<String> bounds, boolean readModel) throws SQLException {
         int partitions = bounds.size() + 1;
         try (PreparedStatement insert = connection.prepareStatement(START_PARTITION)) {
             for (int k = 0; k < partitions; k++) {
@@ -95,6 +103,16 @@ public final class RebuildPartitions {
                 insert.setString(3, after);
                 insert.setString(4, k == partitions - 1 ? null : bounds.get(k));
                 insert.setString(5, after);
+                insert.setString(6, IDS);
+                insert.addBatch();
+            }
+            if (readModel) {
+                insert.setString(1, runId);
+                insert.setInt(2, partitions);
+                insert.setString(3, null);
+                insert.setString(4, null);
+                insert.setString(5, null);
+                insert.setString(6, READ_MODEL);
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -131,7 +149,8 @@ public final class RebuildPartitions {
                 lock.setString(4, runId);
                 try (ResultSet rows = lock.executeQuery()) {
                     if (rows.next()) {
-                        RebuildRun run = leased(connection, runId, partition, rows.getString(1), rows.getString(2), token);
+                        RebuildRun run = leased(connection, runId, partition, rows.getString(1), rows.getString(2), token,
+                                READ_MODEL.equals(rows.getString(4)));
                         setLease(connection, run, now.plus(lease), rows.getString(3) != null);
                         return Optional.of(run);
                     }
@@ -142,14 +161,14 @@ public final class RebuildPartitions {
     }
 
     private RebuildRun leased(Connection connection, String runId, int partition, String cursor, String upTo,
-                                     String token) throws SQLException {
+                              String token, boolean readModel) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(RUN_OF_PARTITION)) {
             select.setString(1, runId);
             try (ResultSet rows = select.executeQuery()) {
                 rows.next();
                 RebuildScope scope = scope(dialect, rows, 3);
                 return new RebuildRun(runId, partition, rows.getString(1), rows.getString(2), cursor,
-                        upTo == null ? scope : scope.withTo(upTo), token, rows.getString(7));
+                        upTo == null ? scope : scope.withTo(upTo), token, rows.getString(7), readModel);
             }
         }
     }

@@ -177,7 +177,9 @@ public final class RebuildRuns {
             throw new RebuildAlreadyRunningException(projection, tenant, running);
         }
         String runId = UUID.randomUUID().toString();
-        int partitions = bounds.size() + 1;
+        // a verification of the whole id space also pages through the read model's own ids (docs/design.md D57)
+        boolean readModel = RebuildRun.VERIFY.equals(kind) && scope.isEverything();
+        int partitions = bounds.size() + 1 + (readModel ? 1 : 0);
         try (PreparedStatement insert = connection.prepareStatement(START)) {
             int i = 1;
             insert.setString(i++, runId);
@@ -203,7 +205,7 @@ public final class RebuildRuns {
             }
             throw e;
         }
-        this.partitions.create(connection, runId, bounds);
+        this.partitions.create(connection, runId, bounds, readModel);
         return runId;
     }
 

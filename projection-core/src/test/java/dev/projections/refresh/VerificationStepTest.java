@@ -27,6 +27,10 @@ class VerificationStepTest {
         final Set<String> drifted = new TreeSet<>();
         final List<String> refreshed = new ArrayList<>();
         final List<List<String>> checkedPages = new ArrayList<>();
+        /** Read-model rows whose source is gone: listed by readModelIds only, until their refresh deletes them. */
+        final Set<String> orphans = new TreeSet<>();
+        /** When set, every refresh fails: a drifted key's mark stays pending. */
+        volatile boolean refreshFails;
 
         @Override
         public String name() {
@@ -35,8 +39,19 @@ class VerificationStepTest {
 
         @Override
         public void refresh(String id) {
+            if (refreshFails) {
+                throw new IllegalStateException("the read model's database is away");
+            }
             refreshed.add(id);
             drifted.remove(id);
+            orphans.remove(id);
+        }
+
+        @Override
+        public List<String> readModelIds(String after, int limit) {
+            TreeSet<String> rows = new TreeSet<>(IDS);
+            rows.addAll(orphans);
+            return rows.stream().filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
         }
 
         @Override
@@ -49,7 +64,7 @@ class VerificationStepTest {
             checkedPages.add(List.copyOf(ids));
             // an id off the page is ignored by the engine: only the page was asked about
             Set<String> found = new TreeSet<>(Set.of("not-on-any-page"));
-            ids.stream().filter(drifted::contains).forEach(found::add);
+            ids.stream().filter(id -> drifted.contains(id) || orphans.contains(id)).forEach(found::add);
             return found;
         }
     }
@@ -68,14 +83,15 @@ class VerificationStepTest {
         }
         harness.lastEngine().rebuilds().finishExhausted();
 
-        assertThat(projection.checkedPages).as("pages of 25: every id once").containsExactly(IDS.subList(0, 25),
-                IDS.subList(25, 50), IDS.subList(50, 60));
+        assertThat(projection.checkedPages).as("pages of 25: every id once, then the read model's").containsExactly(
+                IDS.subList(0, 25), IDS.subList(25, 50), IDS.subList(50, 60),
+                IDS.subList(0, 25), IDS.subList(25, 50), IDS.subList(50, 60));
         assertThat(projection.refreshed).containsExactlyInAnyOrder("id-003", "id-031", "id-059");
         assertThat(projection.drifted).isEmpty();
         RebuildProgress run = harness.progress(runId);
         assertThat(run.verifies()).isTrue();
         assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
-        assertThat(run.checked()).isEqualTo(60);
+        assertThat(run.checked()).as("the write model's ids and the read model's").isEqualTo(120);
         assertThat(run.marked()).as("drifted").isEqualTo(3);
         assertThat(run.repaired()).hasValue(3);
         assertThat(harness.pending()).isZero();
@@ -101,7 +117,51 @@ class VerificationStepTest {
         assertThat(projection.refreshed).isEmpty();
         RebuildProgress run = harness.progress(runId);
         assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
-        assertThat(run.checked()).isEqualTo(60);
+        assertThat(run.checked()).isEqualTo(120);
         assertThat(run.marked()).isZero();
+    }
+
+    @Test
+    void aVerificationAlsoWalksTheReadModelsOwnIdsAndFindsARowWhoseSourceIsGone() throws Exception {
+        DriftingProjection projection = new DriftingProjection();
+        projection.orphans.addAll(List.of("id-0305", "zz-gone")); // between two sources, and after the last
+        EngineHarness harness = new EngineHarness("verification-orphans", Map.of(), projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(25);
+        String runId = harness.startVerification("checked");
+
+        while (engine.drain()) {
+            // a turn ends after 5 s; the run needs far less
+        }
+        harness.lastEngine().rebuilds().finishExhausted();
+
+        assertThat(projection.refreshed).as("the refresh deletes the rows").containsExactlyInAnyOrder("id-0305",
+                "zz-gone");
+        assertThat(projection.orphans).isEmpty();
+        RebuildProgress run = harness.progress(runId);
+        assertThat(run.state()).isEqualTo(RebuildProgress.FINISHED);
+        assertThat(run.checked()).isEqualTo(122);
+        assertThat(run.marked()).isEqualTo(2);
+        assertThat(run.partitions()).as("the write model's ids, and the read model's").isEqualTo(2);
+    }
+
+    @Test
+    void aKeyTheRunMarkedAndNotYetRefreshedIsNotDriftFoundAgainByItsReadModelPartition() throws Exception {
+        DriftingProjection projection = new DriftingProjection();
+        projection.drifted.addAll(List.of("id-003", "id-031", "id-059"));
+        projection.refreshFails = true; // the marks wait while the read-model partition checks the same ids
+        EngineHarness harness = new EngineHarness("verification-once", Map.of(), projection);
+        RefreshEngine engine = harness.newEngineWithRebuilds(25);
+        String runId = harness.startVerification("checked");
+
+        while (engine.drain()) {
+            // the failed refreshes back off on the harness's clock, which stands still
+        }
+        harness.lastEngine().rebuilds().finishExhausted();
+
+        assertThat(projection.checkedPages).as("both partitions checked every id").hasSize(6);
+        RebuildProgress run = harness.progress(runId);
+        assertThat(run.checked()).isEqualTo(120);
+        assertThat(run.marked()).as("each drifted key once").isEqualTo(3);
+        assertThat(harness.stats.drifted("checked")).isEqualTo(3);
     }
 }

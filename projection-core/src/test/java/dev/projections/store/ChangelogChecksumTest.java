@@ -40,7 +40,8 @@ class ChangelogChecksumTest {
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
             "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
             "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23",
-            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de");
+            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de",
+            "022-projection-rebuild-partition-walks", "9:f1ca3546ef451a44e6a1e2ae6934778f");
 
     private static final Map<String, String> POSTGRESQL = ordered(
             "001-projection-pending", "9:318db93ca621ea372088b1fadcbab602",
@@ -66,7 +67,8 @@ class ChangelogChecksumTest {
             "019-projection-pending-first-marked-by", "9:e66ecf21ee5870fcfa4173f41ea0c54d",
             "020-projection-node-processing", "9:16181dbfa3c03589f1146dfbd5378bcf",
             "021-projection-rebuild-verification", "9:18b9d5d281c88f144c7585e1e33cfa23",
-            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de");
+            "022-projection-drift", "9:58388974ac8b7bbf59e5e7fb9678c9de",
+            "022-projection-rebuild-partition-walks", "9:f1ca3546ef451a44e6a1e2ae6934778f");
 
     @Test
     void h2RecordsTheChecksumsOfTheReleasedChangeSets() throws Exception {

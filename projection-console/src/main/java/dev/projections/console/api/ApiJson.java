@@ -163,7 +163,7 @@ final class ApiJson {
             put(line, "cursor", p.cursor());
             line.add("exhausted", p.exhausted()).add("marked", p.marked()).add("held", p.held());
             put(line, "leaseUntil", p.leaseUntil());
-            json.add(line.add("takeovers", p.takeovers()));
+            json.add(line.add("takeovers", p.takeovers()).add("readModel", p.readModel()));
         }
         return json;
     }
