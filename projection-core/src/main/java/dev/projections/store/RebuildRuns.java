@@ -93,7 +93,9 @@ public final class RebuildRuns {
             SELECT 1 FROM projection_rebuild r
              WHERE r.state = 'RUNNING' AND (r.exhausted = TRUE OR r.projection IN (%s) AND EXISTS (
                        SELECT 1 FROM projection_rebuild_partition p WHERE p.run_id = r.run_id AND p.exhausted = FALSE
-                          AND (p.lease_until IS NULL OR p.lease_until <= ?)))
+                          AND (p.lease_until IS NULL OR p.lease_until <= ?) AND\s""" + RebuildPartitions.IDS_WALKED_FIRST
+            + """
+            ))
                 OR r.state = 'CANCELLED' AND r.running_projection IS NOT NULL%s
             """;
 

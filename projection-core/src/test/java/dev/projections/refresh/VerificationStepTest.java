@@ -164,4 +164,28 @@ class VerificationStepTest {
         assertThat(run.marked()).as("each drifted key once").isEqualTo(3);
         assertThat(harness.stats.drifted("checked")).isEqualTo(3);
     }
+
+    @Test
+    void theReadModelPartitionIsLeasedOnlyOnceTheWriteModelsPartitionsAreAllExhausted() throws Exception {
+        EngineHarness harness = new EngineHarness("verification-order", Map.of(), new DriftingProjection());
+        harness.newEngineWithRebuilds(25);
+        harness.startVerification("checked");
+        java.time.Duration lease = java.time.Duration.ofMinutes(2);
+        dev.projections.store.RebuildPartitions partitions = harness.store.rebuildPartitions();
+
+        dev.projections.store.RebuildRun ids = harness.transactions.inNewTransaction(lease, c -> partitions.lease(c,
+                Set.of("checked"), harness.clock.instant(), lease, "a")).orElseThrow();
+        assertThat(ids.walksReadModel()).isFalse();
+        java.util.Optional<dev.projections.store.RebuildRun> waiting = harness.transactions.inNewTransaction(lease,
+                c -> partitions.lease(c, Set.of("checked"), harness.clock.instant(), lease, "b"));
+        assertThat(waiting).as("the write model's partition is still being walked").isEmpty();
+
+        boolean advanced = harness.transactions.inNewTransaction(lease, c -> harness.store.rebuildRuns().advance(c, ids,
+                "id-059", 60, 0, true));
+        assertThat(advanced).isTrue();
+        dev.projections.store.RebuildRun readModel = harness.transactions.inNewTransaction(lease, c -> partitions.lease(c,
+                Set.of("checked"), harness.clock.instant(), lease, "b")).orElseThrow();
+        assertThat(readModel.walksReadModel()).isTrue();
+        assertThat(readModel.cursor()).isNull();
+    }
 }
