@@ -15,6 +15,7 @@ import dev.projections.bench.engine.ParallelLoop;
 import dev.projections.bench.engine.PlainSqlDrain;
 import dev.projections.bench.workload.OrderSearchProjection;
 import dev.projections.bench.workload.SetBasedOrderSearchProjection;
+import dev.projections.bench.workload.VerifiableOrderSearchProjection;
 import dev.projections.config.Settings;
 import dev.projections.store.PendingQueue;
 import java.sql.Connection;
@@ -27,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * 2. A rebuild of every order with an empty queue, stepped by the engine's drainers: (a) how fast it marks (start of
  * the run until its cursor is exhausted), against one {@code INSERT … SELECT} that marks every id at once; (b) how long
- * until nothing is pending, against that statement followed by the set-based plain-SQL drain.
+ * until nothing is pending, against that statement followed by the set-based plain-SQL drain; (d) a verification of the
+ * read model the rebuild left, keys checked per second beside the rebuild's ids per second.
  */
 public final class RebuildScenario implements Scenario {
 
@@ -69,6 +71,7 @@ public final class RebuildScenario implements Scenario {
         Series engineMarking = new Series();
         Series engineTotal = new Series();
         Series engineSteps = new Series();
+        Series engineVerify = new Series();
         Series boundMarking = new Series();
         Series boundTotal = new Series();
         for (int run = 1; run <= context.runs(); run++) {
@@ -76,6 +79,7 @@ public final class RebuildScenario implements Scenario {
             long[] engine = rebuildByEngine(context, workers, report, run);
             engineMarking.add(BenchContext.perSecond(ids, engine[0]));
             engineTotal.add(BenchContext.perSecond(ids, engine[1]));
+            engineVerify.add(BenchContext.perSecond(2L * ids, engine[2])); // the write model's ids, the read model's rows
             context.checkDrained(report, "engine rebuild (run " + run + ")");
 
             context.workload().clearQueueAndReadModel();
@@ -94,6 +98,8 @@ public final class RebuildScenario implements Scenario {
                 engineSteps.render("%,.0f"), boundMarking.render("%,.0f"), Series.ratio(engineSteps, boundMarking));
         table.row("(b) start → nothing pending", "INSERT…SELECT + set-based drain",
                 engineTotal.render("%,.0f"), boundTotal.render("%,.0f"), Series.ratio(engineTotal, boundTotal));
+        table.row("(d) verification of the rebuilt model, keys checked/s", "the engine's rebuild (b)",
+                engineVerify.render("%,.0f"), engineTotal.render("%,.0f"), Series.ratio(engineVerify, engineTotal));
         report.table(table);
         report.figures(engineMarking, engineTotal, boundMarking, boundTotal);
         report.note(("engine: RebuildRuns.start, then drainers loop drain(); a step marks ids(cursor, %,d) at rebuild")
@@ -102,14 +108,20 @@ public final class RebuildScenario implements Scenario {
         report.note("model empty at the start of both; set-based refreshAll; the run must end FINISHED.");
         report.note("(a) is paced by refreshing: a run keeps about one page queued. (c) steps the same run on one");
         report.note("thread with nothing refreshing: ids(cursor, page) read and marked with one upsert per page.");
+        report.note("(d) a verification of the read model (b) left: every id, then every read-model row, checked with");
+        report.note("drifted(page), one set-based statement per page; nothing differs, so nothing is marked. Keys checked");
+        report.note("are twice the ids: the write model's and the read model's (docs/design.md D57).");
         return report;
     }
 
-    /** Nanoseconds until the cursor is exhausted and until the run is over with nothing pending. */
+    /**
+     * Nanoseconds until the cursor is exhausted, until the run is over with nothing pending, and for a verification of
+     * the read model it left.
+     */
     private static long[] rebuildByEngine(BenchContext context, int workers, ScenarioReport report, int run)
             throws Exception {
         try (EngineInstance instance = EngineInstance.start(context.database(), context.store(), context.clock(),
-                new SetBasedOrderSearchProjection(), workers, RefreshListener.NONE, true, null)) {
+                new VerifiableOrderSearchProjection(), workers, RefreshListener.NONE, true, null)) {
             AtomicLong exhaustedAt = new AtomicLong();
             long start = System.nanoTime();
             String runId = instance.operations().rebuilds().start(OrderSearchProjection.NAME, "",
@@ -133,8 +145,31 @@ public final class RebuildScenario implements Scenario {
                         .formatted(run, end.state(), end.marked(), end.remaining(), context.workload().orders()));
             }
             long exhausted = exhaustedAt.get() == 0 ? done : exhaustedAt.get() - start;
-            return new long[] {exhausted, done};
+            return new long[] {exhausted, done, verify(context, instance, workers, report, run)};
         }
+    }
+
+    /** Nanoseconds a verification of the intact read model takes, start to FINISHED, stepped by the drainers. */
+    private static long verify(BenchContext context, EngineInstance instance, int workers, ScenarioReport report,
+                               int run) throws Exception {
+        long start = System.nanoTime();
+        String runId = instance.operations().rebuilds().verify(OrderSearchProjection.NAME, "",
+                RebuildScope.everything(), 1, "benchmark");
+        ParallelLoop.run(workers, "verify", instance.drainerStep(() -> {
+            if (System.nanoTime() - start > GIVE_UP.toNanos()) {
+                throw new IllegalStateException("verification run " + runId + " not finished after " + GIVE_UP);
+            }
+            return instance.engine().hasDueWork() || RebuildProgress.RUNNING.equals(RebuildRunRow.state(instance, runId));
+        }));
+        long took = System.nanoTime() - start;
+        RebuildProgress end = instance.transactions().inNewTransaction(Duration.ofSeconds(10), connection ->
+                context.store().rebuildHistory().progress(connection, runId, context.clock().instant())).orElseThrow();
+        long expected = 2L * context.workload().orders();
+        if (!RebuildProgress.FINISHED.equals(end.state()) || end.marked() != 0 || end.checked() != expected) {
+            report.problem("verification run %d ended %s with %d checked, %d drifted; expected FINISHED, %d, 0"
+                    .formatted(run, end.state(), end.checked(), end.marked(), expected));
+        }
+        return took;
     }
 
     /**

@@ -4,8 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Array;
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The read model's statements, shared by the projections the engine runs and by the plain-SQL bounds, so that a ratio
@@ -33,6 +37,27 @@ public final class OrderSearchSql {
             DELETE FROM order_search s
              WHERE s.order_id %s AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = s.order_id)
             """;
+
+    /*
+     * A page's rows that differ from what the upsert would write, or exist without their order, or are missing for one:
+     * the same aggregate as the refresh, grouped by the page's ids only (set-based, as the demo's drifted()).
+     */
+    private static final String DRIFTED = """
+            SELECT x.id FROM unnest(?::bigint[]) AS x(id)
+              LEFT JOIN (SELECT o.id, o.customer, o.status, COUNT(l.id) AS line_count,
+                                COALESCE(SUM(l.quantity * l.price), 0) AS total, o.version
+                           FROM orders o
+                           LEFT JOIN order_lines l ON l.order_id = o.id
+                          WHERE o.id = ANY(?)
+                          GROUP BY o.id) w ON w.id = x.id
+              LEFT JOIN order_search s ON s.order_id = x.id
+             WHERE (w.id IS NULL) <> (s.order_id IS NULL)
+                OR w.id IS NOT NULL AND (s.customer IS DISTINCT FROM w.customer OR s.status IS DISTINCT FROM w.status
+                    OR s.line_count <> w.line_count OR s.total <> w.total OR s.source_version <> w.version)
+            """;
+
+    private static final String READ_MODEL_IDS =
+            "SELECT order_id FROM order_search WHERE order_id > ? ORDER BY order_id LIMIT ?";
 
     private static final String ONE = "= ?";
     private static final String ANY = "= ANY(?)";
@@ -75,6 +100,41 @@ public final class OrderSearchSql {
                 delete.executeUpdate();
             }
         }
+    }
+
+    /** Of {@code ids}, those whose row differs from what a refresh would write now, in one statement. */
+    public static Set<String> drifted(Connection connection, long[] ids) throws SQLException {
+        Set<String> drifted = new HashSet<>();
+        if (ids.length == 0) {
+            return drifted;
+        }
+        Long[] boxed = Arrays.stream(ids).boxed().toArray(Long[]::new);
+        Array array = connection.createArrayOf("bigint", boxed);
+        try (PreparedStatement select = connection.prepareStatement(DRIFTED)) {
+            select.setArray(1, array);
+            select.setArray(2, array);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    drifted.add(Long.toString(rows.getLong(1)));
+                }
+            }
+        }
+        return drifted;
+    }
+
+    /** The read model's own order ids after {@code after}, at most {@code limit}. */
+    public static List<String> readModelIds(Connection connection, long after, int limit) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(READ_MODEL_IDS)) {
+            select.setLong(1, after);
+            select.setInt(2, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(Long.toString(rows.getLong(1)));
+                }
+            }
+        }
+        return ids;
     }
 
     public static long[] parse(List<String> ids) {
