@@ -152,4 +152,26 @@ class ProjectionSettingsIT {
                 + "class=\"setting-value\">1s</span></td>\\s*<td><span class=\"setting-origin\">"
                 + "META-INF/projection\\.properties</span>");
     }
+
+    /** Issue 51 item 5: Verify… is an admin's, and disabled with the reason for a projection that is not Verifiable. */
+    @Test
+    @RunAsClient
+    void theProjectionPageOffersVerifyToAnAdminOnlyAndSaysWhyAProjectionCannotBeVerified() throws Exception {
+        ConsoleHttp admin = new ConsoleHttp();
+        admin.logIn(ConsoleUsers.ADMIN, ConsoleUsers.ADMIN_PASSWORD);
+        String gatedPage = admin.get("projection.xhtml?name=gated").body();
+        assertThat(gatedPage).contains("<button type=\"button\" id=\"verify-disabled\" disabled=\"disabled\"")
+                .contains("gated cannot be verified: it does not implement dev.projections.Verifiable")
+                .doesNotContain("id=\"verify\"");
+        assertThat(admin.get("projection.xhtml?name=order-search").body()).contains("id=\"verify\"")
+                .contains("index.xhtml?verify=order-search").doesNotContain("verify-disabled");
+        assertThat(admin.get("index.xhtml?verify=gated").body()).as("the link's target refuses it too")
+                .contains("gated cannot be verified").doesNotContain("id=\"overview:yes\"");
+
+        ConsoleHttp viewer = new ConsoleHttp();
+        viewer.logIn(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+        assertThat(viewer.get("projection.xhtml?name=order-search").body()).doesNotContain("id=\"verify\"")
+                .doesNotContain("verify-disabled");
+        assertThat(viewer.get("index.xhtml?verify=order-search").body()).doesNotContain("id=\"overview:yes\"");
+    }
 }
