@@ -189,15 +189,16 @@ public final class RebuildStepper {
     }
 
     /**
-     * Of a verification page's drifted ids, those the run has not marked already: its read-model partition checks the
-     * ids its other partitions checked, and a key drifted once is counted once.
+     * Of a verification page's drifted ids, those without a mark waiting (docs/design.md D57): a key the run or a live
+     * change marked already is repaired by that mark's refresh and is not drift found, so a key is counted once
+     * whichever partition meets it first, and a parked key is not counted at every verification.
      */
     private List<String> notMarkedYet(Connection connection, RebuildRun run, List<String> drifted) throws Exception {
         if (drifted.isEmpty()) {
             return drifted;
         }
-        Set<String> marked = rebuildMarks.markedByRun(connection, run.projection(), run.tenant(), run.runId(), drifted);
-        return marked.isEmpty() ? drifted : drifted.stream().filter(id -> !marked.contains(id)).toList();
+        Set<String> waiting = drift.waiting(connection, run.projection(), run.tenant(), drifted);
+        return waiting.isEmpty() ? drifted : drifted.stream().filter(id -> !waiting.contains(id)).toList();
     }
 
     /** The step committed before its tenant scope's close threw: the page is marked and counted, nothing to undo. */

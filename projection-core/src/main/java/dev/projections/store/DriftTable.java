@@ -5,14 +5,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code projection_drift_sample} and {@code projection_drift} (docs/design.md D58): where each projection's rolling
  * drift sample stands and which instance takes its next turn, and the drift each check found. A turn is taken by
- * moving {@code sampled_at} from the value read to the next one in one conditional update: of the instances that read
- * the same row one moves it, the others' updates wait for its commit and then match nothing, so one instance of the
- * cluster samples a projection at a time.
+ * locking the sample's row with {@code SKIP LOCKED}: the instance that holds it walks, the others skip it at once
+ * instead of waiting behind a turn's checks, so one instance of the cluster samples a projection at a time.
  */
 public final class DriftTable {
 
@@ -43,13 +46,22 @@ public final class DriftTable {
              WHEN NOT MATCHED THEN INSERT (projection, tenant_id, after_id, sampled_at) VALUES (s.projection, '', NULL, ?)
             """;
 
-    private static final String TAKE_TURN = """
-            UPDATE projection_drift_sample SET sampled_at = ? WHERE projection = ? AND sampled_at = ?
+    private static final String LOCK = """
+            SELECT tenant_id, after_id, sampled_at FROM projection_drift_sample WHERE projection = ?
+               FOR UPDATE SKIP LOCKED
             """;
 
-    private static final String MOVE = """
-            UPDATE projection_drift_sample SET tenant_id = ?, after_id = ? WHERE projection = ?
+    private static final String ADVANCE = """
+            UPDATE projection_drift_sample SET tenant_id = ?, after_id = ?, sampled_at = ? WHERE projection = ?
             """;
+
+    /* by the queue's primary key (projection, tenant_id, entity_id) */
+    private static final String WAITING = """
+            SELECT entity_id FROM projection_pending WHERE projection = ? AND tenant_id = ? AND entity_id IN (%s)
+            """;
+
+    /** Ids asked about per statement: a page's drifted ids are few, a page of them is bounded all the same. */
+    private static final int IN_LIST = 500;
 
     private static final String FOUND = """
             INSERT INTO projection_drift (projection, tenant_id, found_at, found_by, checked, drifted)
@@ -88,28 +100,66 @@ public final class DriftTable {
             insert.setString(1, projection);
             insert.setObject(2, dialect.timestamp(now));
             insert.executeUpdate();
+        } catch (SQLException e) {
+            if (!dialect.isDuplicateKey(e)) { // H2's MERGE, of two instances starting at once: the other's row stands
+                throw e;
+            }
         }
     }
 
-    /** Takes the turn that {@code seen} allowed, moving its time to {@code next}; false when another instance did. */
-    public boolean takeTurn(Connection connection, String projection, SampleTurn seen, Instant next)
+    /**
+     * Locks {@code projection}'s sample for this transaction's turn and returns it as it stands; empty when another
+     * instance holds it now (or there is none).
+     */
+    public Optional<SampleTurn> lock(Connection connection, String projection) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.lockingRead(connection, LOCK))) {
+            select.setString(1, projection);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next()
+                        ? Optional.of(new SampleTurn(rows.getString(1), rows.getString(2), dialect.instant(rows, 3)))
+                        : Optional.empty();
+            }
+        }
+    }
+
+    /** The locked sample's next key is the first of {@code tenant} after {@code after}, its time {@code sampledAt}. */
+    public void advance(Connection connection, String projection, String tenant, String after, Instant sampledAt)
             throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(TAKE_TURN)) {
-            update.setObject(1, dialect.timestamp(next));
-            update.setString(2, projection);
-            update.setObject(3, dialect.timestamp(seen.sampledAt()));
-            return update.executeUpdate() == 1;
-        }
-    }
-
-    /** The sample's next key is the first of {@code tenant} after {@code after} ({@code null}: its first). */
-    public void moveTo(Connection connection, String projection, String tenant, String after) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(MOVE)) {
+        try (PreparedStatement update = connection.prepareStatement(ADVANCE)) {
             update.setString(1, tenant);
             update.setString(2, after);
-            update.setString(3, projection);
+            update.setObject(3, dialect.timestamp(sampledAt));
+            update.setString(4, projection);
             update.executeUpdate();
         }
+    }
+
+    /**
+     * Of {@code ids} of {@code projection} and {@code tenant}, those with a mark waiting: their refresh is coming and
+     * repairs them, so they are not drift found (a live change not refreshed yet, a failing or parked key, a key a
+     * verification already marked).
+     */
+    public Set<String> waiting(Connection connection, String projection, String tenant, List<String> ids)
+            throws SQLException {
+        Set<String> waiting = new HashSet<>();
+        for (int from = 0; from < ids.size(); from += IN_LIST) {
+            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IN_LIST));
+            try (PreparedStatement select = connection.prepareStatement(WAITING.formatted(
+                    String.join(", ", Collections.nCopies(chunk.size(), "?"))))) {
+                int i = 1;
+                select.setString(i++, projection);
+                select.setString(i++, tenant);
+                for (String id : chunk) {
+                    select.setString(i++, id);
+                }
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        waiting.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        return waiting;
     }
 
     /** Records that a check of {@code checked} keys found {@code drifted} of them drifted. */

@@ -6,10 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.sql.Statement;
 
 /**
@@ -45,48 +42,10 @@ public final class RebuildMarks {
     private static final String RELEASE_CANCELLED =
             "UPDATE projection_rebuild SET running_projection = NULL, running_tenant = NULL WHERE run_id = ?";
 
-    /* by the queue's primary key (projection, tenant_id, entity_id) */
-    private static final String MARKED_BY_RUN = """
-            SELECT entity_id FROM projection_pending
-             WHERE projection = ? AND tenant_id = ? AND entity_id IN (%s) AND rebuild_run = ?
-            """;
-
-    /** Ids asked about per statement: a page's drifted ids are few, a page of them is bounded all the same. */
-    private static final int IN_LIST = 500;
-
     private final Dialect dialect;
 
     RebuildMarks(Dialect dialect) {
         this.dialect = dialect;
-    }
-
-    /**
-     * Of {@code ids} of {@code projection} and {@code tenant}, those run {@code runId} marked and whose marks still
-     * wait: a verification's read-model partition meets the ids its write-model partitions checked, and a key already
-     * marked by the run is not drift found twice.
-     */
-    public Set<String> markedByRun(Connection connection, String projection, String tenant, String runId,
-                                   List<String> ids) throws SQLException {
-        Set<String> marked = new HashSet<>();
-        for (int from = 0; from < ids.size(); from += IN_LIST) {
-            List<String> chunk = ids.subList(from, Math.min(ids.size(), from + IN_LIST));
-            try (PreparedStatement select = connection.prepareStatement(MARKED_BY_RUN.formatted(
-                    String.join(", ", Collections.nCopies(chunk.size(), "?"))))) {
-                int i = 1;
-                select.setString(i++, projection);
-                select.setString(i++, tenant);
-                for (String id : chunk) {
-                    select.setString(i++, id);
-                }
-                select.setString(i, runId);
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        marked.add(rows.getString(1));
-                    }
-                }
-            }
-        }
-        return marked;
     }
 
     /**

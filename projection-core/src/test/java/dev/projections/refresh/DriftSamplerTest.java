@@ -93,7 +93,81 @@ class DriftSamplerTest {
     }
 
     @Test
-    void ofTwoInstancesThatReadTheSameTurnOneTakesItOnPostgresql() throws Exception {
+    void withATenantDirectoryTheSampleWalksItsTenantsInOrderNeverTenantNoneAndRoundAgain() throws Exception {
+        TenantPages projection = new TenantPages();
+        EngineHarness harness = new EngineHarness("drift-sample-tenants", Map.of(), projection);
+        List<String> directory = new CopyOnWriteArrayList<>(List.of("t2", "t1"));
+        DriftSampler sampler = sampler(harness, event -> { }, 20, () -> List.copyOf(directory), projection);
+        projection.drifted.add("t2/id-007");
+        sampler.sample();
+
+        for (int sweep = 0; sweep < 4; sweep++) { // 20 keys a minute, 30 s sweeps: 10 keys a sweep
+            harness.clock.advance(SWEEP);
+            sampler.sample();
+        }
+        assertThat(projection.walked).as("t1's 8 keys, then the rest of the allowance in t2, and round again")
+                .containsExactly("t1:id-000..id-007", "t2:id-000..id-001", "t2:id-002..id-007", "t1:id-000..id-003",
+                        "t1:id-004..id-007", "t2:id-000..id-005", "t2:id-006..id-007", "t1:id-000..id-007");
+        assertThat(harness.pending()).as("t2's damaged key, re-marked in its tenant").isEqualTo(1);
+        assertThat(projection.walked).noneMatch(page -> page.startsWith(":"));
+
+        directory.remove("t1"); // t1 is gone: the sample stood in it, and goes on with the next tenant in order
+        harness.clock.advance(SWEEP);
+        sampler.sample();
+        assertThat(projection.walked.get(projection.walked.size() - 1)).startsWith("t2:id-000");
+    }
+
+    @Test
+    void aPageTheProjectionCannotCheckIsSteppedOverAndTheWalkGoesOn() throws Exception {
+        DriftingProjection projection = new DriftingProjection() {
+            @Override
+            public java.util.Set<String> drifted(List<String> ids) {
+                if (ids.contains("id-012")) {
+                    throw new IllegalStateException("a row the check cannot read");
+                }
+                return super.drifted(ids);
+            }
+        };
+        EngineHarness harness = new EngineHarness("drift-sample-failing", Map.of(), projection);
+        DriftSampler sampler = sampler(harness, harness.clock, event -> { }, 10);
+        projection.drifted.add("id-047");
+        sampler.sample();
+
+        Duration foundAfter = null;
+        for (Duration elapsed = SWEEP; foundAfter == null && elapsed.compareTo(Duration.ofMinutes(15)) <= 0;
+                elapsed = elapsed.plus(SWEEP)) {
+            harness.clock.advance(SWEEP);
+            sampler.sample();
+            foundAfter = harness.pending() > 0 ? elapsed : null;
+        }
+        assertThat(foundAfter).as("the walk went round past the failing page and reached id-047").isNotNull();
+    }
+
+    @Test
+    void aKeyWithAMarkWaitingIsNotDriftFoundItsRefreshIsComing() throws Exception {
+        DriftingProjection projection = new DriftingProjection();
+        EngineHarness harness = new EngineHarness("drift-sample-waiting", Map.of(), projection);
+        List<LifecycleEvent> told = new CopyOnWriteArrayList<>();
+        DriftSampler sampler = sampler(harness, harness.clock, told::add, 60);
+        projection.drifted.addAll(List.of("id-003", "id-004"));
+        harness.mark("checked", "id-003"); // a live change not refreshed yet (or a parked key)
+        sampler.sample();
+
+        harness.clock.advance(Duration.ofMinutes(1));
+        assertThat(sampler.sample()).isEqualTo(60);
+        assertThat(told).singleElement().isInstanceOfSatisfying(DriftFound.class,
+                event -> assertThat(event.ids()).containsExactly("id-004"));
+        assertThat(harness.stats.drifted("checked")).isEqualTo(1);
+    }
+
+    @Test
+    void ofTwoInstancesOneHoldsTheTurnAndTheOtherSkipsItOnH2() throws Exception {
+        EngineHarness harness = new EngineHarness("drift-sample-lock", Map.of(), new DriftingProjection());
+        oneOfTwoTakesTheTurn(harness.store, harness::connect);
+    }
+
+    @Test
+    void ofTwoInstancesOneHoldsTheTurnAndTheOtherSkipsItOnPostgresql() throws Exception {
         String url = LiquibaseSchema.freshPostgresSchema("drift_sample_turn");
         TestDatabase database = TestDatabase.get();
         oneOfTwoTakesTheTurn(Tables.forProduct("PostgreSQL"),
@@ -101,7 +175,7 @@ class DriftSamplerTest {
     }
 
     @Test
-    void ofTwoInstancesThatReadTheSameTurnOneTakesItOnMariadb() throws Exception {
+    void ofTwoInstancesOneHoldsTheTurnAndTheOtherSkipsItOnMariadb() throws Exception {
         String url = LiquibaseSchema.freshMariaDb("drift_sample_turn");
         dev.projections.testsupport.MariaDbTestDatabase server = LiquibaseSchema.mariaDb();
         oneOfTwoTakesTheTurn(Tables.forProduct("MariaDB"), () -> server.connect(url));
@@ -111,9 +185,10 @@ class DriftSamplerTest {
         Connection open() throws java.sql.SQLException;
     }
 
+    /** A holds the sample's row for its turn; B, at the same time, is told at once that it is not its turn. */
     private static void oneOfTwoTakesTheTurn(Tables store, Connect connect) throws Exception {
         DriftTable drift = store.drift();
-        Instant start = Instant.parse("2026-12-06T10:00:00Z");
+        Instant start = Instant.parse("2026-12-06T10:00:00.123456Z");
         try (Connection a = connect.open(); Connection b = connect.open()) {
             drift.start(a, "orders", start);
             drift.start(a, "orders", start.plusSeconds(1)); // a second start keeps the row as it is
@@ -121,26 +196,50 @@ class DriftSamplerTest {
             b.setAutoCommit(false);
             store.beginEngineTransaction(a);
             store.beginEngineTransaction(b);
-            SampleTurn seenByA = drift.read(a, "orders").orElseThrow();
-            SampleTurn seenByB = drift.read(b, "orders").orElseThrow();
-            assertThat(seenByB).isEqualTo(seenByA);
-            assertThat(seenByA.sampledAt()).isEqualTo(start);
+            SampleTurn held = drift.lock(a, "orders").orElseThrow();
+            assertThat(held.sampledAt()).as("read back as written, to the microsecond").isEqualTo(start);
 
-            assertThat(drift.takeTurn(a, "orders", seenByA, start.plusSeconds(6))).isTrue();
-            // B's update waits for A's row lock, or runs after A's commit: either way it matches nothing
-            CompletableFuture<Boolean> bTook = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return drift.takeTurn(b, "orders", seenByB, start.plusSeconds(6));
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            assertThat(drift.lock(b, "orders")).as("A holds the turn: B skips it, without waiting").isEmpty();
+            drift.advance(a, "orders", "", "id-009", start.plusSeconds(6));
             a.commit();
-            assertThat(bTook.get(30, TimeUnit.SECONDS)).as("the turn was A's").isFalse();
             b.commit();
+
             store.beginEngineTransaction(b);
-            assertThat(drift.read(b, "orders").orElseThrow().sampledAt()).isEqualTo(start.plusSeconds(6));
+            assertThat(drift.lock(b, "orders")).as("the next turn, as A left it")
+                    .contains(new SampleTurn("", "id-009", start.plusSeconds(6)));
             b.commit();
+        }
+    }
+
+    /** 8 ids in every tenant, recording each page it was asked for as "tenant:first..last". */
+    static final class TenantPages implements dev.projections.Projection, dev.projections.Verifiable {
+        static final ThreadLocal<String> TENANT = ThreadLocal.withInitial(() -> "");
+        final List<String> walked = new CopyOnWriteArrayList<>();
+        final java.util.Set<String> drifted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public String name() {
+            return "checked";
+        }
+
+        @Override
+        public void refresh(String id) {
+            drifted.remove(TENANT.get() + "/" + id);
+        }
+
+        @Override
+        public List<String> ids(String after, int limit) {
+            return java.util.stream.IntStream.range(0, 8).mapToObj(i -> String.format("id-%03d", i))
+                    .filter(id -> after == null || id.compareTo(after) > 0).limit(limit).toList();
+        }
+
+        @Override
+        public java.util.Set<String> drifted(List<String> ids) {
+            if (!ids.isEmpty()) {
+                walked.add(TENANT.get() + ":" + ids.get(0) + ".." + ids.get(ids.size() - 1));
+            }
+            return ids.stream().filter(id -> drifted.contains(TENANT.get() + "/" + id))
+                    .collect(java.util.stream.Collectors.toSet());
         }
     }
 
@@ -149,6 +248,19 @@ class DriftSamplerTest {
         return new DriftSampler(harness.store, harness.transactions, clock, harness.catalog(), TenantScope.NONE, null,
                 name -> rate, name -> 5000, Duration.ofMinutes(2), harness.stats,
                 new LifecycleAnnouncer(told::accept, harness.stats, clock, null));
+    }
+
+    /** With a tenant directory, entering each tenant as {@link TenantPages#TENANT}. */
+    private static DriftSampler sampler(EngineHarness harness, java.util.function.Consumer<LifecycleEvent> told,
+                                        int rate, java.util.function.Supplier<List<String>> tenants,
+                                        TenantPages projection) {
+        TenantScope scope = tenant -> {
+            TenantPages.TENANT.set(tenant);
+            return () -> TenantPages.TENANT.remove();
+        };
+        return new DriftSampler(harness.store, harness.transactions, harness.clock, harness.catalog(), scope, tenants,
+                name -> rate, name -> 5000, Duration.ofMinutes(2), harness.stats,
+                new LifecycleAnnouncer(told::accept, harness.stats, harness.clock, null));
     }
 
     private static long driftedSince(EngineHarness harness, Instant since) throws Exception {

@@ -23,7 +23,7 @@ class VerificationStepTest {
     private static final List<String> IDS = IntStream.range(0, 60).mapToObj(i -> String.format("id-%03d", i)).toList();
 
     /** 60 ids; those in {@code drifted} differ from their source until refreshed. */
-    static final class DriftingProjection implements Projection, Verifiable {
+    static class DriftingProjection implements Projection, Verifiable {
         final Set<String> drifted = new TreeSet<>();
         final List<String> refreshed = new ArrayList<>();
         final List<List<String>> checkedPages = new ArrayList<>();
