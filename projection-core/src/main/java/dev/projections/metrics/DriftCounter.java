@@ -1,7 +1,6 @@
 package dev.projections.metrics;
 
 import dev.projections.refresh.EngineStats;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -16,11 +15,8 @@ public final class DriftCounter {
     }
 
     public static void register(MeterRegistry registry, EngineStats stats, Iterable<String> projections) {
-        for (String projection : projections) {
-            FunctionCounter.builder("projection.drift", stats, s -> s.drifted(projection))
-                    .description("Keys found drifted (read model differing from what a refresh would write) and "
-                            + "re-marked by drift samples and verification runs")
-                    .tag("projection", projection).register(registry);
-        }
+        PerProjectionCounter.register(registry, "projection.drift", "Keys found drifted (read model differing from what"
+                + " a refresh would write) and re-marked by drift samples and verification runs", projections,
+                stats::drifted);
     }
 }

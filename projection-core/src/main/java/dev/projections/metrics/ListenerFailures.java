@@ -1,7 +1,6 @@
 package dev.projections.metrics;
 
 import dev.projections.refresh.EngineStats;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -15,11 +14,8 @@ public final class ListenerFailures {
     }
 
     public static void register(MeterRegistry registry, EngineStats stats, Iterable<String> projections) {
-        for (String projection : projections) {
-            FunctionCounter.builder("projection.listener.failures", stats, s -> s.listenerFailures(projection))
-                    .description("RefreshListener calls and TenantScope closes that threw after a refresh's outcome "
-                            + "was settled; the refresh stood")
-                    .tag("projection", projection).register(registry);
-        }
+        PerProjectionCounter.register(registry, "projection.listener.failures", "RefreshListener calls and TenantScope"
+                + " closes that threw after a refresh's outcome was settled; the refresh stood", projections,
+                stats::listenerFailures);
     }
 }
