@@ -62,7 +62,8 @@ public class OrderSearchProjection implements Projection, Verifiable {
 
     /**
      * Set-based, one statement for a page: the orders whose row is missing or differs from what {@link #refreshAll}
-     * would insert, and the rows whose order is gone.
+     * would insert, and the rows whose order is gone. Text is compared in the column's collation: on MariaDB, whose
+     * default is case-insensitive, a rename that changes only case is not seen (docs/pitfalls.md #118).
      */
     @Override
     public Set<String> drifted(List<String> ids) {
