@@ -78,7 +78,7 @@ public interface Projection {
     }
 
     /**
-     * This projection's own defaults for the settings a projection may have (README "Configuration": retry delay and
+     * This projection's own defaults for the settings a projection may have (docs/guide/configuration.md "Configuration": retry delay and
      * its cap, max attempts, non-retryable and back-pressure exceptions, suspension thresholds, rebuild page size),
      * keyed and written as in configuration without the prefix: {@code Map.of("max-attempts", "3", "retry-delay",
      * "1s")}. Configuration wins: {@code projection.<name>.<key>} over these, these over the global

@@ -75,7 +75,7 @@ final class Domain {
     }
 
     /**
-     * The server's side as README "Running on Payara and GlassFish" tells an operator: the PostgreSQL driver, the
+     * The server's side as docs/guide/payara-glassfish.md "Running on Payara and GlassFish" tells an operator: the PostgreSQL driver, the
      * database's coordinates as system properties, then {@code asadmin multimode --file} with the repository's
      * {@code docs/install/glassfish.asadmin} (pool, {@code jdbc/ProjectionDS}, the realm {@code Projections}).
      */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * GlassFish 7 (Jakarta EE 10) with its own JPA provider, EclipseLink: a domain of its own (portbase 15800: admin 15848,
- * HTTP 15880) set up as README "Running on Payara and GlassFish" says — the PostgreSQL driver, the database's
+ * HTTP 15880) set up as docs/guide/payara-glassfish.md "Running on Payara and GlassFish" says — the PostgreSQL driver, the database's
  * coordinates, {@code asadmin multimode --file docs/install/glassfish.asadmin}, two operators — then three
  * applications, one after the other, with no Hibernate in any: the shelf application (a unit on the server's default
  * datasource; moves, rollbacks and explicit marks in JTA transactions), it-tests' library application (an EAR with

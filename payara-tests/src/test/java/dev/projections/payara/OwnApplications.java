@@ -45,7 +45,7 @@ final class OwnApplications {
         assertThat(viewer).contains("book-titles", "Log out").doesNotContain("Rebuild…");
         assertThat(new Http(http.port()).login("alice", "wrong-password").body()).contains("Wrong user or password");
         // SameSite=Strict from the console WAR's payara-web.xml; GlassFish 7 sends no SameSite attribute (it reads no
-        // payara-web.xml and drops the one Servlet 6's cookie-config declares): README "What differs from WildFly"
+        // payara-web.xml and drops the one Servlet 6's cookie-config declares): docs/guide/payara-glassfish.md "What differs from WildFly"
         String cookie = new Http(http.port()).get("/projections/").headers().allValues("Set-Cookie").stream()
                 .filter(c -> c.startsWith("JSESSIONID=")).findFirst().orElseThrow();
         assertThat(cookie).as("the console's session cookie").contains("HttpOnly");

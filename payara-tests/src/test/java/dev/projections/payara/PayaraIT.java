@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Payara Server 6 set up the way README "Running on Payara and GlassFish" tells an operator to: a domain of its own
+ * Payara Server 6 set up the way docs/guide/payara-glassfish.md "Running on Payara and GlassFish" tells an operator to: a domain of its own
  * (portbase 14800: admin 14848, HTTP 14880, so nothing collides with the WildFly tests), the PostgreSQL driver, the
  * database's coordinates, {@code asadmin multimode --file docs/install/glassfish.asadmin}, operators; for the demo the
  * server's default datasource on the script's pool. First the demo EAR's Payara flavour (Hibernate bundled), checked

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The tenant of a mark on EclipseLink (README "Running on EclipseLink"): the persistence context's value of a tenant
+ * The tenant of a mark on EclipseLink (docs/guide/eclipselink.md "Running on EclipseLink"): the persistence context's value of a tenant
  * context property the unit's {@code @Multitenant} entities declare — {@code eclipselink.tenant-id} first, then the
  * others by name — else the application's {@code TenantResolver}. On H2: what is tested is EclipseLink's side, not SQL.
  */
@@ -71,7 +71,7 @@ class EclipseLinkTenantsTest {
 
     @Test
     void theDefaultTenantPropertyComesBeforeTheOthers() throws Exception {
-        // one tenant per transaction's marks: where the properties differ, eclipselink.tenant-id's (README)
+        // one tenant per transaction's marks: where the properties differ, eclipselink.tenant-id's (docs/guide/eclipselink.md)
         inTransaction(Map.of("eclipselink.tenant-id", "acme", ShopNote.SHOP, "north-shop"), em -> {
             em.persist(new TenantNote(3, "hello"));
             em.persist(new ShopNote(3, "hello"));

@@ -105,12 +105,12 @@ final class UnitProviderCheck {
             // its members' sessions commit under a session broker, which the marking customizer does not follow
             return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + " and is a composite"
                     + " unit (eclipselink.composite-unit), whose changes the marking cannot see. Use its member units"
-                    + " as units of their own, each with the marking customizer (README \"Running on EclipseLink\")";
+                    + " as units of their own, each with the marking customizer (docs/guide/eclipselink.md)";
         }
         if (ECLIPSELINK.equals(provider)) {
             String customizer = unit.customizer() != null ? unit.customizer() : System.getProperty(CUSTOMIZER_PROPERTY);
             if (customizer != null) {
-                // ours, or the application's own, which calls ours (README "Running on EclipseLink")
+                // ours, or the application's own, which calls ours (docs/guide/eclipselink.md "Running on EclipseLink")
                 return null;
             }
             if (unit.listedOnly() != null && noneProjected(unit.listedOnly())) {
@@ -120,14 +120,14 @@ final class UnitProviderCheck {
             return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + " but names no session"
                     + " customizer, so its changes would never be marked. Add <property name=\"" + CUSTOMIZER_PROPERTY
                     + "\" value=\"" + MARKING_CUSTOMIZER + "\"/> to the unit and projection-eclipselink to the EAR's"
-                    + " lib/ (README \"Running on EclipseLink\"). A unit none of whose entities is @Projected needs"
+                    + " lib/ (docs/guide/eclipselink.md). A unit none of whose entities is @Projected needs"
                     + " neither when it lists them all (<class> elements and"
                     + " <exclude-unlisted-classes>true</exclude-unlisted-classes>)";
         }
         return "persistence unit " + unit.name() + " (" + unit.descriptor() + ") " + how + ": changes are marked by"
                 + " the Hibernate ORM and EclipseLink integrations only, so this unit's changes would never be marked."
                 + " Set <provider>org.hibernate.jpa.HibernatePersistenceProvider</provider> in the unit and bundle"
-                + " Hibernate ORM in the EAR's lib/, or run it on EclipseLink (README \"Running on EclipseLink\")";
+                + " Hibernate ORM in the EAR's lib/, or run it on EclipseLink (docs/guide/eclipselink.md)";
     }
 
     /**

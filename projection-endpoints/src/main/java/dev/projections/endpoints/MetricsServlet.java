@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * {@code GET /projections/metrics}: the Prometheus text format of the engine's meters, outside the console's
- * login by default (README: how to protect it). When the application supplies its own {@code MeterRegistry},
+ * login by default (docs/guide/operations.md: how to protect it). When the application supplies its own {@code MeterRegistry},
  * the meters go there and this endpoint says so in a comment line. Mapped by the console WAR's web.xml, or by this
  * jar's web fragment in a WAR of the application ({@code /projections/metrics}).
  */

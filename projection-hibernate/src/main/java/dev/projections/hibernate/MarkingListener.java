@@ -52,7 +52,7 @@ final class MarkingListener implements PostInsertEventListener, PostUpdateEventL
     @Override
     public boolean onPreUpdate(PreUpdateEvent event) {
         if (event.getOldState() != null || event.getSession() == null) {
-            // a StatelessSession's update comes without a session: a bypass, marked by markDirty (README)
+            // a StatelessSession's update comes without a session: a bypass, marked by markDirty (docs/guide/using.md)
             return false;
         }
         List<KeyPath> paths = index.pathsOf(event.getPersister().getEntityName());

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code VACUUM ANALYZE projection_pending} every {@link #EVERY} on a connection of its own while a long phase runs,
- * as autovacuum tuned for the queue would (README: scale factors 0.01 and 0.02), and as the it-tests do. The
+ * as autovacuum tuned for the queue would (docs/guide/operations.md: scale factors 0.01 and 0.02), and as the it-tests do. The
  * benchmark's server runs without autovacuum, and a phase that inserts and deletes a million marks would otherwise
  * pile up two million dead rows and claim from statistics of an empty table (docs/pitfalls.md #29): it would measure
  * a database nobody runs in production.

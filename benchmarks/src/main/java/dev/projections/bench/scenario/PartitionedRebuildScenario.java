@@ -153,7 +153,7 @@ public final class PartitionedRebuildScenario implements Scenario {
                 .formatted(Settings.defaults().rebuildPageSize()));
         report.note(("VACUUM ANALYZE projection_pending every %d s while a run goes, as autovacuum tuned for the queue")
                 .formatted(QueueVacuum.EVERY.toSeconds()));
-        report.note("would (README; the server runs without autovacuum, docs/pitfalls.md #29): %d vacuums in all."
+        report.note("would (docs/guide/operations.md; the server runs without autovacuum, docs/pitfalls.md #29): %d vacuums in all."
                 .formatted(vacuums));
         report.note("marked ids/s: start → every partition exhausted (partitionsDone = partitions); to nothing pending:");
         report.note("start → the run FINISHED and the queue empty. Read model empty at the start; set-based refreshAll.");

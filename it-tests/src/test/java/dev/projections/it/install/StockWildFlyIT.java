@@ -73,7 +73,7 @@ class StockWildFlyIT {
         server.cli(DOCS.resolve("opentelemetry.cli"), otel);
         if (SERVER_METER_REGISTRY) {
             // the server's micrometer subsystem (WildFly Preview's default) records into nothing until it has a
-            // registry: one that serves Prometheus text on the management interface (README "Metrics")
+            // registry: one that serves Prometheus text on the management interface (docs/guide/install-wildfly.md "Metrics")
             server.cliCommand("/subsystem=micrometer/registry=prometheus:add(context=/prometheus,security-enabled=false)");
             server.cliCommand("reload");
         }

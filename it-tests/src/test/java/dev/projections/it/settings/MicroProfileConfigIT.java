@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Settings through MicroProfile Config on WildFly (README "Configuration"): a value in a {@code config-source} resource
+ * Settings through MicroProfile Config on WildFly (docs/guide/configuration.md "Configuration"): a value in a {@code config-source} resource
  * of the server's {@code microprofile-config-smallrye} subsystem is in force for the next deployment, global or per
  * projection, and the console names the source; a key there naming no deployed projection is logged, not fatal: the
  * server's sources are shared by every application on it.

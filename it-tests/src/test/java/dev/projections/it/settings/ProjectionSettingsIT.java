@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Settings per projection on the real server (README "Configuration"): {@code projection.<name>.<key>} in the
+ * Settings per projection on the real server (docs/guide/configuration.md "Configuration"): {@code projection.<name>.<key>} in the
  * deployment's {@code META-INF/projection.properties} governs that projection's marks alone, the others keep the
  * global value, and the console's projection page shows each value with where it came from.
  */
@@ -91,7 +91,7 @@ class ProjectionSettingsIT {
     }
 
     /**
-     * Isolation (README "Configuration", docs/design.md D45): with every refresh of gated held and a backlog of it
+     * Isolation (docs/guide/configuration.md "Configuration", docs/design.md D45): with every refresh of gated held and a backlog of it
      * due, gated holds its cap of drainers (workers less one, three projections being deployed) and no more, and
      * order-search's marks are refreshed meanwhile by the drainer left.
      */

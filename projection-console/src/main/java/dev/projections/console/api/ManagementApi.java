@@ -24,7 +24,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The JSON management API, {@code /projections/api/v1/…} (the OpenAPI document served at /projections/api/v1/openapi.yaml, README "Operating from
+ * The JSON management API, {@code /projections/api/v1/…} (the OpenAPI document served at /projections/api/v1/openapi.yaml, docs/guide/operations.md "Operating from
  * scripts"): the console's reads and actions for scripts, runbooks and pipelines. Every request but the OpenAPI
  * document authenticates with HTTP Basic ({@link BasicLogin}); reads need {@value ConsoleRoles#VIEWER} or
  * {@value ConsoleRoles#ADMIN}, actions (POST) {@value ConsoleRoles#ADMIN}. Errors are {@code application/problem+json}
