@@ -331,7 +331,7 @@ public record ProjectionSettings(
                 if (found != null && isPackaged(found.origin())) {
                     problems.add(problem);
                 } else {
-                    LOG.warning(problem + "; ignored: it comes from " + (found == null ? "the server" : found.origin())
+                    LOG.warning("PRJ301: " + problem + "; ignored: it comes from " + (found == null ? "the server" : found.origin())
                             + ", which other applications on this server may share");
                 }
             }

@@ -245,7 +245,7 @@ public final class Engine {
             // what this instance counted of its last minutes: a process started again within the minute adds to it
             trends.flush();
         } catch (RuntimeException e) {
-            LOG.warning("projection engine: the last minutes of trends could not be written at shutdown: " + e);
+            LOG.warning("PRJ124: projection engine: the last minutes of trends could not be written at shutdown: " + e);
         }
     }
 

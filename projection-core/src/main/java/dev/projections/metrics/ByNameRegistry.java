@@ -68,7 +68,7 @@ public final class ByNameRegistry extends MeterRegistry {
         Gauge there = target.find(name).gauges().stream().filter(gauge -> sameTags(gauge.getId(), id)).findFirst()
                 .orElse(null);
         if (there == null) {
-            LOG.log(Level.WARNING, "gauge {0} was registered by name in {1} but is not found there; kept here, where"
+            LOG.log(Level.WARNING, "PRJ302: gauge {0} was registered by name in {1} but is not found there; kept here, where"
                     + " nothing exports it", new Object[] {id, target.getClass().getName()});
             return new DefaultGauge<>(id, obj, valueFunction);
         }

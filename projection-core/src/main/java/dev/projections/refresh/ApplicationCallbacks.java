@@ -75,7 +75,7 @@ final class ApplicationCallbacks {
                 + stats.listenerFailures(projection) + " such failures of " + projection + " on this instance): "
                 + FailureText.of(failure);
         if (warn) {
-            LOG.log(Level.WARNING, message + " (the next ones of " + projection + " are logged at FINE for "
+            LOG.log(Level.WARNING, "PRJ122: " + message + " (the next ones of " + projection + " are logged at FINE for "
                     + WARN_EVERY.toSeconds() + " s)", failure);
         } else {
             LOG.log(Level.FINE, message);

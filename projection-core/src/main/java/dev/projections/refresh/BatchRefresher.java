@@ -142,7 +142,7 @@ final class BatchRefresher {
             try {
                 release(batch.releaseUnstarted());
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "could not release claims at shutdown; their leases will expire", e);
+                LOG.log(Level.WARNING, "PRJ104: could not release claims at shutdown; their leases will expire", e);
             }
         }
     }

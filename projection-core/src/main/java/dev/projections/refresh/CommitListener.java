@@ -76,7 +76,7 @@ public final class CommitListener implements Runnable {
                     break;
                 }
                 if (!outage) {
-                    LOG.log(Level.WARNING, "projection engine: cannot listen for other instances' commits on "
+                    LOG.log(Level.WARNING, "PRJ121: projection engine: cannot listen for other instances' commits on "
                             + signals.signals().channel() + " (" + e.getMessage() + "); it tries again, and meanwhile "
                             + "looks for their marks every projection.wake-up-interval", e);
                     outage = true;

@@ -26,7 +26,7 @@ public final class DatabaseTroubleLog implements Sweep.Troubles {
     public void report() {
         long seen = count.getAndSet(0);
         if (seen > 0) {
-            LOG.warning("projection engine: " + seen + " database errors since the last sweep; last: " + last.get());
+            LOG.warning("PRJ117: projection engine: " + seen + " database errors since the last sweep; last: " + last.get());
         }
     }
 }

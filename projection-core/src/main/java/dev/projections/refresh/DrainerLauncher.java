@@ -139,14 +139,14 @@ public final class DrainerLauncher implements Sweep.Drainers {
                 try {
                     runAs.run(new Work(this::probe));
                 } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "could not run the probes of suspended projections", e);
+                    LOG.log(Level.WARNING, "PRJ107: could not run the probes of suspended projections", e);
                 } finally {
                     probing.set(false);
                 }
             });
         } catch (RuntimeException e) {
             probing.set(false);
-            LOG.log(Level.WARNING, "could not start the probes of suspended projections", e);
+            LOG.log(Level.WARNING, "PRJ108: could not start the probes of suspended projections", e);
         }
     }
 
@@ -171,7 +171,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
 
     private static void notStarted(Slot slot, RuntimeException e) {
         slot.startFailed();
-        LOG.log(Level.WARNING, "could not start a drainer; the sweep will pick up the marks", e);
+        LOG.log(Level.WARNING, "PRJ109: could not start a drainer; the sweep will pick up the marks", e);
     }
 
     /** A drainer: holds its slot while it drains, then gives it back or passes it to a successor. */
@@ -188,7 +188,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "drainer ended on an unexpected error; the sweep will pick up its marks", e);
+            LOG.log(Level.WARNING, "PRJ110: drainer ended on an unexpected error; the sweep will pick up its marks", e);
             unexpected.accept(e);
         } finally {
             Slot successor = slot.finish(moreWork, engine.stopping());
@@ -212,7 +212,7 @@ public final class DrainerLauncher implements Sweep.Drainers {
         } catch (DatabaseTroubleException e) {
             troubles.record(e);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "probing suspended projections failed; the next sweep tries again", e);
+            LOG.log(Level.WARNING, "PRJ111: probing suspended projections failed; the next sweep tries again", e);
         }
     }
 }

@@ -92,7 +92,7 @@ public final class DriftSampler {
                 } catch (RuntimeException e) {
                     // the database, or the tenant directory: the next projection's sample may still be taken, and the
                     // next sweep takes this one again
-                    LOG.log(Level.WARNING, "drift sample of {0} not taken: {1}", new Object[] {name,
+                    LOG.log(Level.WARNING, "PRJ206: drift sample of {0} not taken: {1}", new Object[] {name,
                             FailureText.of(e)});
                 }
             }
@@ -153,12 +153,12 @@ public final class DriftSampler {
         try {
             found = TenantScoped.run(tenantScope, plan.tenant(), () -> transactions.inNewTransaction(timeout,
                     connection -> walk(connection, name, projection, plan, rate, walked, now)),
-                    closing -> LOG.log(Level.WARNING, "TenantScope close failed after a drift sample of {0} [{1}] "
+                    closing -> LOG.log(Level.WARNING, "PRJ207: TenantScope close failed after a drift sample of {0} [{1}] "
                             + "committed; the sample stands: {2}", new Object[] {name, plan.tenant(),
                             FailureText.of(closing)}));
         } catch (Exception | LinkageError | AssertionError e) {
             if (Transient.is(e)) {
-                LOG.log(Level.WARNING, "drift sample of {0} [{1}] after {2} rolled back, taken again at the next "
+                LOG.log(Level.WARNING, "PRJ208: drift sample of {0} [{1}] after {2} rolled back, taken again at the next "
                         + "sweep: {3}", new Object[] {name, plan.tenant(), plan.after(), FailureText.of(e)});
             } else {
                 stepOver(name, plan, rate, walked, e);
@@ -247,7 +247,7 @@ public final class DriftSampler {
         Throwable cause = failure instanceof PageFailed page ? page.getCause() : failure;
         String tenant = failure instanceof PageFailed ? plan.tenant() : following(plan.tenant(), walked);
         String after = failure instanceof PageFailed page ? page.last : null;
-        LOG.log(Level.WARNING, "drift sample of {0} [{1}] after {2} failed; the sample goes on after {3} of tenant "
+        LOG.log(Level.WARNING, "PRJ209: drift sample of {0} [{1}] after {2} failed; the sample goes on after {3} of tenant "
                 + "\"{4}\": {5}", new Object[] {name, plan.tenant(), plan.after(), after, tenant, FailureText.of(cause)});
         try {
             shortTransactions.run("drift sample", connection -> {
@@ -258,7 +258,7 @@ public final class DriftSampler {
                 return null;
             });
         } catch (DatabaseTroubleException e) {
-            LOG.log(Level.WARNING, "drift sample of {0} could not step over the failed turn: {1}",
+            LOG.log(Level.WARNING, "PRJ210: drift sample of {0} could not step over the failed turn: {1}",
                     new Object[] {name, FailureText.of(e)});
         }
     }

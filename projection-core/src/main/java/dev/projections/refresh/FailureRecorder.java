@@ -40,8 +40,8 @@ final class FailureRecorder {
         ProjectionSettings own = settings.of(mark.key().projection()); // its max-attempts, non-retryable, retry delays
         boolean park = new ParkingPolicy(own).parks(failure, attempts);
         Backoff backoff = Backoff.of(own);
-        LOG.log(Level.WARNING, park ? "refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
-                        : "refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
+        LOG.log(Level.WARNING, park ? "PRJ116: refresh of {0} failed (attempt {1}), parked until an operator acts: {2}"
+                        : "PRJ115: refresh of {0} failed (attempt {1}): {2}", new Object[] {mark.key(), attempts, error});
         boolean recorded = shortTransactions.run("record failure", connection -> {
             Instant now = clock.instant();
             return park ? claims.park(connection, mark, error, now)

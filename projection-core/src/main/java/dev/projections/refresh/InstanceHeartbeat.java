@@ -86,7 +86,7 @@ public final class InstanceHeartbeat {
             });
             stats.clockMeasured(skew);
             if (skew.exceeded()) {
-                LOG.warning(skewRule.warning(skew));
+                LOG.warning("PRJ105: " + skewRule.warning(skew));
             }
             return skew;
         } catch (RuntimeException e) {
@@ -130,7 +130,7 @@ public final class InstanceHeartbeat {
             if (count.unprocessed().isEmpty()) {
                 LOG.info("projection engine: every projection of this instance is processed by a live instance again");
             } else {
-                LOG.warning("projection engine: " + noProcessingNode(count.unprocessed()));
+                LOG.warning("PRJ106: projection engine: " + noProcessingNode(count.unprocessed()));
             }
             lastWarned = count.unprocessed();
         }

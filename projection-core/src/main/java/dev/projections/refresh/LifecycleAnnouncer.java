@@ -102,7 +102,7 @@ public final class LifecycleAnnouncer {
         int left = waiting.size();
         waiting.clear();
         if (left > 0) {
-            LOG.warning("projection engine stopped: " + left + " lifecycle events were not told to their observers "
+            LOG.warning("PRJ118: projection engine stopped: " + left + " lifecycle events were not told to their observers "
                     + "within " + STOP_WAIT.toSeconds() + " s");
         }
     }
@@ -116,7 +116,7 @@ public final class LifecycleAnnouncer {
                 delivery.execute(this::deliver);
                 delivering = true;
             } catch (RuntimeException refused) { // a container's executor or thread factory that is stopping
-                LOG.log(Level.WARNING, "projection engine: the lifecycle thread could not be started; events are not "
+                LOG.log(Level.WARNING, "PRJ119: projection engine: the lifecycle thread could not be started; events are not "
                         + "told", refused);
                 return false;
             }
@@ -165,7 +165,7 @@ public final class LifecycleAnnouncer {
         if (warn) {
             warned.put(event.projection(), now);
         }
-        LOG.log(warn ? Level.WARNING : Level.FINE, what + " (" + stats.listenerFailures(event.projection())
+        LOG.log(warn ? Level.WARNING : Level.FINE, "PRJ120: " + what + " (" + stats.listenerFailures(event.projection())
                 + " listener failures of " + event.projection() + " on this instance)"
                 + (e == null ? "" : ": " + FailureText.of(e)), warn ? e : null);
     }

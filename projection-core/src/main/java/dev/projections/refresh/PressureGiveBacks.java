@@ -72,7 +72,7 @@ final class PressureGiveBacks {
         if (!keysOwn) {
             batch.pressed();
         }
-        LOG.log(Level.WARNING, "refresh of {0} mark(s) of {1} met back-pressure (no connection or thread in time); "
+        LOG.log(Level.WARNING, "PRJ101: refresh of {0} mark(s) of {1} met back-pressure (no connection or thread in time); "
                 + "given back without an attempt, the drainer stops for now: {2}",
                 new Object[] {marks.size(), marks.get(0).key().projection(), FailureText.of(cause)});
         giveBackUntried(batch, marks, cause);
@@ -84,7 +84,7 @@ final class PressureGiveBacks {
             action.run();
             return true;
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not {0} {1} claim(s) under back-pressure; they are due again when their "
+            LOG.log(Level.WARNING, "PRJ102: could not {0} {1} claim(s) under back-pressure; they are due again when their "
                     + "lease ends: {2}", new Object[] {what, marks, FailureText.of(e)});
             return false;
         }
@@ -119,7 +119,7 @@ final class PressureGiveBacks {
                 return null;
             });
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not give back {0} claim(s) under back-pressure; they are due again when "
+            LOG.log(Level.WARNING, "PRJ103: could not give back {0} claim(s) under back-pressure; they are due again when "
                     + "their lease ends: {1}", new Object[] {marks.size(), FailureText.of(e)});
             return;
         }

@@ -85,7 +85,7 @@ final class RebuildPage {
         List<String> onPage = ids.stream().filter(drifted::contains).toList();
         if (onPage.size() < drifted.size()) {
             // most likely ids in another form than ids() gives them (case, padding): drift that would go unmarked
-            LOG.log(Level.WARNING, "drifted() of {0} reported {1} id(s) that are not on the page it was asked about;"
+            LOG.log(Level.WARNING, "PRJ205: drifted() of {0} reported {1} id(s) that are not on the page it was asked about;"
                     + " ignored. It must answer with ids as ids() lists them", new Object[] {name,
                     drifted.size() - onPage.size()});
         }

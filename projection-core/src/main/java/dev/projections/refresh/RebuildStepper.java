@@ -150,7 +150,7 @@ public final class RebuildStepper {
             Throwable endsRun = stepFailures.endsRun(run, e, System.nanoTime() - started);
             if (endsRun == null) {
                 // the step rolled back, the run stays RUNNING and is stepped again from its cursor once the lease lapses
-                LOG.log(Level.WARNING, "rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
+                LOG.log(Level.WARNING, "PRJ201: rebuild step of run {0} ({1}) rolled back, retried after its lease: {2}",
                         new Object[] {run.runId(), run.projection(), FailureText.of(e)});
             } else {
                 fail(run, endsRun);
@@ -203,14 +203,14 @@ public final class RebuildStepper {
 
     /** The step committed before its tenant scope's close threw: the page is marked and counted, nothing to undo. */
     private static void scopeCloseFailed(RebuildRun run, Throwable closing) {
-        LOG.log(Level.WARNING, "TenantScope close failed after a rebuild step of run {0} ({1} [{2}]) committed; the "
+        LOG.log(Level.WARNING, "PRJ202: TenantScope close failed after a rebuild step of run {0} ({1} [{2}]) committed; the "
                 + "step stands: {3}", new Object[] {run.runId(), run.projection(), run.tenant(), FailureText.of(closing)});
     }
 
     /** Ends the run FAILED with {@code failure}, as the console and the history show it (its last error). */
     private void fail(RebuildRun run, Throwable failure) {
         String error = FailureText.of(failure);
-        LOG.log(Level.WARNING, "rebuild run {0} of {1} [{2}] failed: {3}",
+        LOG.log(Level.WARNING, "PRJ203: rebuild run {0} of {1} [{2}] failed: {3}",
                 new Object[] {run.runId(), run.projection(), run.tenant(), error});
         if (shortTransactions.run("rebuild step", connection -> rebuilds.fail(connection, run, error, clock.instant()))) {
             announceEnd(run.runId());
@@ -231,7 +231,7 @@ public final class RebuildStepper {
             ended = shortTransactions.runOfItsOwn("read an ended rebuild run",
                     connection -> history.progress(connection, runId, clock.instant()));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "rebuild run {0} ended, but could not be read to tell its observers: {1}",
+            LOG.log(Level.WARNING, "PRJ204: rebuild run {0} ended, but could not be read to tell its observers: {1}",
                     new Object[] {runId, FailureText.of(e)});
             return;
         }

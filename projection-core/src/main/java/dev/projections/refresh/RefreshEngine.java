@@ -331,7 +331,7 @@ public final class RefreshEngine {
         Duration wait = longest.compareTo(Duration.ofSeconds(10)) < 0 ? longest : Duration.ofSeconds(10);
         int left = inFlight.awaitIdle(wait);
         if (left > 0) {
-            LOG.log(Level.WARNING, "{0} refreshes still running at shutdown; their leases will expire", left);
+            LOG.log(Level.WARNING, "PRJ114: {0} refreshes still running at shutdown; their leases will expire", left);
         }
     }
 

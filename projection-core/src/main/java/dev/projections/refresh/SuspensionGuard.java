@@ -59,12 +59,12 @@ final class SuspensionGuard {
             boolean suspended = shortTransactions.runOrThrow(
                     connection -> control.suspendIfRunning(connection, key.projection(), reason, SYSTEM, now));
             if (suspended) {
-                LOG.warning("projection " + key.projection() + " suspended on every instance: " + reason
+                LOG.warning("PRJ112: projection " + key.projection() + " suspended on every instance: " + reason
                         + "; a probe refresh will lift it once one succeeds");
                 lifecycle.announce(new ProjectionSuspended(key.projection(), reason, SYSTEM, now));
             }
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "could not suspend projection " + key.projection() + " (" + reason + ")", e);
+            LOG.log(Level.WARNING, "PRJ113: could not suspend projection " + key.projection() + " (" + reason + ")", e);
         }
         return true;
     }

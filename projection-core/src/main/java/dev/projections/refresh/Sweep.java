@@ -127,7 +127,7 @@ public final class Sweep {
     static int reclaimLostSlots(Handoff handoff) {
         int lost = handoff.reclaimLostSlots();
         if (lost > 0) {
-            LOG.warning("projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
+            LOG.warning("PRJ123: projection engine: " + lost + " drainer slot(s) were reserved but never ran; taken back");
         }
         return lost;
     }

@@ -58,7 +58,7 @@ public class AwaitRefreshInterceptor {
             RefreshWait wait = capture.await(timeout);
             if (wait.result() == RefreshWait.Result.NOT_WAITED && foundation.waits().inTransaction()
                     && WARNED.add(call.getMethod())) {
-                LOG.warning("@AwaitRefresh on " + call.getMethod().getDeclaringClass().getName() + "."
+                LOG.warning("PRJ402: @AwaitRefresh on " + call.getMethod().getDeclaringClass().getName() + "."
                         + call.getMethod().getName() + " does not wait: the method's transaction is still open when it"
                         + " returns (an EJB's container transaction wraps its interceptors, or the method joined its"
                         + " caller's); put @AwaitRefresh on a caller outside the transaction");

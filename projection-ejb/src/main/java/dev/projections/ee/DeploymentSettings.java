@@ -37,7 +37,7 @@ final class DeploymentSettings {
                 LOG.info("projection settings are read through MicroProfile Config, then " + DEPLOYMENT_OVERRIDES);
                 return source;
             } catch (RuntimeException | LinkageError e) {
-                LOG.warning("MicroProfile Config is visible but gave no Config (" + e + "); projection settings are read "
+                LOG.warning("PRJ303: MicroProfile Config is visible but gave no Config (" + e + "); projection settings are read "
                         + "from system properties, the environment and " + DEPLOYMENT_OVERRIDES);
             }
         }

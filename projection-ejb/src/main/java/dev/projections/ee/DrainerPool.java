@@ -80,7 +80,7 @@ public class DrainerPool {
         pool.shutdown();
         try {
             if (!pool.awaitTermination(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warning("projection drainers still running " + STOP_WAIT_SECONDS + " s after the engine stopped;"
+                LOG.warning("PRJ405: projection drainers still running " + STOP_WAIT_SECONDS + " s after the engine stopped;"
                         + " interrupting them (their marks stay pending until their lease lapses)");
                 pool.shutdownNow();
             }

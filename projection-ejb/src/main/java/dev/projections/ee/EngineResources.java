@@ -73,7 +73,7 @@ public class EngineResources implements TestSupportSwitch {
                 });
         lifecycleThread.prestartCoreThread(); // now, with the container's context
         if (settings.testSupport()) {
-            Logger.getLogger(EngineResources.class.getName()).warning(Settings.TEST_SUPPORT
+            Logger.getLogger(EngineResources.class.getName()).warning("PRJ304: " + Settings.TEST_SUPPORT
                     + "=true: /projections/test/idle and /projections/test/refresh answer anyone who reaches them, "
                     + "without a login; for tests only, never in production");
         }
@@ -173,7 +173,7 @@ public class EngineResources implements TestSupportSwitch {
                 return bean;
             } catch (RuntimeException | LinkageError e) {
                 Logger.getLogger(EngineResources.class.getName()).log(Level.WARNING,
-                        "the tracing of refreshes could not start; refreshes are not traced", e);
+                        "PRJ406: the tracing of refreshes could not start; refreshes are not traced", e);
             }
         }
         return RefreshTracing.NONE;

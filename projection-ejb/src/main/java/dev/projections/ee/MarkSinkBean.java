@@ -154,12 +154,12 @@ public class MarkSinkBean implements MarkSink {
             handoff.handOver(keys);
         } catch (RuntimeException e) {
             // the keys are committed in the pending table: the sweep starts a drainer for them
-            LOG.log(Level.WARNING, "could not hand committed keys to a drainer; the sweep will pick them up", e);
+            LOG.log(Level.WARNING, "PRJ403: could not hand committed keys to a drainer; the sweep will pick them up", e);
         }
         try {
             committed.fire(new MarksCommitted(keys));
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "an observer of MarksCommitted failed; the marks are refreshed all the same", e);
+            LOG.log(Level.WARNING, "PRJ404: an observer of MarksCommitted failed; the marks are refreshed all the same", e);
         }
     }
 }

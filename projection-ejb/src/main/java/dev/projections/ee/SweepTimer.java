@@ -185,7 +185,7 @@ public class SweepTimer {
             wakeUpFailed.set(false);
         } catch (Throwable e) {
             if (wakeUpFailed.compareAndSet(false, true)) {
-                LOG.log(Level.WARNING, "a look for due marks between sweeps failed; the next looks and the sweep go on", e);
+                LOG.log(Level.WARNING, "PRJ401: a look for due marks between sweeps failed; the next looks and the sweep go on", e);
             }
         }
     }

@@ -59,7 +59,7 @@ public final class ConsoleUsersRealm implements SecurityRealm {
             password = settings.apply(variable);
         }
         if (password == null || password.isEmpty()) {
-            LOG.warning("Projections console: user '" + name + "' has no password and cannot log in; set "
+            LOG.warning("PRJ503: Projections console: user '" + name + "' has no password and cannot log in; set "
                     + variable + " (or -D" + key + ") before starting the server");
             return new User(role, null);
         }

@@ -59,7 +59,7 @@ final class ApiProblem extends RuntimeException {
         if (cause instanceof DatabaseFailure failure) {
             // the database's own text may quote SQL and driver internals: it goes to the log, not the caller
             Logger.getLogger(ApiProblem.class.getName()).log(Level.WARNING,
-                    "management API action failed in the database", failure);
+                    "PRJ502: management API action failed in the database", failure);
             return new ApiProblem(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "the database could not "
                     + failure.what() + "; nothing was done, and the server's log has the cause");
         }

@@ -71,7 +71,7 @@ public class ManagementApi extends HttpServlet {
                     .write(response, request.getRequestURI());
         } catch (RuntimeException failed) {
             // the server's trouble, not the caller's: logged with its cause, answered without it
-            LOG.log(Level.SEVERE, "management API request " + request.getMethod() + " " + path + " failed", failed);
+            LOG.log(Level.SEVERE, "PRJ501: management API request " + request.getMethod() + " " + path + " failed", failed);
             new ApiProblem(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, "the server could not answer; its log has "
                     + "the cause").write(response, request.getRequestURI());
         }
