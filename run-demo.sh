@@ -13,7 +13,7 @@ demo_passwords=""
 if [ -z "${PROJECTION_ADMIN_PASSWORD:-}" ]; then export PROJECTION_ADMIN_PASSWORD=demo-admin; demo_passwords=yes; fi
 if [ -z "${PROJECTION_VIEWER_PASSWORD:-}" ]; then export PROJECTION_VIEWER_PASSWORD=demo-viewer; demo_passwords=yes; fi
 # a mark that fails 8 times (about 15 minutes of backoff) is parked for an operator; an environment variable
-# overrides any packaged setting (README, Configuration)
+# overrides any packaged setting (docs/guide/configuration.md)
 export PROJECTION_MAX_ATTEMPTS="${PROJECTION_MAX_ATTEMPTS:-8}"
 
 server=wildfly-config/target/server

@@ -14,13 +14,15 @@ import java.util.List;
 public enum MessageId {
 
     PRJ101(
-            "A batch met back-pressure: no database connection or container thread came in time, so "
-                    + "its marks were given back without counting an attempt, and the drainer stopped for now.",
-            "Nothing, if it passes: the marks are refreshed once the pool has room. If it repeats, "
-                    + "the datasource pool or the managed thread pool is too small for projection.workers, or "
-                    + "the database is overloaded."),
+            "A batch met back-pressure: no database connection, container thread or EJB instance came "
+                    + "in time, so its marks were given back, without counting an attempt for most of them (a "
+                    + "key given back ten times in a row counts one), and the drainer stopped for now.",
+            "Nothing, if it passes: the marks are refreshed once there is room. If it repeats, the "
+                    + "datasource pool, the managed thread pool or the EJB bean pool (WFLYEJB0378) is too small "
+                    + "for projection.workers, or the database is overloaded; if it is always the same key, "
+                    + "that key's refresh is what waits."),
     PRJ102(
-            "Claims met back-pressure and could not be given back or renewed either.",
+            "Marks met back-pressure, and giving them back or recording their failure failed too.",
             "Nothing is lost: the marks are due again when their lease ends. Look at the database and "
                     + "the pool."),
     PRJ103(
@@ -32,32 +34,35 @@ public enum MessageId {
             "Nothing: the marks are due again when their lease ends, on this instance after a restart "
                     + "or on another one."),
     PRJ105(
-            "This instance's clock differs from the database's by more than the lease margin allows.",
-            "Fix the clock (NTP) of this instance: beyond the limit two instances could hold one mark "
-                    + "at once. The console's instances page and projection_clock_skew_seconds show the "
-                    + "difference."),
+            "This instance's clock differs from the database server's by more than the lease margin "
+                    + "allows.",
+            "Synchronise the clocks (NTP) of every instance and of the database server: beyond the "
+                    + "limit two instances could hold one mark at once. The console's instances page and "
+                    + "projection_clock_skew_seconds show the difference."),
     PRJ106(
             "No live instance with projection.processing=true deploys these projections: their marks "
                     + "are written and nothing refreshes them.",
             "Start an instance that processes (projection.processing=true) and deploys them; the "
                     + "console's instances page names them."),
     PRJ107(
-            "The probe of suspended projections failed.",
+            "The work of probing suspended projections failed while it ran on the container's thread "
+                    + "(running it as the engine's identity, or the probe itself).",
             "Nothing if it passes: the next sweep probes again. Look at the cause if it repeats."),
     PRJ108(
             "The container refused a thread for the probe of suspended projections.",
             "Nothing if it passes; the managed thread factory or executor may be stopping or "
                     + "exhausted."),
     PRJ109(
-            "The container refused a thread for a drainer.",
-            "Nothing is lost: the sweep picks up the marks. If it repeats, the managed thread factory "
-                    + "is exhausted or stopping."),
+            "A drainer could not be started: the drainers' pool is stopping (the application is being "
+                    + "undeployed) or the call under the engine's identity failed.",
+            "Nothing is lost: the sweep picks up the marks. If it repeats while the application runs, "
+                    + "look at the cause logged with it."),
     PRJ110(
-            "A drainer ended on an error the engine did not expect (a bug, or an Error such as "
-                    + "OutOfMemoryError).",
+            "A drainer ended on a runtime exception the engine did not expect: a bug.",
             "Report it with the stack trace. Nothing is lost: the sweep picks up its marks."),
     PRJ111(
-            "The probe of suspended projections failed.",
+            "Looking for the probes of suspended projections failed (reading the suspensions or "
+                    + "taking a probe turn).",
             "Nothing if it passes: the next sweep tries again."),
     PRJ112(
             "The projection failed across many keys at once and is suspended on every instance: only "
@@ -74,7 +79,9 @@ public enum MessageId {
             "A refresh failed; the mark is retried after its backoff.",
             "Nothing if it passes. If it repeats, the console's failing list shows the error."),
     PRJ116(
-            "A refresh failed for the last time its max-attempts allow, and the mark is parked.",
+            "A refresh failed for the last time its max-attempts allow, or with an exception that is "
+                    + "not retried (NonRetryableRefreshException, a type in projection.non-retryable), and the "
+                    + "mark is parked.",
             "Fix the cause, then resume or skip the mark in the console or the management API."),
     PRJ117(
             "Statements of the engine failed in the database since the last sweep (one line per "
@@ -86,8 +93,10 @@ public enum MessageId {
             "Nothing in the engine; an observer that must see every event should read the state (the "
                     + "console, the API) at start."),
     PRJ119(
-            "The container refused the thread that tells lifecycle events.",
-            "Events are not told until it starts; the managed thread factory may be stopping."),
+            "The container refused the thread that tells lifecycle events: events are not told, and "
+                    + "those announced meanwhile are dropped.",
+            "The managed thread factory may be stopping; an observer that must see every change "
+                    + "should read the state (the console, the API) too."),
     PRJ120(
             "An observer of a lifecycle event threw, or was so slow that events were dropped.",
             "Fix the observer; the engine's change stood. projection.listener.failures counts them."),

@@ -78,7 +78,7 @@ final class ApplicationCallbacks {
             LOG.log(Level.WARNING, "PRJ122: " + message + " (the next ones of " + projection + " are logged at FINE for "
                     + WARN_EVERY.toSeconds() + " s)", failure);
         } else {
-            LOG.log(Level.FINE, message);
+            LOG.log(Level.FINE, "PRJ122: " + message);
         }
     }
 
