@@ -110,7 +110,7 @@ public final class Engine {
         heartbeat = new InstanceHeartbeat(store.instances(), store.nodes(), () -> activity(catalog), transactions,
                 clock, catalog, b.instanceId, settings.shortestLeaseTime(), // the clocks must fit the shortest
                 stats, settings.processing(), settings.sweepInterval().multipliedBy(3)); // gone as on the instances page
-        history = new HistoryPruner(new AuditLog(), store.rebuildRuns(), store.drift(),
+        history = new HistoryPruner(new AuditLog(), store.endedRuns(), store.drift(),
                 transactions, clock, b.instanceId, settings.retention());
         PendingCounts counts = new PendingCounts(store.dialect());
         trends = new TrendSampler(store.trends(), store.nodes(), counts, b.refreshMinutes,

@@ -5,7 +5,7 @@ import dev.projections.inspect.AuditLog;
 import dev.projections.refresh.Database;
 import dev.projections.refresh.Transactions;
 import dev.projections.store.DriftTable;
-import dev.projections.store.RebuildRuns;
+import dev.projections.store.EndedRuns;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +41,7 @@ public final class HistoryPruner {
     }
 
     private final AuditLog audit;
-    private final RebuildRuns runs;
+    private final EndedRuns runs;
     private final DriftTable drift;
     private final Transactions transactions;
     private final Clock clock;
@@ -49,7 +49,7 @@ public final class HistoryPruner {
     private final Settings.Retention retention;
     private Instant lastTried;
 
-    public HistoryPruner(AuditLog audit, RebuildRuns runs, DriftTable drift, Transactions transactions, Clock clock,
+    public HistoryPruner(AuditLog audit, EndedRuns runs, DriftTable drift, Transactions transactions, Clock clock,
                          String instanceId, Settings.Retention retention) {
         this.audit = audit;
         this.runs = runs;
@@ -73,7 +73,7 @@ public final class HistoryPruner {
                 connection -> audit.prune(connection, auditBefore, AUDIT_BATCH));
         Instant runsBefore = now.minus(retention.rebuildRuns());
         int ended = batches("pruning the rebuild runs", RUN_BATCH,
-                connection -> runs.pruneEnded(connection, runsBefore, RUN_BATCH));
+                connection -> runs.prune(connection, runsBefore, RUN_BATCH));
         // a row per check that found drift: few, deleted in one statement with the audit log's retention
         int found = Database.call("pruning the drift found", () -> transactions.inNewTransaction(TIMEOUT,
                 connection -> drift.prune(connection, auditBefore)));

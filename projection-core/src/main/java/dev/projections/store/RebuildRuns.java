@@ -102,24 +102,6 @@ public final class RebuildRuns {
     /* a run that is running, or cancelled with its marks not yet deleted, holds its projection and tenant */
     static final String ANY_ACTIVE = "SELECT 1 FROM projection_rebuild WHERE running_projection IS NOT NULL";
 
-    /*
-     * Runs that ended before the retention's start and are not the latest of their projection and tenant: a later run
-     * of the same projection and tenant exists (the projection index, by its prefix). The oldest first, a few at a
-     * time. A run still RUNNING is never one, whatever its times.
-     */
-    private static final String ENDED_BEFORE = """
-            SELECT run_id FROM projection_rebuild r
-             WHERE r.state <> 'RUNNING' AND r.finished_at < ?
-               AND EXISTS (SELECT 1 FROM projection_rebuild later
-                            WHERE later.projection = r.projection AND later.tenant_id = r.tenant_id
-                              AND later.started_at > r.started_at)
-             ORDER BY r.finished_at%s
-            """;
-
-    private static final String DELETE_PARTITIONS = "DELETE FROM projection_rebuild_partition WHERE run_id IN (%s)";
-
-    private static final String DELETE_RUNS = "DELETE FROM projection_rebuild WHERE run_id IN (%s) AND state <> 'RUNNING'";
-
     private final Dialect dialect;
     private final RebuildPartitions partitions;
     private final RebuildMarks marks;
@@ -362,41 +344,5 @@ public final class RebuildRuns {
 
     private static String placeholders(Collection<String> values) {
         return String.join(", ", Collections.nCopies(values.size(), "?"));
-    }
-
-    /**
-     * Deletes at most {@code limit} runs that ended before {@code before}, with their partitions, oldest first — never
-     * a running run, nor the latest run of its projection and tenant (docs/contract.md §12, retention); returns how
-     * many runs went. The marks a pruned run left (failing ones) stay in the queue and are refreshed as before; only
-     * the run's record and counts are gone.
-     */
-    public int pruneEnded(Connection connection, Instant before, int limit) throws SQLException {
-        List<String> runs = new ArrayList<>();
-        try (PreparedStatement select = connection.prepareStatement(endedBeforeSql(limit))) {
-            select.setObject(1, dialect.timestamp(before));
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    runs.add(rows.getString(1));
-                }
-            }
-        }
-        if (runs.isEmpty()) {
-            return 0;
-        }
-        String ids = String.join(", ", Collections.nCopies(runs.size(), "?"));
-        try (PreparedStatement deletePartitions = connection.prepareStatement(DELETE_PARTITIONS.formatted(ids));
-             PreparedStatement deleteRuns = connection.prepareStatement(DELETE_RUNS.formatted(ids))) {
-            for (int i = 0; i < runs.size(); i++) {
-                deletePartitions.setString(i + 1, runs.get(i));
-                deleteRuns.setString(i + 1, runs.get(i));
-            }
-            deletePartitions.executeUpdate();
-            return deleteRuns.executeUpdate();
-        }
-    }
-
-    /** The prune's selection of at most {@code limit} runs (package-private for the plan test). */
-    String endedBeforeSql(int limit) {
-        return ENDED_BEFORE.formatted(dialect.firstRows(limit));
     }
 }

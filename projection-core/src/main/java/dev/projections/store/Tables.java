@@ -22,6 +22,7 @@ public final class Tables {
     private final NodeTable nodes;
     private final TrendTable trends;
     private final RebuildRuns rebuildRuns;
+    private final EndedRuns endedRuns;
     private final RebuildPartitions rebuildPartitions;
     private final RebuildMarks rebuildMarks;
     private final RebuildHistory rebuildHistory;
@@ -47,6 +48,7 @@ public final class Tables {
         this.rebuildPartitions = new RebuildPartitions(dialect);
         this.rebuildMarks = new RebuildMarks(dialect);
         this.rebuildRuns = new RebuildRuns(dialect, rebuildPartitions, rebuildMarks);
+        this.endedRuns = new EndedRuns(dialect);
         this.rebuildHistory = new RebuildHistory(dialect, rebuildMarks);
         this.checks = new PendingChecks(dialect, queue.holder);
         this.probes = new ProbeClaims(queue);
@@ -152,8 +154,14 @@ public final class Tables {
         return probes;
     }
 
+    /** {@code projection_rebuild}: a run's life, from its start to its end. */
     public RebuildRuns rebuildRuns() {
         return rebuildRuns;
+    }
+
+    /** The runs that ended, as the retention deletes them. */
+    public EndedRuns endedRuns() {
+        return endedRuns;
     }
 
     /** {@code projection_rebuild_partition}: a run's id ranges, each leased for a step. */

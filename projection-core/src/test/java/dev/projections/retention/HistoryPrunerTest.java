@@ -40,7 +40,7 @@ class HistoryPrunerTest {
         dataSource.setURL(LiquibaseSchema.freshH2("history_pruner"));
         dataSource.setUser("sa");
         clock = new AdjustableClock(Clock.fixed(EPOCH_MINUTE, ZoneOffset.UTC));
-        pruner = new HistoryPruner(audit, Tables.forProduct("H2").rebuildRuns(), Tables.forProduct("H2").drift(),
+        pruner = new HistoryPruner(audit, Tables.forProduct("H2").endedRuns(), Tables.forProduct("H2").drift(),
                 new JdbcTransactions(dataSource),
                 clock, "node-a", new Settings.Retention(Duration.ofDays(90), Duration.ofDays(30)));
     }

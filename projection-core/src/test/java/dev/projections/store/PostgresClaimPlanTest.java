@@ -454,7 +454,7 @@ class PostgresClaimPlanTest {
                 String audit = plan(connection, "EXPLAIN " + new dev.projections.inspect.AuditLog()
                         .pruneSql(Dialect.POSTGRESQL, 1000), select -> select.setObject(1, before));
                 assertThat(audit).as(audit).contains("projection_audit_at_idx").doesNotContain("Seq Scan");
-                String runs = plan(connection, "EXPLAIN " + Tables.forProduct("PostgreSQL").rebuildRuns()
+                String runs = plan(connection, "EXPLAIN " + Tables.forProduct("PostgreSQL").endedRuns()
                         .endedBeforeSql(100), select -> select.setObject(1, before));
                 assertThat(runs).as(runs).contains("projection_rebuild_finished_idx")
                         .contains("projection_rebuild_projection_idx").doesNotContain("Seq Scan");

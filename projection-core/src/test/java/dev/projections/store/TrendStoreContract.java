@@ -256,10 +256,10 @@ abstract class TrendStoreContract {
             partition(connection, "latest-of-orders", 0);
             Instant before = T0.minus(Duration.ofDays(30));
 
-            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).as("the two that ended first").isEqualTo(2);
+            assertThat(store.endedRuns().prune(connection, before, 2)).as("the two that ended first").isEqualTo(2);
             assertThat(runIds(connection)).doesNotContain("old-1", "old-stats");
-            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).isEqualTo(1);
-            assertThat(store.rebuildRuns().pruneEnded(connection, before, 2)).isZero();
+            assertThat(store.endedRuns().prune(connection, before, 2)).isEqualTo(1);
+            assertThat(store.endedRuns().prune(connection, before, 2)).isZero();
             assertThat(runIds(connection)).containsExactlyInAnyOrder("latest-of-orders", "only-of-acme",
                     "running-stats", "recent-stats");
             try (Statement statement = connection.createStatement();
