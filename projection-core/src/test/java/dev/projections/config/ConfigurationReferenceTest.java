@@ -1,12 +1,11 @@
 package dev.projections.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.projections.GeneratedTable;
 import dev.projections.config.SettingsReference.Key;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,9 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class ConfigurationReferenceTest {
 
-    private static final Path GUIDE = Path.of("..", "docs", "guide", "configuration.md");
-    private static final String START = "<!-- generated from SettingsReference.java";
-    private static final String END = "<!-- end of the generated table -->";
+    private static final GeneratedTable TABLE = new GeneratedTable(Path.of("..", "docs", "guide", "configuration.md"),
+            "<!-- generated from SettingsReference.java", "ConfigurationReferenceTest");
 
     @Test
     void everyKeyTheCodeReadsHasAnEntryWithADescriptionAndEveryEntryIsAKeyItReads() throws Exception {
@@ -49,22 +47,7 @@ class ConfigurationReferenceTest {
 
     @Test
     void theGuidesTableIsWhatTheReferenceGenerates() throws Exception {
-        String guide = Files.readString(GUIDE);
-        int start = guide.indexOf(START);
-        int end = guide.indexOf(END);
-        assertThat(start).as("the generated table's markers in " + GUIDE).isNotNegative();
-        int from = guide.indexOf('\n', start) + 1;
-        String table = guide.substring(from, end);
-        String generated = SettingsReference.markdownTable();
-        if (table.equals(generated)) {
-            return;
-        }
-        if (Boolean.getBoolean("projection.docs.regenerate")) {
-            Files.writeString(GUIDE, guide.substring(0, from) + generated + guide.substring(end));
-            return;
-        }
-        fail(GUIDE + " is not what SettingsReference generates: write it again with mvn -pl projection-core test "
-                + "-Dtest=ConfigurationReferenceTest -Dprojection.docs.regenerate=true");
+        TABLE.assertHolds(SettingsReference.markdownTable());
     }
 
     /** The values of {@link Settings}'s public constants that are setting keys. */

@@ -1,8 +1,8 @@
 package dev.projections.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.projections.GeneratedTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +30,8 @@ class MessageIdsTest {
             "test-support");
     private static final Pattern LOGS_WARNING = Pattern.compile("Level\\.(WARNING|SEVERE)|\\.(warning|severe)\\(");
     private static final Pattern ID = Pattern.compile("\"(PRJ\\d{3}): ");
-    private static final Path CATALOGUE = ROOT.resolve("docs/guide/messages.md");
-    private static final String START = "<!-- generated from MessageId.java";
-    private static final String END = "<!-- end of the generated table -->";
+    private static final GeneratedTable CATALOGUE = new GeneratedTable(ROOT.resolve("docs/guide/messages.md"),
+            "<!-- generated from MessageId.java", "MessageIdsTest");
 
     @Test
     void everyWarningOrSevereLogCallStartsWithAnIdAndEveryIdIsUsed() throws IOException {
@@ -72,21 +71,7 @@ class MessageIdsTest {
 
     @Test
     void theGuidesCatalogueIsWhatTheIdsGenerate() throws IOException {
-        String guide = Files.readString(CATALOGUE);
-        int start = guide.indexOf(START);
-        int end = guide.indexOf(END);
-        assertThat(start).as("the generated table's markers in " + CATALOGUE).isNotNegative();
-        int from = guide.indexOf('\n', start) + 1;
-        String generated = MessageId.markdownTable();
-        if (guide.substring(from, end).equals(generated)) {
-            return;
-        }
-        if (Boolean.getBoolean("projection.docs.regenerate")) {
-            Files.writeString(CATALOGUE, guide.substring(0, from) + generated + guide.substring(end));
-            return;
-        }
-        fail(CATALOGUE + " is not what MessageId generates: write it again with mvn -pl projection-core test "
-                + "-Dtest=MessageIdsTest -Dprojection.docs.regenerate=true");
+        CATALOGUE.assertHolds(MessageId.markdownTable());
     }
 
     private static List<Path> sources() throws IOException {
