@@ -7,6 +7,7 @@ import dev.projections.it.support.ConsoleHttp;
 import dev.projections.it.support.ConsoleUsers;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.LoopbackClient;
+import dev.projections.it.support.OpenApiContract;
 import dev.projections.it.support.TestSql;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,6 +41,8 @@ class ManagementApiIT {
     private static final String DEMO = "http://127.0.0.1:8080/demo/api";
     private static final String PROJECTION = "order-search";
 
+    private static final OpenApiContract CONTRACT = OpenApiContract.ofSourceTree();
+
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
@@ -71,7 +74,7 @@ class ManagementApiIT {
     @Test
     void anonymousCallersGet401AViewerReadsButCannotActAndAnAdminDoesBoth() throws Exception {
         for (Endpoint endpoint : ENDPOINTS) {
-            HttpResponse<String> anonymous = send(endpoint.method(), endpoint.path(), endpoint.body(), null);
+            HttpResponse<String> anonymous = sendAnyway(endpoint.method(), endpoint.path(), endpoint.body(), null);
             assertThat(anonymous.statusCode()).as("anonymous " + endpoint).isEqualTo(401);
             assertThat(anonymous.headers().firstValue("WWW-Authenticate")).as(endpoint.toString())
                     .hasValueSatisfying(v -> assertThat(v).startsWith("Basic realm=\"Projections\""));
@@ -92,7 +95,9 @@ class ManagementApiIT {
             }
         }
         assertThat(send("GET", "projections", null, basic(ConsoleUsers.ADMIN, "wrong")).statusCode()).isEqualTo(401);
-        HttpResponse<String> document = send("GET", "openapi.yaml", null, null);
+        // the document itself, which describes the operations and not itself
+        HttpResponse<String> document = http.send(request("GET", "openapi.yaml", null, null),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(document.statusCode()).isEqualTo(200);
         assertThat(document.body()).startsWith("openapi: 3.1.0").contains("/projections/{name}/rebuilds:");
     }
@@ -335,25 +340,25 @@ class ManagementApiIT {
                 "{\"scope\": {\"filter\": \"no-equals\"}}", "a rebuild filter reads name=value, was \"no-equals\"",
                 "{\"scope\": {\"since\": \"2026-01-01T00:00:00Z\"}}", "in \"scope\": unknown field [since]");
         for (Map.Entry<String, String> bad : bodies.entrySet()) {
-            HttpResponse<String> answer = send("POST", rebuilds, bad.getKey(), admin());
+            HttpResponse<String> answer = sendAnyway("POST", rebuilds, bad.getKey(), admin());
             assertThat(answer.statusCode()).as(bad.getKey() + " → " + answer.body()).isEqualTo(400);
             assertProblem(answer, bad.getValue());
         }
         assertProblem(send("GET", "projections/no-such", null, viewer()), "unknown projection \"no-such\"; known");
         assertProblem(send("GET", "rebuilds/no-such-run", null, viewer()), "no rebuild run \"no-such-run\"");
-        assertProblem(send("GET", "projections/" + PROJECTION + "/marks?state=stuck", null, viewer()),
+        assertProblem(sendAnyway("GET", "projections/" + PROJECTION + "/marks?state=stuck", null, viewer()),
                 "\"state\" must be failing, parked or pending, was \"stuck\"");
-        assertProblem(send("GET", "projections/" + PROJECTION + "/marks?limit=0", null, viewer()),
+        assertProblem(sendAnyway("GET", "projections/" + PROJECTION + "/marks?limit=0", null, viewer()),
                 "\"limit\" must be 1..500, was \"0\"");
         assertProblem(send("GET", "projections/" + PROJECTION + "/marks?after=made-up", null, viewer()),
                 "\"after\" is not a position this API wrote");
-        assertProblem(send("GET", "nothing/here", null, viewer()), "no endpoint /nothing/here");
-        HttpResponse<String> wrongMethod = send("DELETE", "projections/" + PROJECTION, null, admin());
+        assertProblem(sendAnyway("GET", "nothing/here", null, viewer()), "no endpoint /nothing/here");
+        HttpResponse<String> wrongMethod = sendAnyway("DELETE", "projections/" + PROJECTION, null, admin());
         assertThat(wrongMethod.statusCode()).isEqualTo(405);
         assertThat(wrongMethod.headers().firstValue("Allow")).hasValue("GET");
-        HttpResponse<String> form = http.send(HttpRequest.newBuilder(URI.create(API + rebuilds))
+        HttpResponse<String> form = exchange(HttpRequest.newBuilder(URI.create(API + rebuilds))
                 .header("Authorization", admin()).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("tenant=acme")).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString("tenant=acme")).build(), "tenant=acme", false);
         assertThat(form.statusCode()).isEqualTo(415);
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_rebuild WHERE tenant_id = 'acme'"))
                 .as("no bad request started a run").isZero();
@@ -375,6 +380,8 @@ class ManagementApiIT {
         HttpResponse<String> forged = console.postJson("api/v1/projections/" + PROJECTION + "/pause", "{}");
         assertThat(forged.statusCode()).as(forged.body()).isEqualTo(401);
         assertThat(forged.body()).contains("a console session is not accepted");
+        assertThat(CONTRACT.responseProblems("POST", URI.create(API + "projections/" + PROJECTION + "/pause"),
+                forged.statusCode(), forged.headers().firstValue("Content-Type").orElse(null), forged.body())).isEmpty();
         assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
     }
@@ -384,26 +391,26 @@ class ManagementApiIT {
         // a browser once given the credentials sends them by itself: what it marks cross-site, or any form, cannot act
         long audited = TestSql.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
         String pause = API + "projections/" + PROJECTION + "/pause";
-        HttpResponse<String> otherOrigin = http.send(HttpRequest.newBuilder(URI.create(pause))
+        HttpResponse<String> otherOrigin = exchange(HttpRequest.newBuilder(URI.create(pause))
                 .header("Authorization", admin()).header("Origin", "https://attacker.example")
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), null, true);
         assertThat(otherOrigin.statusCode()).as(otherOrigin.body()).isEqualTo(403);
         assertProblem(otherOrigin, "a request from another origin cannot act");
-        HttpResponse<String> crossSite = http.send(HttpRequest.newBuilder(URI.create(pause))
+        HttpResponse<String> crossSite = exchange(HttpRequest.newBuilder(URI.create(pause))
                 .header("Authorization", admin()).header("Sec-Fetch-Site", "cross-site")
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), null, true);
         assertThat(crossSite.statusCode()).as(crossSite.body()).isEqualTo(403);
-        HttpResponse<String> emptyForm = http.send(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
+        HttpResponse<String> emptyForm = exchange(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
                         + "/marks/skip")).header("Authorization", admin()).header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), null, false);
         assertThat(emptyForm.statusCode()).as("an empty text/plain form, which would skip every parked mark")
                 .isEqualTo(415);
         assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
-        HttpResponse<String> sameOrigin = http.send(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
+        HttpResponse<String> sameOrigin = exchange(HttpRequest.newBuilder(URI.create(API + "projections/" + PROJECTION
                         + "/marks/retry")).header("Authorization", admin()).header("Origin", "http://127.0.0.1:8080")
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"tenant\": \"none-here\"}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .build(), "{\"tenant\": \"none-here\"}", true);
         assertThat(sameOrigin.body()).as("its own origin acts").isEqualTo("{\"retried\":0}");
     }
 
@@ -422,10 +429,14 @@ class ManagementApiIT {
                 () -> rawGet("127.0.0.2", admin()).startsWith("HTTP/1.1 200"));
     }
 
-    /** A GET of the projection list from {@code localAddress}. */
+    /** A GET of the projection list from {@code localAddress}; its answer is held to the OpenAPI document too. */
     private static String rawGet(String localAddress, String authorization) {
-        return LoopbackClient.send(localAddress, "GET /projections/api/v1/projections HTTP/1.1\r\nAuthorization: "
+        String raw = LoopbackClient.send(localAddress, "GET /projections/api/v1/projections HTTP/1.1\r\nAuthorization: "
                 + authorization + "\r\n", "");
+        LoopbackClient.Answer answer = LoopbackClient.Answer.of(raw);
+        assertThat(CONTRACT.responseProblems("GET", URI.create(API + "projections"), answer.status(),
+                answer.header("Content-Type"), answer.body())).as("the answer by the OpenAPI document: " + raw).isEmpty();
+        return raw;
     }
 
     private static String unchecked(java.util.concurrent.Callable<String> call) {
@@ -467,8 +478,19 @@ class ManagementApiIT {
                 + " TIMESTAMP '2999-01-01 00:00:00', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'api fault C')");
     }
 
+    /** A request as the OpenAPI document describes it, its answer checked against the document too. */
     private HttpResponse<String> send(String method, String path, String body, String authorization)
             throws Exception {
+        return exchange(request(method, path, body, authorization), body, true);
+    }
+
+    /** A request the test means to be wrong (no credentials, a bad value): only its answer is held to the document. */
+    private HttpResponse<String> sendAnyway(String method, String path, String body, String authorization)
+            throws Exception {
+        return exchange(request(method, path, body, authorization), body, false);
+    }
+
+    private static HttpRequest request(String method, String path, String body, String authorization) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
@@ -478,7 +500,27 @@ class ManagementApiIT {
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
+    }
+
+    /**
+     * Sends {@code request}, whose body is {@code body}: its answer must be one the OpenAPI document declares, and,
+     * {@code onContract}, the request one it describes (docs/guide/operations.md, the management API).
+     */
+    private HttpResponse<String> exchange(HttpRequest request, String body, boolean onContract) throws Exception {
+        Map<String, String> headers = new java.util.HashMap<>();
+        request.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT),
+                values.get(0)));
+        if (onContract) {
+            assertThat(CONTRACT.requestProblems(request.method(), request.uri(), headers, body))
+                    .as("%s %s by the OpenAPI document", request.method(), request.uri()).isEmpty();
+        }
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(CONTRACT.responseProblems(request.method(), request.uri(), response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(null), response.body()))
+                .as("the answer to %s %s by the OpenAPI document: %s", request.method(), request.uri(), response.body())
+                .isEmpty();
+        return response;
     }
 
     private void createOrder(String tenant, String customer) throws Exception {

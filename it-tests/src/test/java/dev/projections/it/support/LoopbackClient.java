@@ -34,4 +34,39 @@ public final class LoopbackClient {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** A raw answer taken apart: status, headers, and the body (a chunked one put together). */
+    public record Answer(int status, java.util.Map<String, String> headers, String body) {
+
+        public static Answer of(String raw) {
+            int end = raw.indexOf("\r\n\r\n");
+            String[] lines = raw.substring(0, end).split("\r\n");
+            java.util.Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                headers.put(lines[i].substring(0, colon).strip(), lines[i].substring(colon + 1).strip());
+            }
+            String body = raw.substring(end + 4);
+            if ("chunked".equalsIgnoreCase(headers.get("Transfer-Encoding"))) {
+                StringBuilder joined = new StringBuilder();
+                int at = 0;
+                while (true) {
+                    int lineEnd = body.indexOf("\r\n", at);
+                    int size = Integer.parseInt(body.substring(at, lineEnd).split(";")[0].strip(), 16);
+                    if (size == 0) {
+                        break;
+                    }
+                    // sizes count bytes: the API's answers here are ASCII
+                    joined.append(body, lineEnd + 2, lineEnd + 2 + size);
+                    at = lineEnd + 2 + size + 2;
+                }
+                body = joined.toString();
+            }
+            return new Answer(Integer.parseInt(lines[0].split(" ")[1]), headers, body);
+        }
+
+        public String header(String name) {
+            return headers.get(name);
+        }
+    }
 }

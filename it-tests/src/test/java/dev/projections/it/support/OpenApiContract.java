@@ -1,0 +1,256 @@
+package dev.projections.it.support;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * The management API's OpenAPI document (projection-console's {@code openapi.yaml}) as a contract the integration
+ * tests hold the server to: a request is checked against the operation its method and path name (declared path and
+ * method, query parameters declared and valid, required ones present, the body against the request body's schema, the
+ * HTTP Basic credentials the document requires), an answer against that operation's responses (status declared,
+ * content type declared, a JSON body valid against its JSON Schema, draft 2020-12 as OpenAPI 3.1 says). An answer to a request
+ * no operation takes (an unknown path, a method the path lacks) must be the document's {@code Problem}. Each check
+ * returns what it found wrong, one line each, empty when nothing.
+ */
+public final class OpenApiContract {
+
+    public static final Path DOCUMENT =
+            Path.of("..", "projection-console", "src", "main", "resources", "dev", "projections", "console", "api",
+                    "openapi.yaml");
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final Pattern TEMPLATE = Pattern.compile("\\{[^/}]+}");
+
+    private final JsonNode document;
+    private final String base;
+    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final Map<String, Schema> compiled = new LinkedHashMap<>();
+    private final List<Route> routes = new ArrayList<>();
+
+    private record Route(String template, Pattern pattern, int variables) {
+    }
+
+    /** An operation of the document, with the JSON pointer of its path item and its own. */
+    public record Operation(String method, String template, String pathPointer, String pointer) {
+    }
+
+    public OpenApiContract(String yaml) {
+        document = new YAMLMapper().readTree(yaml);
+        base = document.path("servers").path(0).path("url").asString("");
+        for (var path : document.path("paths").propertyNames()) {
+            routes.add(new Route(path, Pattern.compile(TEMPLATE.matcher(Pattern.quote(path)).replaceAll("\\\\E[^/]+\\\\Q")),
+                    (int) TEMPLATE.matcher(path).results().count()));
+        }
+        // a literal segment wins over a template that also matches it
+        routes.sort(Comparator.comparingInt(Route::variables));
+    }
+
+    /** The document of the source tree, as the server serves it. */
+    public static OpenApiContract ofSourceTree() {
+        try {
+            return new OpenApiContract(Files.readString(DOCUMENT));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The operation {@code method} and {@code uri}'s path take, if the document has one. */
+    public Optional<Operation> operation(String method, URI uri) {
+        String path = uri.getPath();
+        if (!path.startsWith(base + "/")) {
+            return Optional.empty();
+        }
+        String relative = path.substring(base.length());
+        for (Route route : routes) {
+            String pathPointer = "/paths/" + escape(route.template());
+            String verb = method.toLowerCase(Locale.ROOT);
+            if (route.pattern().matcher(relative).matches() && document.at(pathPointer).has(verb)) {
+                return Optional.of(new Operation(method, route.template(), pathPointer, pathPointer + "/" + verb));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What is wrong with a request by the document; {@code headers} by lower-case name. */
+    public List<String> requestProblems(String method, URI uri, Map<String, String> headers, String body) {
+        List<String> problems = new ArrayList<>();
+        Optional<Operation> found = operation(method, uri);
+        if (found.isEmpty()) {
+            problems.add("no operation " + method + " " + uri.getPath() + " in the document");
+            return problems;
+        }
+        Operation operation = found.get();
+        JsonNode security = document.at(operation.pointer()).has("security")
+                ? document.at(operation.pointer() + "/security") : document.path("security");
+        if (!security.isEmpty() && !security.path(0).isEmpty()
+                && !headers.getOrDefault("authorization", "").startsWith("Basic ")) {
+            problems.add(operation.method() + " " + operation.template() + " requires HTTP Basic credentials");
+        }
+        Map<String, String> query = query(uri);
+        Map<String, String> declared = new LinkedHashMap<>();
+        for (String pointer : List.of(operation.pathPointer(), operation.pointer())) {
+            JsonNode parameters = document.at(pointer + "/parameters");
+            for (int i = 0; i < parameters.size(); i++) {
+                String parameterPointer = resolve(pointer + "/parameters/" + i);
+                JsonNode parameter = document.at(parameterPointer);
+                if (!parameter.path("in").asString().equals("query")) {
+                    continue;
+                }
+                String name = parameter.path("name").asString();
+                declared.put(name, parameterPointer + "/schema");
+                if (parameter.path("required").asBoolean(false) && !query.containsKey(name)) {
+                    problems.add("query parameter " + name + " is required");
+                }
+            }
+        }
+        query.forEach((name, value) -> {
+            String schema = declared.get(name);
+            if (schema == null) {
+                problems.add("query parameter " + name + " is not in the document");
+            } else {
+                problems.addAll(validate(schema, parameterValue(schema, value), "query parameter " + name));
+            }
+        });
+        String requestBody = resolve(operation.pointer() + "/requestBody");
+        boolean empty = body == null || body.isEmpty();
+        if (document.at(requestBody).isMissingNode()) {
+            if (!empty) {
+                problems.add(operation.method() + " " + operation.template() + " takes no body");
+            }
+        } else if (empty) {
+            if (document.at(requestBody + "/required").asBoolean(false)) {
+                problems.add(operation.method() + " " + operation.template() + " requires a body");
+            }
+        } else {
+            String type = mediaType(headers.get("content-type"));
+            String content = requestBody + "/content/" + escape(type);
+            if (document.at(content).isMissingNode()) {
+                problems.add("request content type " + type + " is not in the document");
+            } else {
+                problems.addAll(validateJson(content + "/schema", body, "request body"));
+            }
+        }
+        return problems;
+    }
+
+    /** What is wrong with the answer to {@code method} on {@code uri} by the document. */
+    public List<String> responseProblems(String method, URI uri, int status, String contentType, String body) {
+        Optional<Operation> operation = operation(method, uri);
+        String response;
+        String where;
+        if (operation.isEmpty()) {
+            response = "/components/responses/Problem";
+            where = "the answer to " + method + " " + uri.getPath() + ", which no operation takes";
+            if (status < 400) {
+                return List.of(where + " is " + status + ", not an error");
+            }
+        } else {
+            JsonNode responses = document.at(operation.get().pointer() + "/responses");
+            String key = responses.has(String.valueOf(status)) ? String.valueOf(status)
+                    : responses.has(status / 100 + "XX") ? status / 100 + "XX" : responses.has("default") ? "default" : null;
+            where = operation.get().method() + " " + operation.get().template() + " " + status;
+            if (key == null) {
+                return List.of(where + ": the status is not in the document (" + String.join(", ",
+                        responses.propertyNames()) + ")");
+            }
+            response = resolve(operation.get().pointer() + "/responses/" + escape(key));
+        }
+        JsonNode content = document.at(response + "/content");
+        if (content.isMissingNode() || content.isEmpty()) {
+            return body == null || body.isEmpty() ? List.of() : List.of(where + ": a body the document does not declare");
+        }
+        String type = mediaType(contentType);
+        if (!content.has(type)) {
+            return List.of(where + ": content type " + type + " is not in the document (" + String.join(", ",
+                    content.propertyNames()) + ")");
+        }
+        // JSON bodies against their schema; another type (the document itself, YAML) by its declared type alone
+        return type.endsWith("json") ? validateJson(response + "/content/" + escape(type) + "/schema", body, where)
+                : List.of();
+    }
+
+    private List<String> validateJson(String schemaPointer, String json, String what) {
+        JsonNode value;
+        try {
+            value = JSON.readTree(json);
+        } catch (RuntimeException e) {
+            return List.of(what + ": not JSON: " + e.getMessage());
+        }
+        return validate(schemaPointer, value, what);
+    }
+
+    private List<String> validate(String schemaPointer, JsonNode value, String what) {
+        Schema schema = compiled.computeIfAbsent(schemaPointer, pointer -> {
+            // the whole document with a $ref to the schema: its own $refs (#/components/...) resolve within it
+            ObjectNode root = document.deepCopy() instanceof ObjectNode copy ? copy : JSON.createObjectNode();
+            root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
+            root.put("$ref", "#" + pointer);
+            return schemas.getSchema(root);
+        });
+        List<String> problems = new ArrayList<>();
+        for (Error error : schema.validate(value)) {
+            problems.add(what + ": " + error.toString());
+        }
+        return problems;
+    }
+
+    /** A query parameter's text as the JSON value its schema expects (a number where it asks for one). */
+    private JsonNode parameterValue(String schemaPointer, String value) {
+        JsonNode type = document.at(resolve(schemaPointer) + "/type");
+        boolean numeric = type.asString("").matches("integer|number")
+                || type.isArray() && (type.toString().contains("integer") || type.toString().contains("number"));
+        if (numeric && value.matches("-?\\d+(\\.\\d+)?")) {
+            return JSON.readTree(value);
+        }
+        return JSON.getNodeFactory().stringNode(value);
+    }
+
+    /** Follows the {@code $ref} at {@code pointer}, if there is one, to the pointer it names. */
+    private String resolve(String pointer) {
+        String ref = document.at(pointer + "/$ref").asString("");
+        return ref.startsWith("#/") ? resolve(ref.substring(1)) : pointer;
+    }
+
+    private static Map<String, String> query(URI uri) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (uri.getRawQuery() != null) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                int equals = pair.indexOf('=');
+                String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+                query.put(name, equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return query;
+    }
+
+    private static String mediaType(String contentType) {
+        return contentType == null ? "" : contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+    }
+
+    /** A JSON pointer's escaping of one reference token. */
+    private static String escape(String token) {
+        return token.replace("~", "~0").replace("/", "~1");
+    }
+}
