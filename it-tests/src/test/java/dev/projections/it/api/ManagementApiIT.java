@@ -380,8 +380,8 @@ class ManagementApiIT {
         HttpResponse<String> forged = console.postJson("api/v1/projections/" + PROJECTION + "/pause", "{}");
         assertThat(forged.statusCode()).as(forged.body()).isEqualTo(401);
         assertThat(forged.body()).contains("a console session is not accepted");
-        assertThat(CONTRACT.responseProblems("POST", URI.create(API + "projections/" + PROJECTION + "/pause"),
-                forged.statusCode(), forged.headers().firstValue("Content-Type").orElse(null), forged.body())).isEmpty();
+        CONTRACT.assertAnswer("POST", URI.create(API + "projections/" + PROJECTION + "/pause"), forged.statusCode(),
+                forged.headers().firstValue("Content-Type").orElse(null), forged.body());
         assertThat(send("GET", "projections/" + PROJECTION, null, viewer()).body()).contains("\"state\":\"running\"");
         assertThat(TestSql.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isZero();
     }
@@ -431,12 +431,8 @@ class ManagementApiIT {
 
     /** A GET of the projection list from {@code localAddress}; its answer is held to the OpenAPI document too. */
     private static String rawGet(String localAddress, String authorization) {
-        String raw = LoopbackClient.send(localAddress, "GET /projections/api/v1/projections HTTP/1.1\r\nAuthorization: "
-                + authorization + "\r\n", "");
-        LoopbackClient.Answer answer = LoopbackClient.Answer.of(raw);
-        assertThat(CONTRACT.responseProblems("GET", URI.create(API + "projections"), answer.status(),
-                answer.header("Content-Type"), answer.body())).as("the answer by the OpenAPI document: " + raw).isEmpty();
-        return raw;
+        return CONTRACT.assertRawAnswer("GET", URI.create(API + "projections"), LoopbackClient.send(localAddress,
+                "GET /projections/api/v1/projections HTTP/1.1\r\nAuthorization: " + authorization + "\r\n", ""));
     }
 
     private static String unchecked(java.util.concurrent.Callable<String> call) {
@@ -503,24 +499,8 @@ class ManagementApiIT {
         return request.build();
     }
 
-    /**
-     * Sends {@code request}, whose body is {@code body}: its answer must be one the OpenAPI document declares, and,
-     * {@code onContract}, the request one it describes (docs/guide/operations.md, the management API).
-     */
     private HttpResponse<String> exchange(HttpRequest request, String body, boolean onContract) throws Exception {
-        Map<String, String> headers = new java.util.HashMap<>();
-        request.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(java.util.Locale.ROOT),
-                values.get(0)));
-        if (onContract) {
-            assertThat(CONTRACT.requestProblems(request.method(), request.uri(), headers, body))
-                    .as("%s %s by the OpenAPI document", request.method(), request.uri()).isEmpty();
-        }
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertThat(CONTRACT.responseProblems(request.method(), request.uri(), response.statusCode(),
-                response.headers().firstValue("Content-Type").orElse(null), response.body()))
-                .as("the answer to %s %s by the OpenAPI document: %s", request.method(), request.uri(), response.body())
-                .isEmpty();
-        return response;
+        return CONTRACT.exchange(http, request, body, onContract);
     }
 
     private void createOrder(String tenant, String customer) throws Exception {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.it.support.ConsoleUsers;
 import dev.projections.it.support.Deployments;
 import dev.projections.it.support.LoopbackClient;
+import dev.projections.it.support.OpenApiContract;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -88,8 +90,9 @@ class LoginBehindProxyIT {
     }
 
     private static String apiGet(String from, String forwardedFor, String authorization) {
-        return LoopbackClient.send(from, "GET /projections/api/v1/projections HTTP/1.1\r\nX-Forwarded-For: "
-                + forwardedFor + "\r\nAuthorization: " + authorization + "\r\n", "");
+        return OpenApiContract.ofSourceTree().assertRawAnswer("GET", URI.create("http://127.0.0.1:8080/projections/api/v1/projections"),
+                LoopbackClient.send(from, "GET /projections/api/v1/projections HTTP/1.1\r\nX-Forwarded-For: "
+                        + forwardedFor + "\r\nAuthorization: " + authorization + "\r\n", ""));
     }
 
     private static String admin() {

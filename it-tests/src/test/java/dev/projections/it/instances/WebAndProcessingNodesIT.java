@@ -3,6 +3,7 @@ package dev.projections.it.instances;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Await;
+import dev.projections.it.support.OpenApiContract;
 import dev.projections.it.support.OwnPostgres;
 import dev.projections.it.support.ServerProcess;
 import java.net.URI;
@@ -222,9 +223,9 @@ class WebAndProcessingNodesIT {
     private HttpResponse<String> api(ServerProcess server, String path) throws Exception {
         String admin = java.util.Base64.getEncoder().encodeToString(
                 ("admin:faults-admin").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        return http.send(HttpRequest.newBuilder(URI.create(server.url("/projections/api/v1/" + path)))
-                .header("Authorization", "Basic " + admin).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return OpenApiContract.ofSourceTree().exchange(http, HttpRequest.newBuilder(URI.create(server.url(
+                "/projections/api/v1/" + path))).header("Authorization", "Basic " + admin)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), null, true);
     }
 
     private HttpResponse<String> get(ServerProcess server, String path) throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.it.support.Browser;
 import dev.projections.it.support.ConsoleUsers;
+import dev.projections.it.support.OpenApiContract;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -53,12 +54,14 @@ class SingleWarConsoleIT {
     @Test
     void theManagementApiAnswersUnderTheApplicationsContextWithBasicCredentialsOfItsRealm() throws Exception {
         HttpResponse<String> anonymous = get("/projections/api/v1/projections");
+        OpenApiContract.ofSourceTree().assertAnswer("GET", anonymous.uri(), anonymous.statusCode(),
+                anonymous.headers().firstValue("Content-Type").orElse(null), anonymous.body());
         assertThat(anonymous.statusCode()).as("401, not the login form").isEqualTo(401);
         assertThat(anonymous.headers().firstValue("WWW-Authenticate")).isPresent();
         String basic = "Basic " + java.util.Base64.getEncoder().encodeToString((ConsoleUsers.VIEWER + ":"
                 + ConsoleUsers.VIEWER_PASSWORD).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(APP + "/projections/api/v1/projections"))
-                .header("Authorization", basic).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> list = OpenApiContract.ofSourceTree().exchange(http, HttpRequest.newBuilder(
+                URI.create(APP + "/projections/api/v1/projections")).header("Authorization", basic).build(), null, true);
         assertThat(list.statusCode()).as(list.body()).isEqualTo(200);
         assertThat(list.body()).contains("\"name\":\"" + GadgetNames.NAME + "\"")
                 .contains("\"self\":\"/" + NAME + "/projections/api/v1/projections/" + GadgetNames.NAME + "\"");

@@ -4,10 +4,15 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,11 +83,13 @@ public final class OpenApiContract {
 
     /** The operation {@code method} and {@code uri}'s path take, if the document has one. */
     public Optional<Operation> operation(String method, URI uri) {
+        // the document's server is /projections/api/v1; a single WAR serves it under its own context root before that
         String path = uri.getPath();
-        if (!path.startsWith(base + "/")) {
+        int at = path.indexOf(base + "/");
+        if (at < 0) {
             return Optional.empty();
         }
-        String relative = path.substring(base.length());
+        String relative = path.substring(at + base.length());
         for (Route route : routes) {
             String pathPointer = "/paths/" + escape(route.template());
             String verb = method.toLowerCase(Locale.ROOT);
@@ -189,6 +196,38 @@ public final class OpenApiContract {
         // JSON bodies against their schema; another type (the document itself, YAML) by its declared type alone
         return type.endsWith("json") ? validateJson(response + "/content/" + escape(type) + "/schema", body, where)
                 : List.of();
+    }
+
+    /**
+     * Sends {@code request}, whose body is {@code body}, and fails the test unless the answer is one the document
+     * declares and, {@code onContract}, the request one it describes; a request a test means to be wrong (no
+     * credentials, a bad value) is sent with {@code onContract} false.
+     */
+    public HttpResponse<String> exchange(HttpClient http, HttpRequest request, String body, boolean onContract)
+            throws IOException, InterruptedException {
+        if (onContract) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            request.headers().map().forEach((name, values) -> headers.put(name.toLowerCase(Locale.ROOT), values.get(0)));
+            assertThat(requestProblems(request.method(), request.uri(), headers, body))
+                    .as("%s %s by the OpenAPI document", request.method(), request.uri()).isEmpty();
+        }
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertAnswer(request.method(), request.uri(), response.statusCode(),
+                response.headers().firstValue("Content-Type").orElse(null), response.body());
+        return response;
+    }
+
+    /** Fails the test unless the answer is one the document declares. */
+    public void assertAnswer(String method, URI uri, int status, String contentType, String body) {
+        assertThat(responseProblems(method, uri, status, contentType, body))
+                .as("the answer to %s %s by the OpenAPI document: %s", method, uri, body).isEmpty();
+    }
+
+    /** As {@link #assertAnswer}, for a raw HTTP/1.1 answer ({@link LoopbackClient}); returns it. */
+    public String assertRawAnswer(String method, URI uri, String raw) {
+        LoopbackClient.Answer answer = LoopbackClient.Answer.of(raw);
+        assertAnswer(method, uri, answer.status(), answer.header("Content-Type"), answer.body());
+        return raw;
     }
 
     private List<String> validateJson(String schemaPointer, String json, String what) {
