@@ -26,13 +26,16 @@ import org.w3c.dom.Node;
  *
  * <pre>
  * java .ci/CentralBundle.java bundle REPOSITORY ZIP        the files the release deploy wrote, without maven-metadata
- * java .ci/CentralBundle.java check ZIP [GNUPGHOME]        what Central would refuse, one line each; exit 1 if any
+ * java .ci/CentralBundle.java check ZIP [GNUPGHOME FINGERPRINT]
+ *                                                          what Central would refuse, one line each; exit 1 if any
  * </pre>
  *
  * The check: release versions only; coordinates that match the path; a POM per component with name, description,
  * url, licence, developer and SCM (name in the POM itself, the rest also from a parent in the bundle, as Maven
- * inherits it); sources and javadoc beside every jar or war; an .asc signature and .md5 and .sha1 checksums of every
- * file, the checksums matching and, given the GnuPG home holding the public key, every signature good.
+ * inherits it); each file named artifactId-version[-classifier].ext in its component's folder, a folder with no POM
+ * refused; the main file of a jar, ejb or war packaging present, and sources and javadoc beside every main jar or war;
+ * an armoured .asc signature and .md5 and .sha1 checksums of every file, the checksums matching and, given the GnuPG
+ * home holding the public key and the key's fingerprint, every signature good and made by that key.
  */
 public class CentralBundle {
 
@@ -41,13 +44,14 @@ public class CentralBundle {
             int files = bundle(Path.of(args[1]), Path.of(args[2]));
             System.out.println("central bundle: " + files + " files in " + args[2]);
         } else if (args.length >= 2 && args[0].equals("check")) {
-            List<String> problems = check(Path.of(args[1]), args.length > 2 ? Path.of(args[2]) : null);
+            List<String> problems = check(Path.of(args[1]), args.length > 3 ? Path.of(args[2]) : null,
+                    args.length > 3 ? args[3] : null);
             problems.forEach(problem -> System.out.println("central bundle: " + problem));
             if (!problems.isEmpty()) {
                 System.exit(1);
             }
         } else {
-            System.err.println("usage: CentralBundle bundle REPOSITORY ZIP | check ZIP [GNUPGHOME]");
+            System.err.println("usage: CentralBundle bundle REPOSITORY ZIP | check ZIP [GNUPGHOME FINGERPRINT]");
             System.exit(2);
         }
     }
@@ -69,7 +73,7 @@ public class CentralBundle {
         return files.size();
     }
 
-    static List<String> check(Path zip, Path gnupgHome) throws Exception {
+    static List<String> check(Path zip, Path gnupgHome, String fingerprint) throws Exception {
         Map<String, byte[]> entries = new TreeMap<>();
         try (InputStream in = Files.newInputStream(zip); ZipInputStream bundle = new ZipInputStream(in)) {
             for (ZipEntry entry; (entry = bundle.getNextEntry()) != null; ) {
@@ -97,6 +101,7 @@ public class CentralBundle {
         if (components == 0) {
             problems.add("no POM in the bundle");
         }
+        problems.addAll(layoutProblems(entries.keySet(), poms));
         Path scratch = gnupgHome == null ? null : Files.createTempDirectory("central-bundle");
         for (var entry : entries.entrySet()) {
             String name = entry.getKey();
@@ -116,32 +121,70 @@ public class CentralBundle {
             byte[] signature = entries.get(name + ".asc");
             if (signature == null) {
                 problems.add(name + ": no .asc signature");
-            } else if (scratch != null && !verified(gnupgHome, scratch, entry.getValue(), signature)) {
-                problems.add(name + ": its signature does not verify");
-            }
-            String file = name.substring(name.lastIndexOf('/') + 1);
-            if ((file.endsWith(".jar") || file.endsWith(".war")) && !file.endsWith("-sources.jar")
-                    && !file.endsWith("-javadoc.jar") && mainArtifact(name, poms)) {
-                String base = name.substring(0, name.length() - 4);
-                for (String classifier : List.of("-sources.jar", "-javadoc.jar")) {
-                    if (!entries.containsKey(base + classifier)) {
-                        problems.add(name + ": no " + classifier.substring(1) + " beside it");
-                    }
-                }
+            } else if (!new String(signature, StandardCharsets.US_ASCII).strip().startsWith("-----BEGIN PGP SIGNATURE-----")) {
+                problems.add(name + ".asc: not an armoured PGP signature");
+            } else if (scratch != null && !verified(gnupgHome, fingerprint, scratch, entry.getValue(), signature)) {
+                problems.add(name + ": its signature does not verify as made by key " + fingerprint);
             }
         }
         System.out.println("central bundle: " + entries.size() + " files, " + components + " components checked");
         return problems;
     }
 
-    /** Whether {@code name} is a component's main file (artifactId-version.ext), not one with a classifier. */
-    private static boolean mainArtifact(String name, Map<String, Document> poms) {
-        String dir = name.substring(0, name.lastIndexOf('/') + 1);
-        String file = name.substring(dir.length());
-        for (String pom : poms.keySet()) {
-            if (pom.startsWith(dir) && pom.indexOf('/', dir.length()) < 0) {
-                String base = pom.substring(dir.length(), pom.length() - ".pom".length());
-                return file.startsWith(base + ".");
+    /**
+     * Each file in a folder of a component with its POM, named after it; the main file of a jar, ejb or war packaging
+     * there, and sources and javadoc beside a main jar or war (Central requires them for jar packagings; a war's code is
+     * in a jar-like file too).
+     */
+    private static List<String> layoutProblems(Iterable<String> names, Map<String, Document> poms) {
+        List<String> problems = new ArrayList<>();
+        Map<String, String> baseByFolder = new TreeMap<>();
+        for (var pom : poms.entrySet()) {
+            String folder = pom.getKey().substring(0, pom.getKey().lastIndexOf('/') + 1);
+            String base = pom.getKey().substring(folder.length(), pom.getKey().length() - ".pom".length());
+            baseByFolder.put(folder, base);
+            String packaging = text(pom.getValue().getDocumentElement(), "packaging");
+            packaging = packaging == null ? "jar" : packaging;
+            String main = switch (packaging) {
+                case "jar", "ejb", "maven-plugin", "bundle" -> ".jar";
+                case "war" -> ".war";
+                default -> null; // pom, or a packaging whose files this check does not know
+            };
+            if (main != null && !contains(names, folder + base + main)) {
+                problems.add(pom.getKey() + ": packaging " + packaging + " but no " + base + main);
+            }
+        }
+        for (String name : names) {
+            if (isChecksum(name) || name.endsWith(".asc")) {
+                continue;
+            }
+            String folder = name.substring(0, name.lastIndexOf('/') + 1);
+            String file = name.substring(folder.length());
+            String base = baseByFolder.get(folder);
+            if (base == null) {
+                problems.add(name + ": in a folder with no POM");
+                continue;
+            }
+            if (!file.startsWith(base + ".") && !file.startsWith(base + "-")) {
+                problems.add(name + ": not named " + base + "[-classifier].ext");
+                continue;
+            }
+            boolean mainJarOrWar = file.equals(base + ".jar") || file.equals(base + ".war");
+            if (mainJarOrWar) {
+                for (String classifier : List.of("-sources.jar", "-javadoc.jar")) {
+                    if (!contains(names, folder + base + classifier)) {
+                        problems.add(name + ": no " + classifier.substring(1) + " beside it");
+                    }
+                }
+            }
+        }
+        return problems;
+    }
+
+    private static boolean contains(Iterable<String> names, String name) {
+        for (String each : names) {
+            if (each.equals(name)) {
+                return true;
             }
         }
         return false;
@@ -258,14 +301,19 @@ public class CentralBundle {
         return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(content));
     }
 
-    private static boolean verified(Path gnupgHome, Path scratch, byte[] content, byte[] signature) throws Exception {
+    /** Whether {@code signature} is good for {@code content} and made by the key {@code fingerprint}. */
+    private static boolean verified(Path gnupgHome, String fingerprint, Path scratch, byte[] content, byte[] signature)
+            throws Exception {
         Path file = scratch.resolve("file");
         Path asc = scratch.resolve("file.asc");
         Files.write(file, content);
         Files.write(asc, signature);
-        Process gpg = new ProcessBuilder("gpg", "--homedir", gnupgHome.toString(), "--batch", "--verify",
-                asc.toString(), file.toString()).redirectErrorStream(true).start();
-        gpg.getInputStream().readAllBytes();
-        return gpg.waitFor() == 0;
+        Process gpg = new ProcessBuilder("gpg", "--homedir", gnupgHome.toString(), "--batch", "--status-fd", "1",
+                "--verify", asc.toString(), file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String status = new String(gpg.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        // VALIDSIG <fingerprint of the signing (sub)key> ... <primary key fingerprint>
+        boolean byTheKey = status.lines().anyMatch(line -> line.startsWith("[GNUPG:] VALIDSIG ")
+                && (line.contains(" " + fingerprint + " ") || line.endsWith(" " + fingerprint)));
+        return gpg.waitFor() == 0 && byTheKey;
     }
 }

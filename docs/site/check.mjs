@@ -46,6 +46,11 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   const errors = []
   page.on('pageerror', (error) => errors.push(String(error)))
+  // a script, style sheet, font or image of the site that does not load fails the check too
+  page.on('requestfailed', (request) => errors.push(`${request.url()} failed: ${request.failure()?.errorText}`))
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.url()} answered ${response.status()}`)
+  })
   fs.mkdirSync(shots, { recursive: true })
 
   await page.goto(site + '/')
@@ -60,9 +65,21 @@ try {
   const results = page.locator('.VPLocalSearchBox .results li')
   await results.first().waitFor()
   const found = await results.count()
-  console.log(`search: "lease" finds ${found} sections`)
+  const titles = (await results.locator('.titles').allInnerTexts()).map((title) => title.replace(/\s+/g, ' ').trim())
+  console.log(`search: "lease" finds ${found} sections, the first "${titles[0]}"`)
+  const contributors = titles.filter((title) => /Behaviour contract|Design decisions|Container and database pitfalls|Contributing/i.test(title))
+  if (contributors.length > 0) fail(`the search finds contributors' pages: ${contributors.join('; ')}`)
   await page.screenshot({ path: path.join(shots, 'site-home-search.png') })
-  await page.keyboard.press('Escape')
+  await results.first().click()
+  await page.waitForURL((url) => url.pathname !== '/')
+  // the page, not the home page it came from: its own first heading
+  const h1 = page.locator('.vp-doc h1').first()
+  await page.waitForFunction(() => {
+    const shown = document.querySelector('.vp-doc h1')
+    return shown && !shown.textContent.includes('Projections for Jakarta EE')
+  })
+  const heading = (await h1.innerText()).replace(/[\s\u200b]+/g, ' ').trim()
+  console.log(`search: its first result leads to ${new URL(page.url()).pathname}, "${heading}"`)
 
   await page.goto(site + '/docs/guide/configuration.html')
   await page.getByRole('heading', { level: 1 }).first().waitFor()

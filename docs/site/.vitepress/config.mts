@@ -2,8 +2,12 @@ import { defineConfig } from 'vitepress'
 import { fileURLToPath } from 'node:url'
 import { repositoryFiles } from './repository-files.mjs'
 
-const files = repositoryFiles('../..')
+// paths from this file, not from the directory the build is started in
+const files = repositoryFiles(fileURLToPath(new URL('../../..', import.meta.url)))
 const modules = fileURLToPath(new URL('../node_modules/', import.meta.url))
+// the contributors' pages are on the site (the guide links to them) but not in its search: a user's search for
+// "lease" should find the guide, not design decisions
+const CONTRIBUTORS = ['CONTRIBUTING.md', 'docs/contract.md', 'docs/design.md', 'docs/pitfalls.md']
 
 // The site is built from the Markdown where it lives in the repository (README.md, CHANGELOG.md, docs/): no copy to
 // keep in step, and a link that works on the repository's pages works on the site. The build fails on a dead link.
@@ -43,7 +47,12 @@ export default defineConfig({
     },
   },
   themeConfig: {
-    search: { provider: 'local' },
+    search: {
+      provider: 'local',
+      options: {
+        _render: (src, env, md) => (CONTRIBUTORS.includes(env.relativePath) ? '' : md.render(src, env)),
+      },
+    },
     outline: { level: [2, 3] },
     nav: [
       { text: 'Guide', link: '/docs/guide/getting-started' },

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -63,22 +64,30 @@ function copyFile(from, to) {
   fs.copyFileSync(from, to)
 }
 
-function copyFolder(from, relative, outDir) {
-  const listed = []
-  const walk = (dir) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (NOT_SOURCE.has(entry.name)) continue
-      const file = path.join(dir, entry.name)
-      if (entry.isDirectory()) {
-        walk(file)
-      } else {
-        const inFolder = path.relative(from, file).split(path.sep).join('/')
-        copyFile(file, path.join(outDir, 'files', relative, inFolder))
-        listed.push(inFolder)
+/** The folder's files as Git tracks them (no build output, no IDE files); every file when it is no Git checkout. */
+function filesOf(from) {
+  try {
+    return execFileSync('git', ['ls-files', '-z', '.'], { cwd: from, encoding: 'utf8' }).split('\0').filter(Boolean).sort()
+  } catch {
+    const listed = []
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (NOT_SOURCE.has(entry.name)) continue
+        const file = path.join(dir, entry.name)
+        if (entry.isDirectory()) walk(file)
+        else listed.push(path.relative(from, file).split(path.sep).join('/'))
       }
     }
+    walk(from)
+    return listed.sort()
   }
-  walk(from)
+}
+
+function copyFolder(from, relative, outDir) {
+  const listed = filesOf(from)
+  for (const inFolder of listed) {
+    copyFile(path.join(from, inFolder), path.join(outDir, 'files', relative, inFolder))
+  }
   const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;')
   const items = listed.map((file) => `<li><a href="${encodeURI(file)}">${escape(file)}</a></li>`).join('\n')
   fs.writeFileSync(path.join(outDir, 'files', relative, 'index.html'),

@@ -344,6 +344,12 @@ class ManagementApiIT {
             assertThat(answer.statusCode()).as(bad.getKey() + " → " + answer.body()).isEqualTo(400);
             assertProblem(answer, bad.getValue());
         }
+        for (String action : List.of("retry", "resume", "skip")) {
+            HttpResponse<String> badSelection = sendAnyway("POST", "projections/" + PROJECTION + "/marks/" + action,
+                    "{\"expected\": -1}", admin());
+            assertThat(badSelection.statusCode()).as(action + " → " + badSelection.body()).isEqualTo(400);
+            assertProblem(badSelection, "\"expected\" must be 0..");
+        }
         assertProblem(send("GET", "projections/no-such", null, viewer()), "unknown projection \"no-such\"; known");
         assertProblem(send("GET", "rebuilds/no-such-run", null, viewer()), "no rebuild run \"no-such-run\"");
         assertProblem(sendAnyway("GET", "projections/" + PROJECTION + "/marks?state=stuck", null, viewer()),

@@ -3,6 +3,7 @@ package dev.projections.it.support;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +51,9 @@ public final class OpenApiContract {
 
     private final JsonNode document;
     private final String base;
-    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    // format asserted, not only noted (2020-12's default): a date-time that is not one fails
+    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+            registry -> registry.schemaRegistryConfig(SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
     private final Map<String, Schema> compiled = new LinkedHashMap<>();
     private final List<Route> routes = new ArrayList<>();
 
@@ -115,7 +118,7 @@ public final class OpenApiContract {
                 && !headers.getOrDefault("authorization", "").startsWith("Basic ")) {
             problems.add(operation.method() + " " + operation.template() + " requires HTTP Basic credentials");
         }
-        Map<String, String> query = query(uri);
+        Map<String, List<String>> query = query(uri);
         Map<String, String> declared = new LinkedHashMap<>();
         for (String pointer : List.of(operation.pathPointer(), operation.pointer())) {
             JsonNode parameters = document.at(pointer + "/parameters");
@@ -132,12 +135,15 @@ public final class OpenApiContract {
                 }
             }
         }
-        query.forEach((name, value) -> {
+        query.forEach((name, values) -> {
             String schema = declared.get(name);
             if (schema == null) {
                 problems.add("query parameter " + name + " is not in the document");
+            } else if (values.size() > 1) {
+                // none of the document's parameters is an array: a second value is not in it
+                problems.add("query parameter " + name + " is given " + values.size() + " times");
             } else {
-                problems.addAll(validate(schema, parameterValue(schema, value), "query parameter " + name));
+                problems.addAll(validate(schema, parameterValue(schema, values.get(0)), "query parameter " + name));
             }
         });
         String requestBody = resolve(operation.pointer() + "/requestBody");
@@ -170,8 +176,8 @@ public final class OpenApiContract {
         if (operation.isEmpty()) {
             response = "/components/responses/Problem";
             where = "the answer to " + method + " " + uri.getPath() + ", which no operation takes";
-            if (status < 400) {
-                return List.of(where + " is " + status + ", not an error");
+            if (status != 404 && status != 405) {
+                return List.of(where + " is " + status + ", not 404 (no such path) or 405 (not that method)");
             }
         } else {
             JsonNode responses = document.at(operation.get().pointer() + "/responses");
@@ -272,13 +278,15 @@ public final class OpenApiContract {
         return ref.startsWith("#/") ? resolve(ref.substring(1)) : pointer;
     }
 
-    private static Map<String, String> query(URI uri) {
-        Map<String, String> query = new LinkedHashMap<>();
+    /** The query's parameters by name, every value of each in order. */
+    private static Map<String, List<String>> query(URI uri) {
+        Map<String, List<String>> query = new LinkedHashMap<>();
         if (uri.getRawQuery() != null) {
             for (String pair : uri.getRawQuery().split("&")) {
                 int equals = pair.indexOf('=');
                 String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-                query.put(name, equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+                query.computeIfAbsent(name, ignored -> new ArrayList<>())
+                        .add(equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
             }
         }
         return query;

@@ -18,6 +18,11 @@ class OpenApiContractTest {
             + "\"pending\":0,\"due\":0,\"failing\":0,\"parked\":0,\"oldestDueAgeMillis\":null,\"lastError\":null,"
             + "\"latestRebuild\":null,\"links\":{}}";
 
+    private static final String RUN = "{\"id\":\"r1\",\"projection\":\"orders\",\"tenant\":\"\",\"state\":\"RUNNING\","
+            + "\"marked\":0,\"remaining\":0,\"failing\":0,\"ratePerSecond\":0.0,\"startedAt\":\"2026-12-06T10:00:00Z\","
+            + "\"finishedAt\":null,\"startedBy\":null,\"cancelledBy\":null,\"lastError\":null,\"scope\":{},"
+            + "\"partitions\":1,\"partitionsDone\":0,\"takeovers\":0,\"kind\":\"REBUILD\",\"links\":{}}";
+
     private final OpenApiContract contract = OpenApiContract.ofSourceTree();
 
     @Test
@@ -50,7 +55,20 @@ class OpenApiContractTest {
         assertThat(contract.responseProblems("GET", projections, 200, "text/html", "<html/>"))
                 .singleElement().asString().contains("text/html");
         assertThat(contract.responseProblems("GET", URI.create(API + "nothing/here"), 200, "application/json", "{}"))
-                .singleElement().asString().contains("not an error");
+                .singleElement().asString().contains("not 404");
+        assertThat(contract.responseProblems("GET", URI.create(API + "nothing/here"), 500, "application/problem+json",
+                "{\"type\":\"about:blank\",\"title\":\"x\",\"status\":500,\"detail\":\"x\"}"))
+                .singleElement().asString().contains("not 404");
+        // an envelope or an item without the fields the document requires, or a date that is none
+        assertThat(contract.responseProblems("GET", projections, 200, "application/json", "{}"))
+                .singleElement().asString().contains("projections");
+        assertThat(contract.responseProblems("GET", projections, 200, "application/json", "{\"projections\":[{}]}"))
+                .anySatisfy(problem -> assertThat(problem).contains("name"))
+                .anySatisfy(problem -> assertThat(problem).contains("state"));
+        assertThat(contract.responseProblems("GET", URI.create(API + "rebuilds/r1"), 200, "application/json",
+                RUN.replace("2026-12-06T10:00:00Z", "yesterday"))).singleElement().asString().contains("startedAt");
+        assertThat(contract.responseProblems("GET", URI.create(API + "rebuilds/r1"), 200, "application/json", RUN))
+                .isEmpty();
         assertThat(contract.responseProblems("GET", URI.create(API + "nothing/here"), 404, "application/problem+json",
                 "{\"status\":\"404\"}")).anySatisfy(problem -> assertThat(problem).contains("/status"))
                 .anySatisfy(problem -> assertThat(problem).contains("detail"));
@@ -64,6 +82,8 @@ class OpenApiContractTest {
                 .singleElement().asString().contains("limit");
         assertThat(contract.requestProblems("GET", URI.create(API + "projections?colour=red"), ADMIN, null))
                 .singleElement().asString().contains("colour");
+        assertThat(contract.requestProblems("GET", URI.create(API + "projections/orders/marks?limit=0&limit=3"), ADMIN,
+                null)).singleElement().asString().contains("2 times");
         assertThat(contract.requestProblems("GET", URI.create(API + "projections"), Map.of(), null))
                 .singleElement().asString().contains("HTTP Basic");
         assertThat(contract.requestProblems("DELETE", URI.create(API + "projections/orders"), ADMIN, null))
