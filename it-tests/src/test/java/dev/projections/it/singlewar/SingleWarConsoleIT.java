@@ -54,8 +54,7 @@ class SingleWarConsoleIT {
     @Test
     void theManagementApiAnswersUnderTheApplicationsContextWithBasicCredentialsOfItsRealm() throws Exception {
         HttpResponse<String> anonymous = get("/projections/api/v1/projections");
-        OpenApiContract.ofSourceTree().assertAnswer("GET", anonymous.uri(), anonymous.statusCode(),
-                anonymous.headers().firstValue("Content-Type").orElse(null), anonymous.body());
+        OpenApiContract.ofSourceTree().assertAnswer("GET", anonymous.uri(), anonymous);
         assertThat(anonymous.statusCode()).as("401, not the login form").isEqualTo(401);
         assertThat(anonymous.headers().firstValue("WWW-Authenticate")).isPresent();
         String basic = "Basic " + java.util.Base64.getEncoder().encodeToString((ConsoleUsers.VIEWER + ":"

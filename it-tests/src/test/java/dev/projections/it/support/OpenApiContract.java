@@ -36,7 +36,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * tests hold the server to: a request is checked against the operation its method and path name (declared path and
  * method, query parameters declared and valid, required ones present, the body against the request body's schema, the
  * HTTP Basic credentials the document requires), an answer against that operation's responses (status declared,
- * content type declared, a JSON body valid against its JSON Schema, draft 2020-12 as OpenAPI 3.1 says). An answer to a request
+ * the headers it requires there, content type declared, a JSON body valid against its JSON Schema, draft 2020-12 as
+ * OpenAPI 3.1 says). An answer to a request
  * no operation takes (an unknown path, a method the path lacks) must be the document's {@code Problem}. Each check
  * returns what it found wrong, one line each, empty when nothing.
  */
@@ -170,6 +171,19 @@ public final class OpenApiContract {
 
     /** What is wrong with the answer to {@code method} on {@code uri} by the document. */
     public List<String> responseProblems(String method, URI uri, int status, String contentType, String body) {
+        Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        if (contentType != null) {
+            headers.put("Content-Type", contentType);
+        }
+        return responseProblems(method, uri, status, headers, body);
+    }
+
+    /** As above, with the answer's headers (by name, any case): those the document requires must be there. */
+    public List<String> responseProblems(String method, URI uri, int status, Map<String, String> headers,
+                                         String body) {
+        Map<String, String> byName = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        byName.putAll(headers);
+        String contentType = byName.get("Content-Type");
         Optional<Operation> operation = operation(method, uri);
         String response;
         String where;
@@ -190,18 +204,42 @@ public final class OpenApiContract {
             }
             response = resolve(operation.get().pointer() + "/responses/" + escape(key));
         }
+        List<String> problems = new ArrayList<>(headerProblems(response, byName, where));
         JsonNode content = document.at(response + "/content");
         if (content.isMissingNode() || content.isEmpty()) {
-            return body == null || body.isEmpty() ? List.of() : List.of(where + ": a body the document does not declare");
+            if (body != null && !body.isEmpty()) {
+                problems.add(where + ": a body the document does not declare");
+            }
+            return problems;
         }
         String type = mediaType(contentType);
         if (!content.has(type)) {
-            return List.of(where + ": content type " + type + " is not in the document (" + String.join(", ",
+            problems.add(where + ": content type " + type + " is not in the document (" + String.join(", ",
                     content.propertyNames()) + ")");
+        } else if (type.endsWith("json")) {
+            // JSON bodies against their schema; another type (the document itself, YAML) by its declared type alone
+            problems.addAll(validateJson(response + "/content/" + escape(type) + "/schema", body, where));
         }
-        // JSON bodies against their schema; another type (the document itself, YAML) by its declared type alone
-        return type.endsWith("json") ? validateJson(response + "/content/" + escape(type) + "/schema", body, where)
-                : List.of();
+        return problems;
+    }
+
+    /** The headers the response at {@code response} requires: present, and valid against their schema. */
+    private List<String> headerProblems(String response, Map<String, String> headers, String where) {
+        List<String> problems = new ArrayList<>();
+        JsonNode declared = document.at(response + "/headers");
+        for (String name : declared.propertyNames()) {
+            String pointer = resolve(response + "/headers/" + escape(name));
+            String value = headers.get(name);
+            if (value == null) {
+                if (document.at(pointer + "/required").asBoolean(false)) {
+                    problems.add(where + ": no " + name + " header");
+                }
+            } else if (document.at(pointer).has("schema")) {
+                problems.addAll(validate(pointer + "/schema", parameterValue(pointer + "/schema", value),
+                        where + ": header " + name));
+            }
+        }
+        return problems;
     }
 
     /**
@@ -218,21 +256,23 @@ public final class OpenApiContract {
                     .as("%s %s by the OpenAPI document", request.method(), request.uri()).isEmpty();
         }
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        assertAnswer(request.method(), request.uri(), response.statusCode(),
-                response.headers().firstValue("Content-Type").orElse(null), response.body());
+        assertAnswer(request.method(), request.uri(), response);
         return response;
     }
 
-    /** Fails the test unless the answer is one the document declares. */
-    public void assertAnswer(String method, URI uri, int status, String contentType, String body) {
-        assertThat(responseProblems(method, uri, status, contentType, body))
-                .as("the answer to %s %s by the OpenAPI document: %s", method, uri, body).isEmpty();
+    /** Fails the test unless {@code response}, the answer to {@code method} on {@code uri}, is one the document declares. */
+    public void assertAnswer(String method, URI uri, HttpResponse<String> response) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        response.headers().map().forEach((name, values) -> headers.put(name, values.get(0)));
+        assertThat(responseProblems(method, uri, response.statusCode(), headers, response.body()))
+                .as("the answer to %s %s by the OpenAPI document: %s", method, uri, response.body()).isEmpty();
     }
 
     /** As {@link #assertAnswer}, for a raw HTTP/1.1 answer ({@link LoopbackClient}); returns it. */
     public String assertRawAnswer(String method, URI uri, String raw) {
         LoopbackClient.Answer answer = LoopbackClient.Answer.of(raw);
-        assertAnswer(method, uri, answer.status(), answer.header("Content-Type"), answer.body());
+        assertThat(responseProblems(method, uri, answer.status(), answer.headers(), answer.body()))
+                .as("the answer to %s %s by the OpenAPI document: %s", method, uri, raw).isEmpty();
         return raw;
     }
 

@@ -75,6 +75,18 @@ class OpenApiContractTest {
     }
 
     @Test
+    void anAnswerWithoutTheHeadersTheDocumentRequiresIsFound() {
+        URI projections = URI.create(API + "projections");
+        String problem = "{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,\"detail\":\"x\"}";
+        assertThat(contract.responseProblems("GET", projections, 401, Map.of("content-type", "application/problem+json"),
+                problem)).singleElement().asString().contains("WWW-Authenticate");
+        assertThat(contract.responseProblems("GET", projections, 401, Map.of("Content-Type", "application/problem+json",
+                "www-authenticate", "Basic realm=\"Projections\""), problem)).isEmpty();
+        assertThat(contract.responseProblems("GET", projections, 429, Map.of("Content-Type", "application/problem+json",
+                "Retry-After", "soon"), problem.replace("401", "429"))).singleElement().asString().contains("Retry-After");
+    }
+
+    @Test
     void aRequestOutsideTheDocumentIsFound() {
         assertThat(contract.requestProblems("GET", URI.create(API + "projections/orders/marks?state=stuck"), ADMIN, null))
                 .singleElement().asString().contains("state");
