@@ -77,21 +77,16 @@ final class OneTransactionRefresh {
     }
 
     /**
-     * After a batch's refresh failed, or its claim found live marks due, how long its projection's batches go the
-     * ordinary way: a failure met only in one transaction (a lock wait cut short beside a hot read-model row,
-     * back-pressure) is then not met again turn after turn, each time with a refresh thrown away, nor a claim of live
-     * marks made twice. A claim whose lock wait was cut short (pitfall #92) rests nothing: the next turn tries again.
+     * After a batch rolled back (not one sent the ordinary way before any refresh), how long its projection's batches
+     * go the ordinary way: a failure met only in one transaction (a lock wait cut short beside a hot read-model row,
+     * back-pressure) is then not met again turn after turn, each time with a refresh thrown away.
      */
     static final Duration REST_AFTER_A_ROLLBACK = Duration.ofSeconds(1);
 
     /** Rolls a batch's transaction back before any refresh: its marks go the ordinary way. */
     private static final class NotInOne extends RuntimeException {
-        /** Whether the projection's batches rest, as after a rollback: live marks were due. */
-        private final boolean rest;
-
-        NotInOne(boolean rest) {
+        NotInOne() {
             super("not in one transaction", null, false, false);
-            this.rest = rest;
         }
     }
 
@@ -216,9 +211,7 @@ final class OneTransactionRefresh {
      * {@code look} (of priority {@code fromPriority} or lower), claimed, refreshed one tenant's group at a time as the
      * ordinary path refreshes a batch, and acked on the rows the claim holds; {@code null} when it rolled back, the
      * marks as they were, to be claimed the ordinary way. A batch with a retry in it rolls back before any refresh: a
-     * failure is recorded the ordinary way, one mark at a time. So does a batch with a live mark in it (docs/design.md
-     * D59: a business commit marks live keys again, and would wait for the batch), and the projection's batches then
-     * rest as after a rollback: only a rebuild's batches go this way. A batch of one mark whose refresh threw says so, so
+     * failure is recorded the ordinary way, one mark at a time. A batch of one mark whose refresh threw says so, so
      * that its failure is recorded without a second refresh, as a lone key's is ({@link #refresh(MarkKey)}).
      */
     Batch refreshBatch(String projection, List<MarkKey> keys, int limit, boolean look, int fromPriority) {
@@ -241,11 +234,8 @@ final class OneTransactionRefresh {
                 if (claimed.isEmpty()) {
                     return new Batch(List.of(), List.of(), 0, limit - fromKeys, null, null);
                 }
-                if (claimed.stream().anyMatch(mark -> mark.priority() != PendingQueue.REBUILD)) {
-                    throw new NotInOne(true); // live marks: their keys are the ones business commits mark again
-                }
                 if (claimed.stream().anyMatch(mark -> mark.attempts() > 0) || !enterable(projection, claimed)) {
-                    throw new NotInOne(false);
+                    throw new NotInOne();
                 }
                 claimed.sort(Comparator.comparing(ClaimedMark::key));
                 try {
@@ -264,16 +254,10 @@ final class OneTransactionRefresh {
                         claimed.size() - fromKeys, limit - fromKeys, null, null);
             });
         } catch (NotInOne notHere) {
-            if (notHere.rest) {
-                restingUntil.put(projection, clock.instant().plus(REST_AFTER_A_ROLLBACK));
-            }
             return null;
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "a batch of " + projection + " in one transaction rolled back; it is claimed again", e);
-            if (refreshFailed.get() != null) {
-                // the refresh itself failed: not the claim's lock wait, cut short now and then (docs/pitfalls.md #92)
-                restingUntil.put(projection, clock.instant().plus(REST_AFTER_A_ROLLBACK));
-            }
+            restingUntil.put(projection, clock.instant().plus(REST_AFTER_A_ROLLBACK));
             List<ClaimedMark> claimed = claimedMarks.get();
             if (claimed.isEmpty()) {
                 return null;

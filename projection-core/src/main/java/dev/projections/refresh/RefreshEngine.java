@@ -238,8 +238,8 @@ public final class RefreshEngine {
             }
             // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
         }
-        // a rebuild's batch may go in one transaction (D59): a turn without handed keys (they are live), that looks
-        ClaimedBatch inOne = inOneTried || !turn.keys().isEmpty() ? null
+        // a lone key that rolled back above goes the ordinary way; any other turn may go in one transaction (D59)
+        ClaimedBatch inOne = inOneTried ? null
                 : oneTransaction.batch(projection, turn.keys(), batchSize, look, lookAtDue, rebuildShare,
                         lookBeforeEnding);
         List<ClaimedMark> claimed;

@@ -376,29 +376,12 @@ abstract class OneTransactionRefreshContract {
         }
     }
 
-    // --- a rebuild's batch in one transaction (docs/design.md D59): rebuild marks, taken by a look at due marks
-
-    /**
-     * Live marks are the keys business commits mark again: a batch holding them would make those commits wait for it
-     * (a business rate of 0.36 of its synchronous bound in the server benchmark), so they go the two transactions.
-     */
-    @Test
-    void aLookThatFindsLiveMarksDueGoesTheTwoTransactionWay() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"));
-        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
-        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
-
-        engine.refresh().drain();
-
-        assertThat(claimsSeenMeanwhile).as("a committed claim before each refresh").doesNotContain("null");
-        assertThat(log()).containsExactlyInAnyOrder("1", "2");
-    }
+    // --- a turn's batch in one transaction (docs/design.md D59)
 
     @Test
-    void aRebuildsBatchIsClaimedRefreshedAndAckedInOneTransaction() throws Exception {
+    void aTurnOfSeveralKeysIsClaimedRefreshedAndAckedInOneTransaction() throws Exception {
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
         List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
         atRefreshStart = () -> {
             for (MarkKey key : keys) {
@@ -406,7 +389,7 @@ abstract class OneTransactionRefreshContract {
             }
         };
 
-        engine.refresh().drain();
+        engine.drainers().committed(keys);
 
         assertThat(claimsSeenMeanwhile).as("claim tokens another transaction sees during the refreshes")
                 .hasSize(9).containsOnly("null");
@@ -419,7 +402,7 @@ abstract class OneTransactionRefreshContract {
     @Test
     void aBatchWhoseRefreshFailsRollsBackWholeAndItsKeysGoTheOrdinaryWay() throws Exception {
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
         AtomicInteger failures = new AtomicInteger();
         List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
@@ -429,7 +412,7 @@ abstract class OneTransactionRefreshContract {
             }
         };
 
-        engine.refresh().drain();
+        engine.drainers().committed(keys);
 
         assertThat(log()).as("each key once: the rolled-back batch wrote nothing").containsExactlyInAnyOrder("1", "2", "3");
         assertThat(claimsSeenMeanwhile.subList(0, 2)).as("the batch in one transaction").containsOnly("null");
@@ -442,7 +425,7 @@ abstract class OneTransactionRefreshContract {
     @Test
     void aBatchWithARetryInItGoesTheOrdinaryWay() throws Exception {
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"));
         try (Connection connection = connect(); Statement update = connection.createStatement()) {
             update.executeUpdate("UPDATE projection_pending SET attempts = 1 WHERE entity_id = '2'");
             if (!connection.getAutoCommit()) {
@@ -452,7 +435,7 @@ abstract class OneTransactionRefreshContract {
         List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(1))));
 
-        engine.refresh().drain();
+        engine.drainers().committed(keys);
 
         assertThat(claimsSeenMeanwhile).as("a committed claim before each refresh").doesNotContain("null");
         assertThat(log()).containsExactlyInAnyOrder("1", "2");
@@ -466,11 +449,11 @@ abstract class OneTransactionRefreshContract {
             return () -> { };
         };
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("acme", "1"), rebuildMark("acme", "2"));
+        List<MarkKey> keys = List.of(mark("acme", "1"), mark("acme", "2"));
         List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
 
-        engine.refresh().drain();
+        engine.drainers().committed(keys);
 
         assertThat(claimsSeenMeanwhile).as("a committed claim: the transaction began as the tenant").doesNotContain("null");
         assertThat(entered).contains("acme");
@@ -493,8 +476,8 @@ abstract class OneTransactionRefreshContract {
                     Duration.ofMinutes(2), "another-worker").get(0);
             connection.commit();
         }
-        rebuildMark("1");
-        rebuildMark("2");
+        mark("1");
+        mark("2");
         AtomicReference<Long> ackSession = new AtomicReference<>();
         AtomicReference<CompletableFuture<AckOutcome>> ack = new AtomicReference<>();
         AtomicBoolean ackDoneWhileTheBatchRan = new AtomicBoolean();
@@ -530,14 +513,14 @@ abstract class OneTransactionRefreshContract {
     @Test
     void aBusinessCommitOfAKeyInABatchWaitsForTheBatchAndMarksItAnew() throws Exception {
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"));
         CountDownLatch refreshing = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
         atRefreshStart = () -> {
             refreshing.countDown();
             assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         };
-        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
+        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.drainers().committed(keys), threads);
         assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         AtomicReference<Long> businessSession = new AtomicReference<>();
         CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
@@ -571,7 +554,7 @@ abstract class OneTransactionRefreshContract {
     @Test
     void aLoneMarkOfALookWhoseRefreshFailsIsRecordedOnceWithoutASecondRefresh() throws Exception {
         Engine engine = engine(Map.of());
-        MarkKey key = rebuildMark("1");
+        MarkKey key = mark("1");
         atRefreshEnd = () -> {
             throw new NonRetryableRefreshException("order 1 cannot be indexed");
         };
@@ -591,7 +574,7 @@ abstract class OneTransactionRefreshContract {
     @Test
     void aKeyMarkedAgainWhileItsBatchRanIsRefreshedAgain() throws Exception {
         Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
         AtomicInteger refreshes = new AtomicInteger();
         atRefreshEnd = () -> {
             if (refreshes.incrementAndGet() == 2) { // "2" changed again while the batch ran: its row moves
@@ -600,7 +583,7 @@ abstract class OneTransactionRefreshContract {
             }
         };
 
-        engine.refresh().drain();
+        engine.drainers().committed(keys);
 
         assertThat(log()).as("the change's key refreshed once more, not acked as claimed")
                 .containsExactlyInAnyOrder("1", "2", "3", "2");
@@ -631,14 +614,14 @@ abstract class OneTransactionRefreshContract {
 
     private void diesInABatchAndAnotherRefreshes(Runnable armKillPoint) throws Exception {
         Engine dying = engine(Map.of());
-        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
         List<Object[]> before = new ArrayList<>();
         for (MarkKey key : keys) {
             before.add(markOf(key));
         }
         armKillPoint.run();
 
-        assertThatThrownBy(() -> dying.refresh().drain()).isInstanceOf(InstanceDied.class);
+        assertThatThrownBy(() -> dying.drainers().committed(keys)).isInstanceOf(InstanceDied.class);
 
         assertThat(log()).as("nothing of the batch written").isEmpty();
         for (int i = 0; i < keys.size(); i++) {
@@ -794,21 +777,6 @@ abstract class OneTransactionRefreshContract {
 
     protected MarkKey mark(String id) throws SQLException {
         return mark("", id);
-    }
-
-    protected MarkKey rebuildMark(String id) throws SQLException {
-        return rebuildMark("", id);
-    }
-
-    /** A rebuild's mark of {@code id} (as a run's step writes it). */
-    protected MarkKey rebuildMark(String tenant, String id) throws SQLException {
-        MarkKey key = new MarkKey(PROJECTION, tenant, id);
-        try (Connection connection = connect()) {
-            connection.setAutoCommit(false);
-            store().queue().upsert(connection, List.of(key), PendingQueue.REBUILD, clock.instant());
-            connection.commit();
-        }
-        return key;
     }
 
     protected MarkKey mark(String tenant, String id) throws SQLException {
