@@ -68,20 +68,9 @@ final class OneTransactionRefresh {
     record Result(Ended ended, ClaimedMark mark, AckOutcome outcome, Throwable failure, Duration took) {
     }
 
-    /**
-     * A turn's batch in one transaction: what it claimed, in key order, and each ack's outcome, once it committed; or,
-     * rolled back because the projection's refresh of its one mark threw, that mark, the failure and how long it took.
-     */
-    record Batch(List<ClaimedMark> claimed, List<AckOutcome> outcomes, int due, int asked, Throwable failure,
-                 Duration took) {
+    /** A turn's batch refreshed in one transaction: what it claimed, in key order, each ack's outcome, the due marks. */
+    record Batch(List<ClaimedMark> claimed, List<AckOutcome> outcomes, int due, int asked) {
     }
-
-    /**
-     * After a batch rolled back (not one sent the ordinary way before any refresh), how long its projection's batches
-     * go the ordinary way: a failure met only in one transaction (a lock wait cut short beside a hot read-model row,
-     * back-pressure) is then not met again turn after turn, each time with a refresh thrown away.
-     */
-    static final Duration REST_AFTER_A_ROLLBACK = Duration.ofSeconds(1);
 
     /** Rolls a batch's transaction back before any refresh: its marks go the ordinary way. */
     private static final class NotInOne extends RuntimeException {
@@ -100,8 +89,6 @@ final class OneTransactionRefresh {
     private final ClaimsInRefresh claims;
     /** Projections whose marks came with tenants while a tenant scope is deployed: their batches go the ordinary way. */
     private final Set<String> tenantsSeen = ConcurrentHashMap.newKeySet();
-    /** Projections whose batches go the ordinary way until then, after a rollback. */
-    private final Map<String, Instant> restingUntil = new ConcurrentHashMap<>();
     private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
@@ -200,9 +187,7 @@ final class OneTransactionRefresh {
      * a tenant scope is deployed (a transaction is entered as one tenant, before it begins).
      */
     boolean appliesToBatch(String projection, int limit) {
-        Instant resting = restingUntil.get(projection);
         return applies(projection) && !tenantsSeen.contains(projection)
-                && (resting == null || !clock.instant().isBefore(resting))
                 && times.typicallyWithin(projection, LONGEST_TYPICAL_REFRESH.dividedBy(Math.max(1, limit)));
     }
 
@@ -211,8 +196,7 @@ final class OneTransactionRefresh {
      * {@code look} (of priority {@code fromPriority} or lower), claimed, refreshed one tenant's group at a time as the
      * ordinary path refreshes a batch, and acked on the rows the claim holds; {@code null} when it rolled back, the
      * marks as they were, to be claimed the ordinary way. A batch with a retry in it rolls back before any refresh: a
-     * failure is recorded the ordinary way, one mark at a time. A batch of one mark whose refresh threw says so, so
-     * that its failure is recorded without a second refresh, as a lone key's is ({@link #refresh(MarkKey)}).
+     * failure is recorded the ordinary way, one mark at a time.
      */
     Batch refreshBatch(String projection, List<MarkKey> keys, int limit, boolean look, int fromPriority) {
         Projection refreshed = catalog.byName(projection);
@@ -222,50 +206,39 @@ final class OneTransactionRefresh {
         String token = UUID.randomUUID().toString();
         Set<MarkKey> handed = new HashSet<>(keys);
         Instant start = clock.instant();
-        AtomicReference<List<ClaimedMark>> claimedMarks = new AtomicReference<>(List.of());
-        AtomicReference<Throwable> refreshFailed = new AtomicReference<>();
+        int[] claimedCount = {0};
         Batch done;
         try {
             done = transactions.inNewTransaction(timeout, connection -> {
                 List<ClaimedMark> claimed = new ArrayList<>(claims.claimTurn(connection, projection, keys, limit,
                         look, fromPriority, clock.instant(), lease, token));
-                claimedMarks.set(claimed);
+                claimedCount[0] = claimed.size();
                 int fromKeys = (int) claimed.stream().filter(mark -> handed.contains(mark.key())).count();
                 if (claimed.isEmpty()) {
-                    return new Batch(List.of(), List.of(), 0, limit - fromKeys, null, null);
+                    return new Batch(List.of(), List.of(), 0, limit - fromKeys);
                 }
                 if (claimed.stream().anyMatch(mark -> mark.attempts() > 0) || !enterable(projection, claimed)) {
                     throw new NotInOne();
                 }
                 claimed.sort(Comparator.comparing(ClaimedMark::key));
-                try {
-                    for (List<String> ids : idsByTenant(claimed).values()) {
-                        if (ids.size() == 1) {
-                            refreshed.refresh(ids.get(0));
-                        } else {
-                            refreshed.refreshAll(ids);
-                        }
+                for (List<String> ids : idsByTenant(claimed).values()) {
+                    if (ids.size() == 1) {
+                        refreshed.refresh(ids.get(0));
+                    } else {
+                        refreshed.refreshAll(ids);
                     }
-                } catch (Exception | LinkageError | AssertionError e) {
-                    refreshFailed.set(e);
-                    throw e;
                 }
                 return new Batch(claimed, claims.ack(connection, claimed, clock.instant()),
-                        claimed.size() - fromKeys, limit - fromKeys, null, null);
+                        claimed.size() - fromKeys, limit - fromKeys);
             });
         } catch (NotInOne notHere) {
             return null;
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "a batch of " + projection + " in one transaction rolled back; it is claimed again", e);
-            restingUntil.put(projection, clock.instant().plus(REST_AFTER_A_ROLLBACK));
-            List<ClaimedMark> claimed = claimedMarks.get();
-            if (claimed.isEmpty()) {
-                return null;
+            if (claimedCount[0] > 0) {
+                times.took(projection, Duration.between(start, clock.instant()).dividedBy(claimedCount[0]));
             }
-            Duration took = Duration.between(start, clock.instant());
-            times.took(projection, took.dividedBy(claimed.size()));
-            return claimed.size() == 1 && refreshFailed.get() != null
-                    ? new Batch(claimed, null, 0, 0, refreshFailed.get(), took) : null;
+            return null;
         }
         // committed and acked: each mark's refresh ends as on the ordinary path, the batch's time shared by its marks
         Instant committedAt = clock.instant();

@@ -92,41 +92,29 @@ final class OneTransactionTurns {
 
     /**
      * A turn's batch claimed, refreshed and acked in one transaction (docs/design.md D59) when the projection goes that
-     * way: the handed {@code keys}, then due marks when {@code lookAtDue} (only rebuild marks for a
-     * {@code rebuildShare}); the batch as refreshed (or, for one mark whose refresh threw, as its failure was recorded),
-     * or {@code null} when the turn goes the ordinary way (nothing claimed then: a rollback leaves the marks as they
-     * were).
+     * way: the handed {@code keys}, then due marks when {@code look} is given (only rebuild marks for a
+     * {@code rebuildShare}); the batch as refreshed, or {@code null} when the turn goes the ordinary way (nothing
+     * claimed then: a rollback leaves the marks as they were).
      */
-    ClaimedBatch batch(String projection, List<MarkKey> keys, int batchSize, DueLook look, boolean lookAtDue,
-                       boolean rebuildShare, Set<String> lookBeforeEnding) {
-        if (keys.isEmpty() && !lookAtDue && !rebuildShare
-                || !refresher.oneTransaction().appliesToBatch(projection, batchSize)) {
+    ClaimedBatch batch(String projection, List<MarkKey> keys, int batchSize, DueLook look, boolean rebuildShare) {
+        if (!refresher.oneTransaction().appliesToBatch(projection, batchSize)) {
             return null;
         }
-        long begun = look.begin();
+        long begun = look == null ? 0 : look.begin();
         OneTransactionRefresh.Batch done;
-        inFlight.refreshBegins(); // no claim is held outside the transaction: none counted (InFlight.batchBegins)
+        inFlight.batchBegins(batchSize);
+        inFlight.refreshBegins();
         try {
-            done = refresher.oneTransaction().refreshBatch(projection, keys, batchSize, lookAtDue || rebuildShare,
+            done = refresher.oneTransaction().refreshBatch(projection, keys, batchSize, look != null || rebuildShare,
                     rebuildShare ? PendingQueue.REBUILD : PendingQueue.LIVE);
         } finally {
             inFlight.refreshEnds();
+            inFlight.batchEnds(batchSize);
         }
         if (done == null) {
             return null;
         }
-        if (done.failure() != null) {
-            // one mark, whose refresh threw: recorded once, as a lone key's (or the ordinary way when not its own doing)
-            ClaimedMark mark = done.claimed().get(0);
-            if (refresher.isBackPressure(projection, done.failure()) || Transient.is(done.failure())) {
-                return null;
-            }
-            Claim recorded = recordFailureOfOneTransaction(projection, mark.key(),
-                    new OneTransactionRefresh.Result(OneTransactionRefresh.Ended.ROLLED_BACK, mark, null,
-                            done.failure(), done.took()), batchSize, look, lookBeforeEnding);
-            return new ClaimedBatch(recorded == Claim.EMPTY ? List.of() : List.of(mark));
-        }
-        if (lookAtDue && !rebuildShare && done.asked() > 0) {
+        if (look != null && !rebuildShare) {
             look.looked(begun, done.due(), done.asked());
         }
         ClaimedBatch batch = new ClaimedBatch(done.claimed());

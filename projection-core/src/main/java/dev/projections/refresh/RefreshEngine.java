@@ -240,8 +240,7 @@ public final class RefreshEngine {
         }
         // a lone key that rolled back above goes the ordinary way; any other turn may go in one transaction (D59)
         ClaimedBatch inOne = inOneTried ? null
-                : oneTransaction.batch(projection, turn.keys(), batchSize, look, lookAtDue, rebuildShare,
-                        lookBeforeEnding);
+                : oneTransaction.batch(projection, turn.keys(), batchSize, lookAtDue ? look : null, rebuildShare);
         List<ClaimedMark> claimed;
         if (inOne != null) {
             claimed = inOne.marks();

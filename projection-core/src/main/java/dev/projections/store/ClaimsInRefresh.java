@@ -33,19 +33,18 @@ public final class ClaimsInRefresh {
 
     /**
      * A drainer's turn of {@code projection} in one transaction, under one token: those of {@code keys} that are due
-     * and unleased, then, when {@code look}, due marks of priority {@code fromPriority} or lower in claim order
-     * ({@link PendingQueue#REBUILD}: a rebuild's share), up to {@code limit} marks in all: every claimed row stays
-     * locked until the transaction ends, so the batch holds no more than the admission counted.
+     * and unleased, then, when {@code look}, due marks of priority {@code fromPriority} or lower in claim order: up to
+     * {@code limit} rebuild marks for {@link PendingQueue#REBUILD} (a rebuild's share), else up to {@code limit} in all.
      */
     public List<ClaimedMark> claimTurn(Connection connection, String projection, List<MarkKey> keys, int limit,
                                        boolean look, int fromPriority, Instant now, Duration lease, String token)
             throws SQLException {
         List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
                 : queue.claimKeys(connection, keys, List.of(projection), now, lease, token, true));
-        int asked = limit - claimed.size(); // at most limit rows held however many were handed
+        int asked = fromPriority == PendingQueue.REBUILD ? limit : limit - claimed.size();
         if (look && asked > 0) {
-            claimed.addAll(queue.claimDueInRefresh(connection, List.of(projection), now, lease, token, asked,
-                    fromPriority));
+            claimed.addAll(queue.claimDue(connection, List.of(projection), now, lease, token, asked, fromPriority,
+                    true));
         }
         return claimed;
     }

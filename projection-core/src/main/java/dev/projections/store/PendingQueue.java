@@ -143,18 +143,20 @@ public abstract class PendingQueue {
      */
     public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
                                       Duration lease, String token, int limit, int fromPriority) throws SQLException {
+        return claimDue(connection, projections, now, lease, token, limit, fromPriority, false);
+    }
+
+    /** {@link #claimDue}, in the transaction that refreshes and acks what it claims ({@link #claimStatementInRefresh}). */
+    List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now, Duration lease,
+                               String token, int limit, int fromPriority, boolean inRefreshTransaction)
+            throws SQLException {
         if (projections.isEmpty() || limit < 1) {
             return List.of();
         }
-        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority)) {
+        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority,
+                inRefreshTransaction)) {
             return claim(connection, select, now, lease, token);
         }
-    }
-
-    /** {@link #claimDue} in the transaction that refreshes what it claims ({@link ClaimsInRefresh}): the same here. */
-    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
-                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
-        return claimDue(connection, projections, now, lease, token, limit, fromPriority);
     }
 
     /**
@@ -163,10 +165,11 @@ public abstract class PendingQueue {
      * {@link #CLAIM_CANDIDATES}.
      */
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
-                                      int fromPriority) throws SQLException {
-        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()),
-                "\n   AND priority >= ?", "priority, available_at", dialect.firstRows(limit)) + lockClause();
-        PreparedStatement select = connection.prepareStatement(claimStatement(lockingRead(connection, sql)));
+                                      int fromPriority, boolean inRefreshTransaction) throws SQLException {
+        String sql = lockingRead(connection, CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()),
+                "\n   AND priority >= ?", "priority, available_at", dialect.firstRows(limit)) + lockClause());
+        PreparedStatement select = connection.prepareStatement(inRefreshTransaction ? claimStatementInRefresh(sql)
+                : claimStatement(sql));
         int i = 1 + claimParameters();
         for (String projection : projections) {
             select.setString(i++, projection);

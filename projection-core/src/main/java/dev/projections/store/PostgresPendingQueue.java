@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -128,8 +127,11 @@ final class PostgresPendingQueue extends PendingQueue {
              WHERE tableoid = ?::oid AND ctid = ?::tid AND generation = ? AND claim_token = ?
             """;
 
-    /* The acks of rows this transaction claimed and holds (ClaimsInRefresh): by address, one statement per table, with
-     * no lock in key order: no new lock is taken, so no cycle can close here (docs/design.md D59). */
+    /*
+     * The acks of rows this transaction claimed and holds (ClaimsInRefresh): nobody could change them since, so they go
+     * by address in one statement per table, without the lock in key order the other acks need (the rows are locked
+     * already; no new lock is taken, so no cycle can close here).
+     */
     static final String DELETE_HELD_ROWS = """
             DELETE FROM projection_pending
              WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[]) AND claim_token = ?
@@ -284,25 +286,7 @@ final class PostgresPendingQueue extends PendingQueue {
 
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
-                                      int fromPriority) throws SQLException {
-        return prepareClaimDue(connection, projections, now, limit, fromPriority, false);
-    }
-
-    /** With the statement of a claim in the refresh's transaction: bounded lock waits, the commit left as it is. */
-    @Override
-    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
-                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
-        if (projections.isEmpty() || limit < 1) {
-            return List.of();
-        }
-        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority, true)) {
-            return claim(connection, select, now, lease, token);
-        }
-    }
-
-    private PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now,
-                                              int limit, int fromPriority, boolean inRefreshTransaction)
-            throws SQLException {
+                                      int fromPriority, boolean inRefreshTransaction) throws SQLException {
         PreparedStatement select = connection.prepareStatement(inRefreshTransaction
                 ? claimStatementInRefresh(CLAIM_DUE) : claimStatement(CLAIM_DUE));
         int i = 1 + claimParameters();

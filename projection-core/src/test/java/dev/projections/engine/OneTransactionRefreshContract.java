@@ -14,8 +14,6 @@ import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.AckOutcome;
-import dev.projections.store.ClaimedMark;
 import dev.projections.store.Tables;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -36,12 +34,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
@@ -382,7 +378,7 @@ abstract class OneTransactionRefreshContract {
     void aTurnOfSeveralKeysIsClaimedRefreshedAndAckedInOneTransaction() throws Exception {
         Engine engine = engine(Map.of());
         List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
-        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
         atRefreshStart = () -> {
             for (MarkKey key : keys) {
                 claimsSeenMeanwhile.add(String.valueOf(claimToken(key)));
@@ -404,7 +400,7 @@ abstract class OneTransactionRefreshContract {
         Engine engine = engine(Map.of());
         List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
         AtomicInteger failures = new AtomicInteger();
-        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
         atRefreshEnd = () -> {
             if (failures.getAndIncrement() == 1) {
@@ -432,7 +428,7 @@ abstract class OneTransactionRefreshContract {
                 connection.commit();
             }
         }
-        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(1))));
 
         engine.drainers().committed(keys);
@@ -443,14 +439,14 @@ abstract class OneTransactionRefreshContract {
 
     @Test
     void aBatchOfMarksWithTenantsUnderATenantScopeGoesTheOrdinaryWayAsItsTenant() throws Exception {
-        List<String> entered = new CopyOnWriteArrayList<>();
+        List<String> entered = new java.util.concurrent.CopyOnWriteArrayList<>();
         tenantScope = tenantId -> {
             entered.add(tenantId);
             return () -> { };
         };
         Engine engine = engine(Map.of());
         List<MarkKey> keys = List.of(mark("acme", "1"), mark("acme", "2"));
-        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
         atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
 
         engine.drainers().committed(keys);
@@ -458,138 +454,6 @@ abstract class OneTransactionRefreshContract {
         assertThat(claimsSeenMeanwhile).as("a committed claim: the transaction began as the tenant").doesNotContain("null");
         assertThat(entered).contains("acme");
         assertThat(log()).containsExactlyInAnyOrder("1", "2");
-    }
-
-    /**
-     * A batch's rows stay locked until it commits, so its claim must lock no row it does not claim: a mark leased to
-     * another worker, which the due claim passes over, is acked by that worker meanwhile without waiting for the batch
-     * (MariaDB's locking read through the claim index kept such rows locked, docs/pitfalls.md #94).
-     */
-    @Test
-    void aBatchLocksNoMarkItPassedOverSoAnotherWorkersAckNeverWaitsForIt() throws Exception {
-        Engine engine = engine(Map.of());
-        MarkKey leased = mark("0");
-        ClaimedMark othersClaim;
-        try (Connection connection = connect()) {
-            connection.setAutoCommit(false);
-            othersClaim = store().queue().claimKeys(connection, List.of(leased), List.of(PROJECTION), clock.instant(),
-                    Duration.ofMinutes(2), "another-worker").get(0);
-            connection.commit();
-        }
-        mark("1");
-        mark("2");
-        AtomicReference<Long> ackSession = new AtomicReference<>();
-        AtomicReference<CompletableFuture<AckOutcome>> ack = new AtomicReference<>();
-        AtomicBoolean ackDoneWhileTheBatchRan = new AtomicBoolean();
-        atRefreshStart = () -> {
-            if (ack.get() != null) {
-                return;
-            }
-            ack.set(CompletableFuture.supplyAsync(() -> {
-                try (Connection connection = connect()) {
-                    connection.setAutoCommit(false);
-                    ackSession.set(sessionId(connection));
-                    AckOutcome outcome = store().queue().ack(connection, othersClaim, clock.instant());
-                    connection.commit();
-                    return outcome;
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, threads));
-            try (Connection observer = connect()) {
-                awaitTrue("the other worker's ack ended or waits",
-                        () -> ack.get().isDone() || ackSession.get() != null && isWaitingForALock(observer, ackSession.get()));
-            }
-            ackDoneWhileTheBatchRan.set(ack.get().isDone()); // noted, not asserted: the engine would catch the error
-        };
-
-        engine.refresh().drain(); // a look at due marks, in one transaction
-
-        assertThat(ackDoneWhileTheBatchRan).as("the other worker's ack ended while the batch held its rows").isTrue();
-        assertThat(ack.get().get()).isEqualTo(AckOutcome.SUCCESS);
-        assertThat(log()).containsExactlyInAnyOrder("1", "2");
-    }
-
-    @Test
-    void aBusinessCommitOfAKeyInABatchWaitsForTheBatchAndMarksItAnew() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"));
-        CountDownLatch refreshing = new CountDownLatch(1);
-        CountDownLatch finish = new CountDownLatch(1);
-        atRefreshStart = () -> {
-            refreshing.countDown();
-            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        };
-        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.drainers().committed(keys), threads);
-        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        AtomicReference<Long> businessSession = new AtomicReference<>();
-        CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
-            try (Connection connection = connect()) {
-                connection.setAutoCommit(false);
-                businessSession.set(sessionId(connection));
-                // due in a minute of the engine's clock: no drainer takes it before the test looks at it
-                store().queue().upsert(connection, List.of(keys.get(1)), PendingQueue.LIVE, clock.instant().plusSeconds(60));
-                connection.commit();
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-        }, threads);
-        try (Connection observer = connect()) {
-            awaitTrue("the business commit waits for the batch's row",
-                    () -> businessSession.get() != null && isWaitingForALock(observer, businessSession.get()));
-        }
-        assertThat(business).as("waiting for the batch's commit").isNotDone();
-
-        finish.countDown();
-        business.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        drains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-
-        assertThat(log()).as("the batch committed").containsExactlyInAnyOrder("1", "2");
-        assertThat(markOf(keys.get(0))).as("acked").isNull();
-        Object[] mark = markOf(keys.get(1));
-        assertThat(mark).as("the business commit's mark, not lost").isNotNull();
-        assertThat(mark[1]).as("unclaimed").isNull();
-    }
-
-    @Test
-    void aLoneMarkOfALookWhoseRefreshFailsIsRecordedOnceWithoutASecondRefresh() throws Exception {
-        Engine engine = engine(Map.of());
-        MarkKey key = mark("1");
-        atRefreshEnd = () -> {
-            throw new NonRetryableRefreshException("order 1 cannot be indexed");
-        };
-
-        engine.refresh().drain(); // a look at due marks: a batch, of one mark
-
-        assertThat(refreshesBegun).as("one refresh for one attempt").hasValue(1);
-        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
-                "SELECT COUNT(*) FROM projection_pending WHERE entity_id = '1' AND parked_at IS NOT NULL");
-             ResultSet rows = select.executeQuery()) {
-            rows.next();
-            assertThat(rows.getLong(1)).as("parked at once").isEqualTo(1);
-        }
-        assertThat(log()).isEmpty();
-    }
-
-    @Test
-    void aKeyMarkedAgainWhileItsBatchRanIsRefreshedAgain() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
-        AtomicInteger refreshes = new AtomicInteger();
-        atRefreshEnd = () -> {
-            if (refreshes.incrementAndGet() == 2) { // "2" changed again while the batch ran: its row moves
-                store().queue().upsert(JdbcTransactions.current(), List.of(keys.get(1)), PendingQueue.LIVE,
-                        clock.instant());
-            }
-        };
-
-        engine.drainers().committed(keys);
-
-        assertThat(log()).as("the change's key refreshed once more, not acked as claimed")
-                .containsExactlyInAnyOrder("1", "2", "3", "2");
-        for (MarkKey key : keys) {
-            assertThat(markOf(key)).isNull();
-        }
     }
 
     @Test
