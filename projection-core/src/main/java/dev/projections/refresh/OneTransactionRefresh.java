@@ -7,20 +7,11 @@ import dev.projections.config.Settings;
 import dev.projections.spi.RefreshTracing;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.ClaimsInRefresh;
 import dev.projections.store.PendingQueue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -68,17 +59,6 @@ final class OneTransactionRefresh {
     record Result(Ended ended, ClaimedMark mark, AckOutcome outcome, Throwable failure, Duration took) {
     }
 
-    /** A turn's batch refreshed in one transaction: what it claimed, in key order, each ack's outcome, the due marks. */
-    record Batch(List<ClaimedMark> claimed, List<AckOutcome> outcomes, int due, int asked) {
-    }
-
-    /** Rolls a batch's transaction back before any refresh: its marks go the ordinary way. */
-    private static final class NotInOne extends RuntimeException {
-        NotInOne() {
-            super("not in one transaction", null, false, false);
-        }
-    }
-
     /** Told of a refresh that committed, as every path tells it. */
     @FunctionalInterface
     interface Committed {
@@ -86,9 +66,6 @@ final class OneTransactionRefresh {
     }
 
     private final PendingQueue queue;
-    private final ClaimsInRefresh claims;
-    /** Projections whose marks came with tenants while a tenant scope is deployed: their batches go the ordinary way. */
-    private final Set<String> tenantsSeen = ConcurrentHashMap.newKeySet();
     private final Transactions transactions;
     private final Clock clock;
     private final Settings settings;
@@ -107,7 +84,6 @@ final class OneTransactionRefresh {
                           RefreshTracing tracing, boolean databaseAllows, boolean databaseDefault,
                           ApplicationCallbacks callbacks, Committed committed, RefreshTimes times) {
         this.queue = queue;
-        this.claims = new ClaimsInRefresh(queue);
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
@@ -152,7 +128,7 @@ final class OneTransactionRefresh {
         try {
             outcome = TenantScoped.run(tenantScope, key.tenantId(),
                     () -> transactions.inNewTransaction(timeout, connection -> {
-                        ClaimedMark mark = claims.claim(connection, key, clock.instant(), lease, token);
+                        ClaimedMark mark = queue.claimToRefresh(connection, key, clock.instant(), lease, token);
                         if (mark == null) {
                             return null;
                         }
@@ -178,90 +154,5 @@ final class OneTransactionRefresh {
         Instant committedAt = clock.instant();
         committed.refreshed(claimed.get(), outcome, committedAt, Duration.between(start, committedAt));
         return new Result(Ended.REFRESHED, claimed.get(), outcome, null, null);
-    }
-
-    /**
-     * Whether a turn of {@code projection} claiming up to {@code limit} marks goes as one batch in one transaction
-     * (docs/design.md D59): as a lone key ({@link #applies}), and a whole batch's refresh typically within
-     * {@link #LONGEST_TYPICAL_REFRESH}, since its rows are held that long; not where its marks came with tenants while
-     * a tenant scope is deployed (a transaction is entered as one tenant, before it begins).
-     */
-    boolean appliesToBatch(String projection, int limit) {
-        return applies(projection) && !tenantsSeen.contains(projection)
-                && times.typicallyWithin(projection, LONGEST_TYPICAL_REFRESH.dividedBy(Math.max(1, limit)));
-    }
-
-    /**
-     * A drainer's turn in one transaction: the handed {@code keys}, then due marks up to {@code limit} when
-     * {@code look} (of priority {@code fromPriority} or lower), claimed, refreshed one tenant's group at a time as the
-     * ordinary path refreshes a batch, and acked on the rows the claim holds; {@code null} when it rolled back, the
-     * marks as they were, to be claimed the ordinary way. A batch with a retry in it rolls back before any refresh: a
-     * failure is recorded the ordinary way, one mark at a time.
-     */
-    Batch refreshBatch(String projection, List<MarkKey> keys, int limit, boolean look, int fromPriority) {
-        Projection refreshed = catalog.byName(projection);
-        Duration lease = leases.of(projection);
-        Duration timeout = lease.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                : lease.dividedBy(2); // as in refresh(MarkKey)
-        String token = UUID.randomUUID().toString();
-        Set<MarkKey> handed = new HashSet<>(keys);
-        Instant start = clock.instant();
-        int[] claimedCount = {0};
-        Batch done;
-        try {
-            done = transactions.inNewTransaction(timeout, connection -> {
-                List<ClaimedMark> claimed = new ArrayList<>(claims.claimTurn(connection, projection, keys, limit,
-                        look, fromPriority, clock.instant(), lease, token));
-                claimedCount[0] = claimed.size();
-                int fromKeys = (int) claimed.stream().filter(mark -> handed.contains(mark.key())).count();
-                if (claimed.isEmpty()) {
-                    return new Batch(List.of(), List.of(), 0, limit - fromKeys);
-                }
-                if (claimed.stream().anyMatch(mark -> mark.attempts() > 0) || !enterable(projection, claimed)) {
-                    throw new NotInOne();
-                }
-                claimed.sort(Comparator.comparing(ClaimedMark::key));
-                for (List<String> ids : idsByTenant(claimed).values()) {
-                    if (ids.size() == 1) {
-                        refreshed.refresh(ids.get(0));
-                    } else {
-                        refreshed.refreshAll(ids);
-                    }
-                }
-                return new Batch(claimed, claims.ack(connection, claimed, clock.instant()),
-                        claimed.size() - fromKeys, limit - fromKeys);
-            });
-        } catch (NotInOne notHere) {
-            return null;
-        } catch (Exception | LinkageError | AssertionError e) {
-            LOG.log(Level.FINE, "a batch of " + projection + " in one transaction rolled back; it is claimed again", e);
-            if (claimedCount[0] > 0) {
-                times.took(projection, Duration.between(start, clock.instant()).dividedBy(claimedCount[0]));
-            }
-            return null;
-        }
-        // committed and acked: each mark's refresh ends as on the ordinary path, the batch's time shared by its marks
-        Instant committedAt = clock.instant();
-        for (int i = 0; i < done.claimed().size(); i++) {
-            committed.refreshed(done.claimed().get(i), done.outcomes().get(i), committedAt,
-                    Duration.between(start, committedAt).dividedBy(done.claimed().size()));
-        }
-        return done;
-    }
-
-    /** Whether {@code claimed} may be refreshed in a transaction begun without entering a tenant scope. */
-    private boolean enterable(String projection, List<ClaimedMark> claimed) {
-        if (tenantScope == TenantScope.NONE || claimed.stream().allMatch(mark -> mark.key().tenantId().isEmpty())) {
-            return true;
-        }
-        tenantsSeen.add(projection);
-        return false;
-    }
-
-    private static Map<String, List<String>> idsByTenant(List<ClaimedMark> sorted) {
-        Map<String, List<String>> ids = new LinkedHashMap<>();
-        sorted.forEach(mark -> ids.computeIfAbsent(mark.key().tenantId(), tenant -> new ArrayList<>())
-                .add(mark.key().entityId()));
-        return ids;
     }
 }

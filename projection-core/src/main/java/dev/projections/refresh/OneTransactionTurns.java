@@ -3,7 +3,6 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.PendingQueue;
 import java.util.List;
 import java.util.Set;
 
@@ -88,37 +87,5 @@ final class OneTransactionTurns {
         }
         look.lookAgain(); // backing off: due again later
         return Claim.SHORT;
-    }
-
-    /**
-     * A turn's batch claimed, refreshed and acked in one transaction (docs/design.md D59) when the projection goes that
-     * way: the handed {@code keys}, then due marks when {@code look} is given (only rebuild marks for a
-     * {@code rebuildShare}); the batch as refreshed, or {@code null} when the turn goes the ordinary way (nothing
-     * claimed then: a rollback leaves the marks as they were).
-     */
-    ClaimedBatch batch(String projection, List<MarkKey> keys, int batchSize, DueLook look, boolean rebuildShare) {
-        if (!refresher.oneTransaction().appliesToBatch(projection, batchSize)) {
-            return null;
-        }
-        long begun = look == null ? 0 : look.begin();
-        OneTransactionRefresh.Batch done;
-        inFlight.batchBegins(batchSize);
-        inFlight.refreshBegins();
-        try {
-            done = refresher.oneTransaction().refreshBatch(projection, keys, batchSize, look != null || rebuildShare,
-                    rebuildShare ? PendingQueue.REBUILD : PendingQueue.LIVE);
-        } finally {
-            inFlight.refreshEnds();
-            inFlight.batchEnds(batchSize);
-        }
-        if (done == null) {
-            return null;
-        }
-        if (look != null && !rebuildShare) {
-            look.looked(begun, done.due(), done.asked());
-        }
-        ClaimedBatch batch = new ClaimedBatch(done.claimed());
-        batch.refreshedAsClaimed((int) done.outcomes().stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
-        return batch;
     }
 }

@@ -228,9 +228,8 @@ public final class RefreshEngine {
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
         boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
-        boolean inOneTried = !turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
-                && refresher.oneTransaction().applies(projection);
-        if (inOneTried) {
+        if (!turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
+                && refresher.oneTransaction().applies(projection)) {
             Claim inOne = oneTransaction.take(projection, turn.keys().get(0), batchSize, look, lookAtDue,
                     lookBeforeEnding);
             if (inOne != null) {
@@ -238,19 +237,12 @@ public final class RefreshEngine {
             }
             // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
         }
-        // a lone key that rolled back above goes the ordinary way; any other turn may go in one transaction (D59)
-        ClaimedBatch inOne = inOneTried ? null
-                : oneTransaction.batch(projection, turn.keys(), batchSize, lookAtDue ? look : null, rebuildShare);
         List<ClaimedMark> claimed;
-        if (inOne != null) {
-            claimed = inOne.marks();
-        } else if (rebuildShare) {
+        if (rebuildShare) {
             // the run's turn beside a live backlog: its handed keys and a batch of its rebuild marks, no live due marks
             claimed = claimer.claimRebuildShare(projection, turn.keys(), batchSize);
         } else {
             claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
-        }
-        if (!rebuildShare) {
             pacing.liveClaimed(projection, claimed, batchSize);
         }
         // the last statement a drainer sends for a projection before it ends is a look that found nothing due
@@ -279,14 +271,12 @@ public final class RefreshEngine {
             handoff.askForDueLook(Set.of(projection)); // a backlog: its next turn looks again
             backlogFound.run();
         }
-        ClaimedBatch batch = inOne != null ? inOne : new ClaimedBatch(claimed);
-        if (inOne == null) {
-            inFlight.batchBegins(claimed.size());
-            try {
-                refresher.process(batch, () -> System.nanoTime() > turnEnds);
-            } finally {
-                inFlight.batchEnds(claimed.size());
-            }
+        ClaimedBatch batch = new ClaimedBatch(claimed);
+        inFlight.batchBegins(claimed.size());
+        try {
+            refresher.process(batch, () -> System.nanoTime() > turnEnds);
+        } finally {
+            inFlight.batchEnds(claimed.size());
         }
         if (!batch.allRefreshedAsClaimed()) {
             look.lookAgain(); // given back, re-marked or failed: due again now or after a backoff

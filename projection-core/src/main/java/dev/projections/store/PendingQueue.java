@@ -143,18 +143,10 @@ public abstract class PendingQueue {
      */
     public List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now,
                                       Duration lease, String token, int limit, int fromPriority) throws SQLException {
-        return claimDue(connection, projections, now, lease, token, limit, fromPriority, false);
-    }
-
-    /** {@link #claimDue}, in the transaction that refreshes and acks what it claims ({@link #claimStatementInRefresh}). */
-    List<ClaimedMark> claimDue(Connection connection, Collection<String> projections, Instant now, Duration lease,
-                               String token, int limit, int fromPriority, boolean inRefreshTransaction)
-            throws SQLException {
         if (projections.isEmpty() || limit < 1) {
             return List.of();
         }
-        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority,
-                inRefreshTransaction)) {
+        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority)) {
             return claim(connection, select, now, lease, token);
         }
     }
@@ -165,11 +157,10 @@ public abstract class PendingQueue {
      * {@link #CLAIM_CANDIDATES}.
      */
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
-                                      int fromPriority, boolean inRefreshTransaction) throws SQLException {
-        String sql = lockingRead(connection, CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()),
-                "\n   AND priority >= ?", "priority, available_at", dialect.firstRows(limit)) + lockClause());
-        PreparedStatement select = connection.prepareStatement(inRefreshTransaction ? claimStatementInRefresh(sql)
-                : claimStatement(sql));
+                                      int fromPriority) throws SQLException {
+        String sql = CLAIM_CANDIDATES.formatted(rowAddress(), placeholders(projections.size()),
+                "\n   AND priority >= ?", "priority, available_at", dialect.firstRows(limit)) + lockClause();
+        PreparedStatement select = connection.prepareStatement(claimStatement(lockingRead(connection, sql)));
         int i = 1 + claimParameters();
         for (String projection : projections) {
             select.setString(i++, projection);
@@ -186,7 +177,21 @@ public abstract class PendingQueue {
         return claimKeys(connection, keys, projections, now, lease, token, false);
     }
 
-    List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys,
+    /**
+     * Claims {@code key}, if it is due and unleased, in the transaction that goes on to refresh and ack it
+     * (docs/design.md D53); {@code null} when it is not claimable. Its row lock, held until that transaction ends,
+     * keeps every other worker off the key, and its lease is never seen by another transaction: the ack deletes the
+     * row, a rollback takes the lease back with everything else. What the claim sets for the rest of the transaction
+     * is {@link #claimStatementInRefresh}'s.
+     */
+    public ClaimedMark claimToRefresh(Connection connection, MarkKey key, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> claimed = claimKeys(connection, List.of(key), List.of(key.projection()), now, lease, token,
+                true);
+        return claimed.isEmpty() ? null : claimed.get(0);
+    }
+
+    private List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token,
                                         boolean inRefreshTransaction) throws SQLException {
         if (keys.isEmpty() || projections.isEmpty()) {
@@ -280,7 +285,10 @@ public abstract class PendingQueue {
         return candidates;
     }
 
-    /** {@link #claimStatement} in the transaction that refreshes what it claims ({@link ClaimsInRefresh}): the same. */
+    /**
+     * {@link #claimStatement} for a claim in the transaction that refreshes what it claims ({@link #claimToRefresh}):
+     * here the same, as it sets nothing for the rest of the transaction.
+     */
     String claimStatementInRefresh(String candidates) {
         return claimStatement(candidates);
     }
@@ -333,11 +341,6 @@ public abstract class PendingQueue {
             outcomes.add(ack(connection, mark, now));
         }
         return outcomes;
-    }
-
-    /** The acks of marks claimed in this very transaction ({@link ClaimsInRefresh}), in key order: as {@link #ackAll}. */
-    List<AckOutcome> ackHeld(Connection connection, List<ClaimedMark> sortedMarks, Instant now) throws SQLException {
-        return ackAll(connection, sortedMarks, now);
     }
 
     /**

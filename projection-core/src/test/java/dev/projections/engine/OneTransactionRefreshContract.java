@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
-import dev.projections.TenantScope;
 import dev.projections.NonRetryableRefreshException;
 import dev.projections.Projection;
 import dev.projections.config.ProjectionSettings;
@@ -93,8 +92,6 @@ abstract class OneTransactionRefreshContract {
     /** What the projection does at the start and the end of each refresh (a latch, a kill). */
     protected volatile ThrowingRunnable atRefreshStart = () -> { };
     private volatile ThrowingRunnable atRefreshEnd = () -> { };
-    /** The instances' tenant scope: none unless a test sets one. */
-    private volatile TenantScope tenantScope = TenantScope.NONE;
     /** What a connection does when its transaction commits, once. */
     private final AtomicReference<ThrowingRunnable> atNextCommit = new AtomicReference<>();
     private final AtomicInteger refreshesBegun = new AtomicInteger();
@@ -372,137 +369,6 @@ abstract class OneTransactionRefreshContract {
         }
     }
 
-    // --- a turn's batch in one transaction (docs/design.md D59)
-
-    @Test
-    void aTurnOfSeveralKeysIsClaimedRefreshedAndAckedInOneTransaction() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
-        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
-        atRefreshStart = () -> {
-            for (MarkKey key : keys) {
-                claimsSeenMeanwhile.add(String.valueOf(claimToken(key)));
-            }
-        };
-
-        engine.drainers().committed(keys);
-
-        assertThat(claimsSeenMeanwhile).as("claim tokens another transaction sees during the refreshes")
-                .hasSize(9).containsOnly("null");
-        assertThat(log()).containsExactlyInAnyOrder("1", "2", "3");
-        for (MarkKey key : keys) {
-            assertThat(markOf(key)).as("acked").isNull();
-        }
-    }
-
-    @Test
-    void aBatchWhoseRefreshFailsRollsBackWholeAndItsKeysGoTheOrdinaryWay() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
-        AtomicInteger failures = new AtomicInteger();
-        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
-        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
-        atRefreshEnd = () -> {
-            if (failures.getAndIncrement() == 1) {
-                throw new IllegalStateException("the second refresh of the batch fails, once");
-            }
-        };
-
-        engine.drainers().committed(keys);
-
-        assertThat(log()).as("each key once: the rolled-back batch wrote nothing").containsExactlyInAnyOrder("1", "2", "3");
-        assertThat(claimsSeenMeanwhile.subList(0, 2)).as("the batch in one transaction").containsOnly("null");
-        assertThat(claimsSeenMeanwhile.get(2)).as("then the ordinary way: a committed claim").isNotEqualTo("null");
-        for (MarkKey key : keys) {
-            assertThat(markOf(key)).as("acked, no failure recorded").isNull();
-        }
-    }
-
-    @Test
-    void aBatchWithARetryInItGoesTheOrdinaryWay() throws Exception {
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"));
-        try (Connection connection = connect(); Statement update = connection.createStatement()) {
-            update.executeUpdate("UPDATE projection_pending SET attempts = 1 WHERE entity_id = '2'");
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-        }
-        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
-        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(1))));
-
-        engine.drainers().committed(keys);
-
-        assertThat(claimsSeenMeanwhile).as("a committed claim before each refresh").doesNotContain("null");
-        assertThat(log()).containsExactlyInAnyOrder("1", "2");
-    }
-
-    @Test
-    void aBatchOfMarksWithTenantsUnderATenantScopeGoesTheOrdinaryWayAsItsTenant() throws Exception {
-        List<String> entered = new java.util.concurrent.CopyOnWriteArrayList<>();
-        tenantScope = tenantId -> {
-            entered.add(tenantId);
-            return () -> { };
-        };
-        Engine engine = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("acme", "1"), mark("acme", "2"));
-        List<String> claimsSeenMeanwhile = new java.util.concurrent.CopyOnWriteArrayList<>();
-        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
-
-        engine.drainers().committed(keys);
-
-        assertThat(claimsSeenMeanwhile).as("a committed claim: the transaction began as the tenant").doesNotContain("null");
-        assertThat(entered).contains("acme");
-        assertThat(log()).containsExactlyInAnyOrder("1", "2");
-    }
-
-    @Test
-    void anInstanceThatDiesInTheMiddleOfABatchLeavesEveryMarkForAnotherAtOnce() throws Exception {
-        AtomicInteger refreshes = new AtomicInteger();
-        diesInABatchAndAnotherRefreshes(() -> atRefreshStart = () -> {
-            if (refreshes.incrementAndGet() == 2) {
-                killTheRefreshAndDie();
-            }
-        });
-    }
-
-    @Test
-    void anInstanceThatDiesAfterABatchsAckBeforeItsCommitLeavesEveryMarkForAnotherAtOnce() throws Exception {
-        AtomicInteger refreshes = new AtomicInteger();
-        diesInABatchAndAnotherRefreshes(() -> atRefreshEnd = () -> {
-            if (refreshes.incrementAndGet() == 3) {
-                atNextCommit.set(this::killTheRefreshAndDie);
-            }
-        });
-    }
-
-    private void diesInABatchAndAnotherRefreshes(Runnable armKillPoint) throws Exception {
-        Engine dying = engine(Map.of());
-        List<MarkKey> keys = List.of(mark("1"), mark("2"), mark("3"));
-        List<Object[]> before = new ArrayList<>();
-        for (MarkKey key : keys) {
-            before.add(markOf(key));
-        }
-        armKillPoint.run();
-
-        assertThatThrownBy(() -> dying.drainers().committed(keys)).isInstanceOf(InstanceDied.class);
-
-        assertThat(log()).as("nothing of the batch written").isEmpty();
-        for (int i = 0; i < keys.size(); i++) {
-            assertThat(markOf(keys.get(i))).as("the mark as it was: attempts, claim, error, due")
-                    .containsExactly(before.get(i));
-        }
-        atRefreshStart = () -> { };
-        atRefreshEnd = () -> { };
-        atNextCommit.set(null);
-        Engine other = unwarmed(oneTransactionOn());
-        other.drainers().committed(keys); // the clock has not moved: no lease to wait for
-        assertThat(log()).containsExactlyInAnyOrder("1", "2", "3");
-        for (MarkKey key : keys) {
-            assertThat(markOf(key)).isNull();
-        }
-    }
-
     /**
      * {@code key} handed to {@code engine} on another thread, returning once its refresh has begun; the refresh goes on
      * when {@code finish} is counted down, and the drainer's end is the returned future's.
@@ -581,7 +447,6 @@ abstract class OneTransactionRefreshContract {
                 .store(store())
                 .container(PlainContainer.on(dataSource, Runnable::run)
                         .transactions(new JdbcTransactions(dataSource))
-                        .tenantScope(tenantScope)
                         .clock(clock))
                 .settings(resolved)
                 .projections(new ProjectionCatalog() {
@@ -640,11 +505,7 @@ abstract class OneTransactionRefreshContract {
     }
 
     protected MarkKey mark(String id) throws SQLException {
-        return mark("", id);
-    }
-
-    protected MarkKey mark(String tenant, String id) throws SQLException {
-        MarkKey key = new MarkKey(PROJECTION, tenant, id);
+        MarkKey key = new MarkKey(PROJECTION, "", id);
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant());
