@@ -98,6 +98,7 @@ export default defineConfig({
           { text: 'How far one database goes', link: '/docs/scaling' },
           { text: 'Performance', link: '/docs/guide/performance' },
           { text: 'Benchmarks', link: '/docs/BENCHMARKS' },
+          { text: 'Benchmarks: history', link: '/docs/benchmarks-history' },
           { text: 'Upgrading', link: '/docs/guide/upgrading' },
           { text: 'Changelog', link: '/CHANGELOG' },
         ],

@@ -121,12 +121,13 @@ public final class SettingsReference {
                     + "refreshes within it (a projection cannot switch off a global objective: leave the global key "
                     + "unset and set it per projection)"),
             new Key("projection.one-transaction", "the database's: on for PostgreSQL, off for MariaDB", true,
-                    "a committed key alone in its drainer's turn is claimed, refreshed and acked in one transaction: "
-                    + "one commit less before the read model is current. Only for projections whose refreshes take at "
-                    + "most 50 ms (measured), not when refreshes are traced, never on H2. A business commit of that "
-                    + "key meanwhile waits for the refresh's commit; on MariaDB turn it on only for projections whose "
-                    + "refresh takes no lock a business transaction may hold (docs/contract.md §4, step 7; "
-                    + "docs/pitfalls.md #96)"),
+                    "a committed key alone in its drainer's turn, and a rebuild's batch, is claimed, refreshed and "
+                    + "acked in one transaction: one commit less before the read model is current, and a rebuild "
+                    + "with one write per mark fewer. Only for projections whose "
+                    + "refreshes take at most 50 ms (measured; for a batch, the whole batch), not when refreshes are "
+                    + "traced, never on H2. A business commit of such a key meanwhile waits for the refresh's commit; "
+                    + "on MariaDB turn it on only for projections whose refresh takes no lock a business transaction "
+                    + "may hold (docs/contract.md §4, steps 7 and 8; docs/pitfalls.md #96)"),
             new Key("projection.await-max-waiters", "`32`", false,
                     "threads of this instance that may wait for the refresh of their own commits at once ([Read your "
                     + "writes](using.md#read-your-writes)); one more is answered \"not waited\" at once; `0` turns waits "

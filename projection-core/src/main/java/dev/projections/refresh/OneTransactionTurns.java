@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import dev.projections.MarkKey;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
+import dev.projections.store.PendingQueue;
 import java.util.List;
 import java.util.Set;
 
@@ -87,5 +88,49 @@ final class OneTransactionTurns {
         }
         look.lookAgain(); // backing off: due again later
         return Claim.SHORT;
+    }
+
+    /**
+     * A turn's batch claimed, refreshed and acked in one transaction (docs/design.md D59) when the projection goes that
+     * way: the handed {@code keys}, then due marks when {@code lookAtDue} (only rebuild marks for a
+     * {@code rebuildShare}); the batch as refreshed (or, for one mark whose refresh threw, as its failure was recorded),
+     * or {@code null} when the turn goes the ordinary way (nothing claimed then: a rollback leaves the marks as they
+     * were).
+     */
+    ClaimedBatch batch(String projection, List<MarkKey> keys, int batchSize, DueLook look, boolean lookAtDue,
+                       boolean rebuildShare, Set<String> lookBeforeEnding) {
+        if (keys.isEmpty() && !lookAtDue && !rebuildShare
+                || !refresher.oneTransaction().appliesToBatch(projection, batchSize)) {
+            return null;
+        }
+        long begun = look.begin();
+        OneTransactionRefresh.Batch done;
+        inFlight.refreshBegins(); // no claim is held outside the transaction: none counted (InFlight.batchBegins)
+        try {
+            done = refresher.oneTransaction().refreshBatch(projection, keys, batchSize, lookAtDue || rebuildShare,
+                    rebuildShare ? PendingQueue.REBUILD : PendingQueue.LIVE);
+        } finally {
+            inFlight.refreshEnds();
+        }
+        if (done == null) {
+            return null;
+        }
+        if (done.failure() != null) {
+            // one mark, whose refresh threw: recorded once, as a lone key's (or the ordinary way when not its own doing)
+            ClaimedMark mark = done.claimed().get(0);
+            if (refresher.isBackPressure(projection, done.failure()) || Transient.is(done.failure())) {
+                return null;
+            }
+            Claim recorded = recordFailureOfOneTransaction(projection, mark.key(),
+                    new OneTransactionRefresh.Result(OneTransactionRefresh.Ended.ROLLED_BACK, mark, null,
+                            done.failure(), done.took()), batchSize, look, lookBeforeEnding);
+            return new ClaimedBatch(recorded == Claim.EMPTY ? List.of() : List.of(mark));
+        }
+        if (lookAtDue && !rebuildShare && done.asked() > 0) {
+            look.looked(begun, done.due(), done.asked());
+        }
+        ClaimedBatch batch = new ClaimedBatch(done.claimed());
+        batch.refreshedAsClaimed((int) done.outcomes().stream().filter(outcome -> outcome == AckOutcome.SUCCESS).count());
+        return batch;
     }
 }

@@ -228,8 +228,9 @@ public final class RefreshEngine {
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
         boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
-        if (!turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
-                && refresher.oneTransaction().applies(projection)) {
+        boolean inOneTried = !turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
+                && refresher.oneTransaction().applies(projection);
+        if (inOneTried) {
             Claim inOne = oneTransaction.take(projection, turn.keys().get(0), batchSize, look, lookAtDue,
                     lookBeforeEnding);
             if (inOne != null) {
@@ -237,12 +238,20 @@ public final class RefreshEngine {
             }
             // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
         }
+        // a rebuild's batch may go in one transaction (D59): a turn without handed keys (they are live), that looks
+        ClaimedBatch inOne = inOneTried || !turn.keys().isEmpty() ? null
+                : oneTransaction.batch(projection, turn.keys(), batchSize, look, lookAtDue, rebuildShare,
+                        lookBeforeEnding);
         List<ClaimedMark> claimed;
-        if (rebuildShare) {
+        if (inOne != null) {
+            claimed = inOne.marks();
+        } else if (rebuildShare) {
             // the run's turn beside a live backlog: its handed keys and a batch of its rebuild marks, no live due marks
             claimed = claimer.claimRebuildShare(projection, turn.keys(), batchSize);
         } else {
             claimed = claimer.claimTurn(projection, turn.keys(), batchSize, lookAtDue ? look : null);
+        }
+        if (!rebuildShare) {
             pacing.liveClaimed(projection, claimed, batchSize);
         }
         // the last statement a drainer sends for a projection before it ends is a look that found nothing due
@@ -271,12 +280,14 @@ public final class RefreshEngine {
             handoff.askForDueLook(Set.of(projection)); // a backlog: its next turn looks again
             backlogFound.run();
         }
-        ClaimedBatch batch = new ClaimedBatch(claimed);
-        inFlight.batchBegins(claimed.size());
-        try {
-            refresher.process(batch, () -> System.nanoTime() > turnEnds);
-        } finally {
-            inFlight.batchEnds(claimed.size());
+        ClaimedBatch batch = inOne != null ? inOne : new ClaimedBatch(claimed);
+        if (inOne == null) {
+            inFlight.batchBegins(claimed.size());
+            try {
+                refresher.process(batch, () -> System.nanoTime() > turnEnds);
+            } finally {
+                inFlight.batchEnds(claimed.size());
+            }
         }
         if (!batch.allRefreshedAsClaimed()) {
             look.lookAgain(); // given back, re-marked or failed: due again now or after a backoff

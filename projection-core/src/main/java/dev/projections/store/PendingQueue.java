@@ -151,6 +151,12 @@ public abstract class PendingQueue {
         }
     }
 
+    /** {@link #claimDue} in the transaction that refreshes what it claims ({@link ClaimsInRefresh}): the same here. */
+    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
+                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
+        return claimDue(connection, projections, now, lease, token, limit, fromPriority);
+    }
+
     /**
      * The query of due, unleased marks of {@code projections} (not paused), live first, oldest first, at most
      * {@code limit}: one {@code projection IN (…)} query here. Its result columns are those of
@@ -177,21 +183,7 @@ public abstract class PendingQueue {
         return claimKeys(connection, keys, projections, now, lease, token, false);
     }
 
-    /**
-     * Claims {@code key}, if it is due and unleased, in the transaction that goes on to refresh and ack it
-     * (docs/design.md D53); {@code null} when it is not claimable. Its row lock, held until that transaction ends,
-     * keeps every other worker off the key, and its lease is never seen by another transaction: the ack deletes the
-     * row, a rollback takes the lease back with everything else. What the claim sets for the rest of the transaction
-     * is {@link #claimStatementInRefresh}'s.
-     */
-    public ClaimedMark claimToRefresh(Connection connection, MarkKey key, Instant now, Duration lease, String token)
-            throws SQLException {
-        List<ClaimedMark> claimed = claimKeys(connection, List.of(key), List.of(key.projection()), now, lease, token,
-                true);
-        return claimed.isEmpty() ? null : claimed.get(0);
-    }
-
-    private List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys,
+    List<ClaimedMark> claimKeys(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token,
                                         boolean inRefreshTransaction) throws SQLException {
         if (keys.isEmpty() || projections.isEmpty()) {
@@ -285,10 +277,7 @@ public abstract class PendingQueue {
         return candidates;
     }
 
-    /**
-     * {@link #claimStatement} for a claim in the transaction that refreshes what it claims ({@link #claimToRefresh}):
-     * here the same, as it sets nothing for the rest of the transaction.
-     */
+    /** {@link #claimStatement} in the transaction that refreshes what it claims ({@link ClaimsInRefresh}): the same. */
     String claimStatementInRefresh(String candidates) {
         return claimStatement(candidates);
     }
@@ -341,6 +330,11 @@ public abstract class PendingQueue {
             outcomes.add(ack(connection, mark, now));
         }
         return outcomes;
+    }
+
+    /** The acks of marks claimed in this very transaction ({@link ClaimsInRefresh}), in key order: as {@link #ackAll}. */
+    List<AckOutcome> ackHeld(Connection connection, List<ClaimedMark> sortedMarks, Instant now) throws SQLException {
+        return ackAll(connection, sortedMarks, now);
     }
 
     /**

@@ -11,12 +11,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -124,6 +128,14 @@ final class PostgresPendingQueue extends PendingQueue {
              WHERE tableoid = ?::oid AND ctid = ?::tid AND generation = ? AND claim_token = ?
             """;
 
+    /* The acks of rows this transaction claimed and holds (ClaimsInRefresh): by address, one statement per table, with
+     * no lock in key order: no new lock is taken, so no cycle can close here (docs/design.md D59). */
+    static final String DELETE_HELD_ROWS = """
+            DELETE FROM projection_pending
+             WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[]) AND claim_token = ?
+            RETURNING tableoid::bigint || ' ' || ctid::text
+            """;
+
     /** A row as the lock statement returned it. */
     private record Held(String generation, String token, String address) {
     }
@@ -172,6 +184,36 @@ final class PostgresPendingQueue extends PendingQueue {
             }
         }
         return outcomes;
+    }
+
+    @Override
+    List<AckOutcome> ackHeld(Connection connection, List<ClaimedMark> sortedMarks, Instant now) throws SQLException {
+        Map<Long, List<String>> tids = new TreeMap<>();
+        for (ClaimedMark mark : sortedMarks) {
+            if (mark.address() == null || !mark.token().equals(sortedMarks.get(0).token())) {
+                return ackAll(connection, sortedMarks, now);
+            }
+            int space = mark.address().indexOf(' ');
+            tids.computeIfAbsent(Long.parseLong(mark.address().substring(0, space)), oid -> new ArrayList<>())
+                    .add(mark.address().substring(space + 1));
+        }
+        Set<String> deleted = new HashSet<>();
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_HELD_ROWS)) {
+            for (Map.Entry<Long, List<String>> table : tids.entrySet()) {
+                delete.setLong(1, table.getKey());
+                delete.setArray(2, connection.createArrayOf("text", table.getValue().toArray()));
+                delete.setString(3, sortedMarks.get(0).token());
+                try (ResultSet rows = delete.executeQuery()) {
+                    while (rows.next()) {
+                        deleted.add(rows.getString(1));
+                    }
+                }
+            }
+        }
+        List<ClaimedMark> missed = sortedMarks.stream().filter(mark -> !deleted.contains(mark.address())).toList();
+        Iterator<AckOutcome> missedOutcomes = ackAll(connection, missed, now).iterator(); // none, as the rows are held
+        return sortedMarks.stream()
+                .map(mark -> deleted.contains(mark.address()) ? AckOutcome.SUCCESS : missedOutcomes.next()).toList();
     }
 
     private boolean deletedAsClaimed(Connection connection, ClaimedMark mark) throws SQLException {
@@ -243,7 +285,26 @@ final class PostgresPendingQueue extends PendingQueue {
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
                                       int fromPriority) throws SQLException {
-        PreparedStatement select = connection.prepareStatement(claimStatement(CLAIM_DUE));
+        return prepareClaimDue(connection, projections, now, limit, fromPriority, false);
+    }
+
+    /** With the statement of a claim in the refresh's transaction: bounded lock waits, the commit left as it is. */
+    @Override
+    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
+                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
+        if (projections.isEmpty() || limit < 1) {
+            return List.of();
+        }
+        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority, true)) {
+            return claim(connection, select, now, lease, token);
+        }
+    }
+
+    private PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now,
+                                              int limit, int fromPriority, boolean inRefreshTransaction)
+            throws SQLException {
+        PreparedStatement select = connection.prepareStatement(inRefreshTransaction
+                ? claimStatementInRefresh(CLAIM_DUE) : claimStatement(CLAIM_DUE));
         int i = 1 + claimParameters();
         select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
         select.setInt(i++, fromPriority);

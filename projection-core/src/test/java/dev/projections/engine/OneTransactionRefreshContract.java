@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.MarkKey;
+import dev.projections.TenantScope;
 import dev.projections.NonRetryableRefreshException;
 import dev.projections.Projection;
 import dev.projections.config.ProjectionSettings;
@@ -11,8 +12,11 @@ import dev.projections.config.SettingSource;
 import dev.projections.config.Settings;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.JdbcTransactions;
+import dev.projections.refresh.Transactions;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.PendingQueue;
+import dev.projections.store.AckOutcome;
+import dev.projections.store.ClaimedMark;
 import dev.projections.store.Tables;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -29,14 +33,17 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
@@ -92,9 +99,13 @@ abstract class OneTransactionRefreshContract {
     /** What the projection does at the start and the end of each refresh (a latch, a kill). */
     protected volatile ThrowingRunnable atRefreshStart = () -> { };
     private volatile ThrowingRunnable atRefreshEnd = () -> { };
+    /** The instances' tenant scope: none unless a test sets one. */
+    private volatile TenantScope tenantScope = TenantScope.NONE;
     /** What a connection does when its transaction commits, once. */
     private final AtomicReference<ThrowingRunnable> atNextCommit = new AtomicReference<>();
     private final AtomicInteger refreshesBegun = new AtomicInteger();
+    /** The timeout the engine gave the transaction running now (Java SE enforces none; the container's reaper does). */
+    private final AtomicReference<Duration> transactionTimeout = new AtomicReference<>();
     /** The session of the refresh running now. */
     private volatile long refreshingSession;
 
@@ -369,6 +380,375 @@ abstract class OneTransactionRefreshContract {
         }
     }
 
+    // --- a rebuild's batch in one transaction (docs/design.md D59): rebuild marks, taken by a look at due marks
+
+    /**
+     * Live marks are the keys business commits mark again: a batch holding them would make those commits wait for it
+     * (a business rate of 0.36 of its synchronous bound in the server benchmark), so they go the two transactions.
+     */
+    @Test
+    void aLookThatFindsLiveMarksDueGoesTheTwoTransactionWay() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(mark("1"), mark("2"));
+        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
+
+        engine.refresh().drain();
+
+        assertThat(claimsSeenMeanwhile).as("a committed claim before each refresh").doesNotContain("null");
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
+    void aRebuildsBatchIsClaimedRefreshedAndAckedInOneTransaction() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> {
+            for (MarkKey key : keys) {
+                claimsSeenMeanwhile.add(String.valueOf(claimToken(key)));
+            }
+        };
+
+        engine.refresh().drain();
+
+        assertThat(claimsSeenMeanwhile).as("claim tokens another transaction sees during the refreshes")
+                .hasSize(9).containsOnly("null");
+        assertThat(log()).containsExactlyInAnyOrder("1", "2", "3");
+        for (MarkKey key : keys) {
+            assertThat(markOf(key)).as("acked").isNull();
+        }
+    }
+
+    @Test
+    void aBatchWhoseRefreshFailsRollsBackWholeAndItsKeysGoTheOrdinaryWay() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        AtomicInteger failures = new AtomicInteger();
+        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
+        atRefreshEnd = () -> {
+            if (failures.getAndIncrement() == 1) {
+                throw new IllegalStateException("the second refresh of the batch fails, once");
+            }
+        };
+
+        engine.refresh().drain();
+
+        assertThat(log()).as("each key once: the rolled-back batch wrote nothing").containsExactlyInAnyOrder("1", "2", "3");
+        assertThat(claimsSeenMeanwhile.subList(0, 2)).as("the batch in one transaction").containsOnly("null");
+        assertThat(claimsSeenMeanwhile.get(2)).as("then the ordinary way: a committed claim").isNotEqualTo("null");
+        for (MarkKey key : keys) {
+            assertThat(markOf(key)).as("acked, no failure recorded").isNull();
+        }
+    }
+
+    @Test
+    void aBatchWithARetryInItGoesTheOrdinaryWay() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
+        try (Connection connection = connect(); Statement update = connection.createStatement()) {
+            update.executeUpdate("UPDATE projection_pending SET attempts = 1 WHERE entity_id = '2'");
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(1))));
+
+        engine.refresh().drain();
+
+        assertThat(claimsSeenMeanwhile).as("a committed claim before each refresh").doesNotContain("null");
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
+    void aBatchOfMarksWithTenantsUnderATenantScopeGoesTheOrdinaryWayAsItsTenant() throws Exception {
+        List<String> entered = new CopyOnWriteArrayList<>();
+        tenantScope = tenantId -> {
+            entered.add(tenantId);
+            return () -> { };
+        };
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("acme", "1"), rebuildMark("acme", "2"));
+        List<String> claimsSeenMeanwhile = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> claimsSeenMeanwhile.add(String.valueOf(claimToken(keys.get(0))));
+
+        engine.refresh().drain();
+
+        assertThat(claimsSeenMeanwhile).as("a committed claim: the transaction began as the tenant").doesNotContain("null");
+        assertThat(entered).contains("acme");
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+    }
+
+    /**
+     * A batch's rows stay locked until it commits, so its claim must lock no row it does not claim: a mark leased to
+     * another worker, which the due claim passes over, is acked by that worker meanwhile without waiting for the batch
+     * (MariaDB's locking read through the claim index kept such rows locked, docs/pitfalls.md #94).
+     */
+    @Test
+    void aBatchLocksNoMarkItPassedOverSoAnotherWorkersAckNeverWaitsForIt() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey leased = mark("0");
+        ClaimedMark othersClaim;
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            othersClaim = store().queue().claimKeys(connection, List.of(leased), List.of(PROJECTION), clock.instant(),
+                    Duration.ofMinutes(2), "another-worker").get(0);
+            connection.commit();
+        }
+        rebuildMark("1");
+        rebuildMark("2");
+        AtomicReference<Long> ackSession = new AtomicReference<>();
+        AtomicReference<CompletableFuture<AckOutcome>> ack = new AtomicReference<>();
+        AtomicBoolean ackDoneWhileTheBatchRan = new AtomicBoolean();
+        atRefreshStart = () -> {
+            if (ack.get() != null) {
+                return;
+            }
+            ack.set(CompletableFuture.supplyAsync(() -> {
+                try (Connection connection = connect()) {
+                    connection.setAutoCommit(false);
+                    ackSession.set(sessionId(connection));
+                    AckOutcome outcome = store().queue().ack(connection, othersClaim, clock.instant());
+                    connection.commit();
+                    return outcome;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads));
+            try (Connection observer = connect()) {
+                awaitTrue("the other worker's ack ended or waits",
+                        () -> ack.get().isDone() || ackSession.get() != null && isWaitingForALock(observer, ackSession.get()));
+            }
+            ackDoneWhileTheBatchRan.set(ack.get().isDone()); // noted, not asserted: the engine would catch the error
+        };
+
+        engine.refresh().drain(); // a look at due marks, in one transaction
+
+        assertThat(ackDoneWhileTheBatchRan).as("the other worker's ack ended while the batch held its rows").isTrue();
+        assertThat(ack.get().get()).isEqualTo(AckOutcome.SUCCESS);
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
+    void aBusinessCommitOfAKeyInABatchWaitsForTheBatchAndMarksItAnew() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
+        CountDownLatch refreshing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        atRefreshStart = () -> {
+            refreshing.countDown();
+            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        };
+        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
+        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        AtomicReference<Long> businessSession = new AtomicReference<>();
+        CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
+            try (Connection connection = connect()) {
+                connection.setAutoCommit(false);
+                businessSession.set(sessionId(connection));
+                // due in a minute of the engine's clock: no drainer takes it before the test looks at it
+                store().queue().upsert(connection, List.of(keys.get(1)), PendingQueue.LIVE, clock.instant().plusSeconds(60));
+                connection.commit();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
+        try (Connection observer = connect()) {
+            awaitTrue("the business commit waits for the batch's row",
+                    () -> businessSession.get() != null && isWaitingForALock(observer, businessSession.get()));
+        }
+        assertThat(business).as("waiting for the batch's commit").isNotDone();
+
+        finish.countDown();
+        business.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        drains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(log()).as("the batch committed").containsExactlyInAnyOrder("1", "2");
+        assertThat(markOf(keys.get(0))).as("acked").isNull();
+        Object[] mark = markOf(keys.get(1));
+        assertThat(mark).as("the business commit's mark, not lost").isNotNull();
+        assertThat(mark[1]).as("unclaimed").isNull();
+    }
+
+    @Test
+    void aCancelledRunsPurgeLeavesABatchInFlightAndKeepsItsTenantReservedUntilTheBatchEnds() throws Exception {
+        // a claim in one transaction is a row lock nobody else sees: the purge must count the batch's marks as in
+        // flight all the same, or the run's tenant is freed while its marks are still being refreshed (pitfall #122)
+        Engine engine = engine(Map.of("projection.batch-size", "2"));
+        String tenant = "cancel-" + UUID.randomUUID();
+        String runId;
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            runId = store().rebuildRuns().start(connection, PROJECTION, tenant, clock.instant());
+            connection.commit();
+        }
+        List<MarkKey> inTheBatch = List.of(rebuildMark(tenant, "1"), rebuildMark(tenant, "2"));
+        MarkKey waiting = rebuildMark(tenant, "3");
+        CountDownLatch refreshing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        atRefreshStart = () -> {
+            refreshing.countDown();
+            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        };
+        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
+        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(claimToken(inTheBatch.get(0))).as("the batch runs in one transaction").isNull();
+
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            assertThat(store().rebuildRuns().cancel(connection, runId, "operator", clock.instant())).isTrue();
+            connection.commit();
+        }
+        CompletableFuture<Integer> purge = CompletableFuture.supplyAsync(() -> purge(runId), threads);
+        if (product().equals("PostgreSQL")) {
+            // PostgreSQL's purge skips the rows a batch holds; MariaDB's waits for them (docs/contract.md §7)
+            assertThat(purge.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the waiting mark deleted").isEqualTo(1);
+            assertThat(markOf(waiting)).isNull();
+            assertThat(inTheBatch).allSatisfy(key -> assertThat(markOf(key)).as("in flight, left to its ack").isNotNull());
+            assertThat(tenantReserved(runId)).as("the tenant stays reserved while the batch runs").isTrue();
+            assertThat(purge(runId)).as("a purge meanwhile").isZero();
+            assertThat(tenantReserved(runId)).as("still reserved").isTrue();
+        }
+
+        finish.countDown();
+        drains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        purge.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(log()).as("the batch committed").containsExactlyInAnyOrder("1", "2");
+        assertThat(inTheBatch).allSatisfy(key -> assertThat(markOf(key)).as("acked").isNull());
+        purge(runId);
+        assertThat(tenantReserved(runId)).as("freed once the batch ended").isFalse();
+    }
+
+    private int purge(String runId) {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            int deleted = store().rebuildMarks().purgeCancelled(connection, runId, clock.instant(), 100);
+            connection.commit();
+            return deleted;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean tenantReserved(String runId) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM projection_rebuild WHERE run_id = ? AND running_projection IS NOT NULL")) {
+            select.setString(1, runId);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getInt(1) == 1;
+            }
+        }
+    }
+
+    @Test
+    void aBatchsTransactionEndsWithinItsBoundNotHalfTheLeaseSoACommitOfItsKeysNeverWaitsLong() throws Exception {
+        // a projection whose refreshes are typically short may hang now and then; its batch's rows, and every business
+        // commit of their keys, would wait for half the lease (a minute by default), where a lone key's wait is a
+        // key's and the ordinary path's none
+        Engine engine = engine(Map.of("projection.lease-time", "2m"));
+        List<Duration> batchTimeouts = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> batchTimeouts.add(transactionTimeout.get());
+        rebuildMark("1");
+        rebuildMark("2");
+
+        engine.refresh().drain();
+
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+        assertThat(batchTimeouts).hasSize(2).allSatisfy(timeout -> assertThat(timeout)
+                .as("docs/design.md D59: a batch's transaction times out after 2 s").isEqualTo(Duration.ofSeconds(2)));
+    }
+
+    @Test
+    void aLoneMarkOfALookWhoseRefreshFailsIsRecordedOnceWithoutASecondRefresh() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey key = rebuildMark("1");
+        atRefreshEnd = () -> {
+            throw new NonRetryableRefreshException("order 1 cannot be indexed");
+        };
+
+        engine.refresh().drain(); // a look at due marks: a batch, of one mark
+
+        assertThat(refreshesBegun).as("one refresh for one attempt").hasValue(1);
+        try (Connection connection = connect(); PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM projection_pending WHERE entity_id = '1' AND parked_at IS NOT NULL");
+             ResultSet rows = select.executeQuery()) {
+            rows.next();
+            assertThat(rows.getLong(1)).as("parked at once").isEqualTo(1);
+        }
+        assertThat(log()).isEmpty();
+    }
+
+    @Test
+    void aKeyMarkedAgainWhileItsBatchRanIsRefreshedAgain() throws Exception {
+        Engine engine = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        AtomicInteger refreshes = new AtomicInteger();
+        atRefreshEnd = () -> {
+            if (refreshes.incrementAndGet() == 2) { // "2" changed again while the batch ran: its row moves
+                store().queue().upsert(JdbcTransactions.current(), List.of(keys.get(1)), PendingQueue.LIVE,
+                        clock.instant());
+            }
+        };
+
+        engine.refresh().drain();
+
+        assertThat(log()).as("the change's key refreshed once more, not acked as claimed")
+                .containsExactlyInAnyOrder("1", "2", "3", "2");
+        for (MarkKey key : keys) {
+            assertThat(markOf(key)).isNull();
+        }
+    }
+
+    @Test
+    void anInstanceThatDiesInTheMiddleOfABatchLeavesEveryMarkForAnotherAtOnce() throws Exception {
+        AtomicInteger refreshes = new AtomicInteger();
+        diesInABatchAndAnotherRefreshes(() -> atRefreshStart = () -> {
+            if (refreshes.incrementAndGet() == 2) {
+                killTheRefreshAndDie();
+            }
+        });
+    }
+
+    @Test
+    void anInstanceThatDiesAfterABatchsAckBeforeItsCommitLeavesEveryMarkForAnotherAtOnce() throws Exception {
+        AtomicInteger refreshes = new AtomicInteger();
+        diesInABatchAndAnotherRefreshes(() -> atRefreshEnd = () -> {
+            if (refreshes.incrementAndGet() == 3) {
+                atNextCommit.set(this::killTheRefreshAndDie);
+            }
+        });
+    }
+
+    private void diesInABatchAndAnotherRefreshes(Runnable armKillPoint) throws Exception {
+        Engine dying = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));
+        List<Object[]> before = new ArrayList<>();
+        for (MarkKey key : keys) {
+            before.add(markOf(key));
+        }
+        armKillPoint.run();
+
+        assertThatThrownBy(() -> dying.refresh().drain()).isInstanceOf(InstanceDied.class);
+
+        assertThat(log()).as("nothing of the batch written").isEmpty();
+        for (int i = 0; i < keys.size(); i++) {
+            assertThat(markOf(keys.get(i))).as("the mark as it was: attempts, claim, error, due")
+                    .containsExactly(before.get(i));
+        }
+        atRefreshStart = () -> { };
+        atRefreshEnd = () -> { };
+        atNextCommit.set(null);
+        Engine other = unwarmed(oneTransactionOn());
+        other.drainers().committed(keys); // the clock has not moved: no lease to wait for
+        assertThat(log()).containsExactlyInAnyOrder("1", "2", "3");
+        for (MarkKey key : keys) {
+            assertThat(markOf(key)).isNull();
+        }
+    }
+
     /**
      * {@code key} handed to {@code engine} on another thread, returning once its refresh has begun; the refresh goes on
      * when {@code finish} is counted down, and the drainer's end is the returned future's.
@@ -446,7 +826,18 @@ abstract class OneTransactionRefreshContract {
                 .dataSource(dataSource)
                 .store(store())
                 .container(PlainContainer.on(dataSource, Runnable::run)
-                        .transactions(new JdbcTransactions(dataSource))
+                        .transactions(new Transactions() {
+                            private final JdbcTransactions jdbc = new JdbcTransactions(dataSource);
+
+                            @Override
+                            public <T> T inNewTransaction(Duration timeout, Work<T> work) throws Exception {
+                                return jdbc.inNewTransaction(timeout, connection -> {
+                                    transactionTimeout.set(timeout);
+                                    return work.run(connection);
+                                });
+                            }
+                        })
+                        .tenantScope(tenantScope)
                         .clock(clock))
                 .settings(resolved)
                 .projections(new ProjectionCatalog() {
@@ -505,7 +896,26 @@ abstract class OneTransactionRefreshContract {
     }
 
     protected MarkKey mark(String id) throws SQLException {
-        MarkKey key = new MarkKey(PROJECTION, "", id);
+        return mark("", id);
+    }
+
+    protected MarkKey rebuildMark(String id) throws SQLException {
+        return rebuildMark("", id);
+    }
+
+    /** A rebuild's mark of {@code id} (as a run's step writes it). */
+    protected MarkKey rebuildMark(String tenant, String id) throws SQLException {
+        MarkKey key = new MarkKey(PROJECTION, tenant, id);
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store().queue().upsert(connection, List.of(key), PendingQueue.REBUILD, clock.instant());
+            connection.commit();
+        }
+        return key;
+    }
+
+    protected MarkKey mark(String tenant, String id) throws SQLException {
+        MarkKey key = new MarkKey(PROJECTION, tenant, id);
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant());

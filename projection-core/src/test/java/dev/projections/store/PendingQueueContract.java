@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -718,6 +719,40 @@ abstract class PendingQueueContract {
         assertThat(row(ORDER_1)).isNull();
         assertThat(ack(second, at(4))).as("marked again since the claim").isEqualTo(AckOutcome.REPEATED);
         assertThat(row(ORDER_2).claimToken()).isNull();
+    }
+
+    /**
+     * Marks claimed in the transaction that refreshes them (contract §4 step 8) are acked on the rows it holds: every
+     * one deleted as claimed, across projections (on a queue partitioned by projection, rows of two tables); one that
+     * transaction marked again meanwhile is marked anew and released by the ordinary rules.
+     */
+    @Test
+    void marksClaimedInTheRefreshTransactionAreAckedOnTheRowsItHolds() throws Exception {
+        MarkKey stats = key(STATS, "1");
+        mark(at(0), ORDER_1, ORDER_2, ORDER_3, stats);
+        ClaimsInRefresh claims = new ClaimsInRefresh(store.queue());
+        List<AckOutcome> outcomes;
+        List<ClaimedMark> claimed;
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store.beginEngineTransaction(connection);
+            claimed = new ArrayList<>(claims.claimTurn(connection, ORDERS, List.of(ORDER_1), 10, true, LIVE, at(1),
+                    LEASE, tokenA));
+            claimed.addAll(claims.claimTurn(connection, STATS, List.of(), 10, true, LIVE, at(1), LEASE, tokenA));
+            store.queue().upsert(connection, List.of(ORDER_2), LIVE, at(1)); // changed again meanwhile
+            claimed.sort(Comparator.comparing(ClaimedMark::key));
+            outcomes = claims.ack(connection, claimed, at(2));
+            connection.commit();
+        }
+
+        assertThat(claimed).extracting(ClaimedMark::key).containsExactly(stats, ORDER_1, ORDER_2, ORDER_3);
+        assertThat(outcomes).containsExactly(AckOutcome.SUCCESS, AckOutcome.SUCCESS, AckOutcome.REPEATED,
+                AckOutcome.SUCCESS);
+        assertThat(row(ORDER_1)).isNull();
+        assertThat(row(ORDER_3)).isNull();
+        assertThat(row(stats)).isNull();
+        assertThat(row(ORDER_2)).as("marked anew").isNotNull();
+        assertThat(row(ORDER_2).claimToken()).as("released").isNull();
     }
 
     // ---------------------------------------------------------------------------------------------------------

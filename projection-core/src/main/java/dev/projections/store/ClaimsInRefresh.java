@@ -1,0 +1,58 @@
+package dev.projections.store;
+
+import dev.projections.MarkKey;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59): the claim
+ * statements are the ordinary ones ({@link PendingQueue#claimStatementInRefresh} sets what they set for the rest of the
+ * transaction), so one worker per key, generations and the ack's rules are the ordinary ones. The claim's row locks,
+ * held until the transaction ends, keep every other worker off the keys; the leases they write are never seen by
+ * another transaction: the ack deletes the rows, a rollback takes the leases back with everything else.
+ */
+public final class ClaimsInRefresh {
+
+    private final PendingQueue queue;
+
+    public ClaimsInRefresh(PendingQueue queue) {
+        this.queue = queue;
+    }
+
+    /** Claims {@code key} if it is due and unleased; {@code null} when it is not claimable. */
+    public ClaimedMark claim(Connection connection, MarkKey key, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> claimed = queue.claimKeys(connection, List.of(key), List.of(key.projection()), now, lease,
+                token, true);
+        return claimed.isEmpty() ? null : claimed.get(0);
+    }
+
+    /**
+     * A drainer's turn of {@code projection} in one transaction, under one token: those of {@code keys} that are due
+     * and unleased, then, when {@code look}, due marks of priority {@code fromPriority} or lower in claim order
+     * ({@link PendingQueue#REBUILD}: a rebuild's share), up to {@code limit} marks in all: every claimed row stays
+     * locked until the transaction ends, so the batch holds no more than the admission counted.
+     */
+    public List<ClaimedMark> claimTurn(Connection connection, String projection, List<MarkKey> keys, int limit,
+                                       boolean look, int fromPriority, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> claimed = new ArrayList<>(keys.isEmpty() ? List.of()
+                : queue.claimKeys(connection, keys, List.of(projection), now, lease, token, true));
+        int asked = limit - claimed.size(); // at most limit rows held however many were handed
+        if (look && asked > 0) {
+            claimed.addAll(queue.claimDueInRefresh(connection, List.of(projection), now, lease, token, asked,
+                    fromPriority));
+        }
+        return claimed;
+    }
+
+    /** The acks of marks claimed in this transaction, given in key order: one outcome each, in that order. */
+    public List<AckOutcome> ack(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
+            throws SQLException {
+        return queue.ackHeld(connection, sortedMarks, now);
+    }
+}
