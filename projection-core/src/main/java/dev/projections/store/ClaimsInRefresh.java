@@ -11,9 +11,10 @@ import java.util.List;
 /**
  * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59): the claim
  * statements are the ordinary ones ({@link PendingQueue#claimStatementInRefresh} sets what they set for the rest of the
- * transaction), so one worker per key, generations and the ack's rules are the ordinary ones. The claim's row locks,
- * held until the transaction ends, keep every other worker off the keys; the leases they write are never seen by
- * another transaction: the ack deletes the rows, a rollback takes the leases back with everything else.
+ * transaction), so one worker per key, generations and the ack's rules are the ordinary ones; but on PostgreSQL a
+ * batch's due claim only locks its rows (a lease nobody else could see was a row version written for nothing). The
+ * row locks, held until the transaction ends, keep every other worker off the keys; the ack deletes the rows, a
+ * rollback takes back whatever the claim wrote with everything else.
  */
 public final class ClaimsInRefresh {
 

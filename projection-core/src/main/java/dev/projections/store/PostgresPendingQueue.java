@@ -5,6 +5,7 @@ import static dev.projections.store.PostgresClaimStatements.CLAIM_DUE;
 import static dev.projections.store.PostgresClaimStatements.CLAIM_IN_ONE_STATEMENT;
 import static dev.projections.store.PostgresClaimStatements.CLAIM_KEYS;
 import static dev.projections.store.PostgresClaimStatements.COMMIT_WITHOUT_WAITING;
+import static dev.projections.store.PostgresClaimStatements.LOCK_DUE;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -128,11 +129,12 @@ final class PostgresPendingQueue extends PendingQueue {
              WHERE tableoid = ?::oid AND ctid = ?::tid AND generation = ? AND claim_token = ?
             """;
 
-    /* The acks of rows this transaction claimed and holds (ClaimsInRefresh): by address, one statement per table, with
-     * no lock in key order: no new lock is taken, so no cycle can close here (docs/design.md D59). */
+    /* The acks of rows this transaction claimed or locked and holds (ClaimsInRefresh): by address, one statement per
+     * table, with no lock in key order: no new lock is taken, so no cycle can close here (docs/design.md D59). Nobody
+     * else can have changed a held row, and a locked one carries no claim of ours (LOCK_DUE), so no token is checked. */
     static final String DELETE_HELD_ROWS = """
             DELETE FROM projection_pending
-             WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[]) AND claim_token = ?
+             WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])
             RETURNING tableoid::bigint || ' ' || ctid::text
             """;
 
@@ -202,7 +204,6 @@ final class PostgresPendingQueue extends PendingQueue {
             for (Map.Entry<Long, List<String>> table : tids.entrySet()) {
                 delete.setLong(1, table.getKey());
                 delete.setArray(2, connection.createArrayOf("text", table.getValue().toArray()));
-                delete.setString(3, sortedMarks.get(0).token());
                 try (ResultSet rows = delete.executeQuery()) {
                     while (rows.next()) {
                         deleted.add(rows.getString(1));
@@ -285,26 +286,7 @@ final class PostgresPendingQueue extends PendingQueue {
     @Override
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
                                       int fromPriority) throws SQLException {
-        return prepareClaimDue(connection, projections, now, limit, fromPriority, false);
-    }
-
-    /** With the statement of a claim in the refresh's transaction: bounded lock waits, the commit left as it is. */
-    @Override
-    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
-                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
-        if (projections.isEmpty() || limit < 1) {
-            return List.of();
-        }
-        try (PreparedStatement select = prepareClaimDue(connection, projections, now, limit, fromPriority, true)) {
-            return claim(connection, select, now, lease, token);
-        }
-    }
-
-    private PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now,
-                                              int limit, int fromPriority, boolean inRefreshTransaction)
-            throws SQLException {
-        PreparedStatement select = connection.prepareStatement(inRefreshTransaction
-                ? claimStatementInRefresh(CLAIM_DUE) : claimStatement(CLAIM_DUE));
+        PreparedStatement select = connection.prepareStatement(claimStatement(CLAIM_DUE));
         int i = 1 + claimParameters();
         select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
         select.setInt(i++, fromPriority);
@@ -313,6 +295,35 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setInt(i++, limit);
         select.setInt(i, limit);
         return select;
+    }
+
+    /**
+     * A batch's due marks in the refresh's transaction: locked, not written (see {@code LOCK_DUE}); each carries
+     * {@code token} and the lease only for the engine's bookkeeping, and its row's address for {@link #ackHeld}.
+     */
+    @Override
+    List<ClaimedMark> claimDueInRefresh(Connection connection, Collection<String> projections, Instant now,
+                                        Duration lease, String token, int limit, int fromPriority) throws SQLException {
+        if (projections.isEmpty() || limit < 1) {
+            return List.of();
+        }
+        List<ClaimedMark> locked = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(LOCK_DUE)) {
+            select.setArray(1, connection.createArrayOf("text", projections.toArray()));
+            select.setInt(2, fromPriority);
+            select.setObject(3, dialect.timestamp(now));
+            select.setObject(4, dialect.timestamp(now));
+            select.setInt(5, limit);
+            select.setInt(6, limit);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    locked.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6),
+                            rows.getString(7), dialect.instant(rows, 8)));
+                }
+            }
+        }
+        return locked;
     }
 
     @Override

@@ -421,6 +421,32 @@ abstract class OneTransactionRefreshContract {
     }
 
     @Test
+    void whileOneInstanceRefreshesABatchInOneTransactionAnotherTakesNothingOfIt() throws Exception {
+        // the batch's claim writes nothing on PostgreSQL (a lock only): its row locks alone keep the others off
+        Engine first = engine(Map.of());
+        Engine second = engine(Map.of());
+        List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
+        CountDownLatch refreshing = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        atRefreshStart = () -> {
+            refreshing.countDown();
+            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        };
+        CompletableFuture<Void> firstDrains = CompletableFuture.runAsync(() -> first.refresh().drain(), threads);
+        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(claimToken(keys.get(0))).as("in one transaction").isNull();
+
+        second.drainers().committed(keys); // handed over, then a look at every due mark
+        second.refresh().drain();
+
+        assertThat(refreshesBegun).as("refreshes begun: the first instance's batch only").hasValue(1);
+        finish.countDown();
+        firstDrains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+        assertThat(keys).allSatisfy(key -> assertThat(markOf(key)).as("acked").isNull());
+    }
+
+    @Test
     void aBatchWhoseRefreshFailsRollsBackWholeAndItsKeysGoTheOrdinaryWay() throws Exception {
         Engine engine = engine(Map.of());
         List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"), rebuildMark("3"));

@@ -126,6 +126,41 @@ class PostgresClaimPlanTest {
         assertThat(perProjection).contains("Limit").contains("LockRows");
     }
 
+    /**
+     * A batch's due claim in the refresh's transaction (docs/design.md D59) locks its candidates and writes nothing: it
+     * reads the projection's part of the claim index under the limit, and sets its lock timeout in a one-time filter
+     * on the projections, before the per-projection read locks any row.
+     */
+    @Test
+    void aBatchsClaimInItsRefreshLocksItsCandidatesUnderALimitWritesNothingAndBoundsItsLockWaitsFirst()
+            throws Exception {
+        try (Connection connection = connect()) {
+            String plan = plan(connection, "EXPLAIN " + PostgresClaimStatements.LOCK_DUE, select -> {
+                select.setArray(1, connection.createArrayOf("text", new Object[] {"p1"}));
+                select.setInt(2, PendingQueue.REBUILD);
+                select.setObject(3, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(4, NOW.atOffset(ZoneOffset.UTC));
+                select.setInt(5, 100);
+                select.setInt(6, 100);
+            });
+
+            assertThat(plan).as(plan).contains("Index Scan using projection_pending_claim_idx")
+                    .doesNotContain("Update on").doesNotContain("Seq Scan on projection_pending")
+                    .doesNotContain("Bitmap");
+            assertThat(plan).as("the projection and the priority are the index's condition:%n%s", plan)
+                    .containsPattern("Index Cond: \\(+projection\\)?(::text)? = u\\.projection")
+                    .containsPattern("Index Cond: .*priority >= ");
+            int filter = plan.indexOf("One-Time Filter");
+            int read = plan.indexOf("Index Scan using projection_pending_claim_idx");
+            assertThat(filter).as("the lock timeout set once, on the projections' scan:%n%s", plan).isPositive()
+                    .isLessThan(plan.indexOf("Function Scan on unnest u"));
+            String perProjection = plan.substring(plan.indexOf("Nested Loop"));
+            assertThat(perProjection).as("no sort below the read:%n%s", plan).doesNotContain("Sort");
+            assertThat(perProjection).contains("Limit").contains("LockRows");
+            assertThat(read).isGreaterThan(plan.indexOf("LockRows"));
+        }
+    }
+
     @Test
     void aClaimOfHandedKeysFindsEachByItsKeyAndClaimsByAddress() throws Exception {
         int keys = 20;
