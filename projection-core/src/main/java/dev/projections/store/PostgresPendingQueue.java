@@ -131,10 +131,15 @@ final class PostgresPendingQueue extends PendingQueue {
 
     /* The acks of rows this transaction claimed or locked and holds (ClaimsInRefresh): by address, one statement per
      * table, with no lock in key order: no new lock is taken, so no cycle can close here (docs/design.md D59). Nobody
-     * else can have changed a held row, and a locked one carries no claim of ours (LOCK_DUE), so no token is checked. */
+     * else can have changed a held row, and a locked one carries no claim of ours (LOCK_DUE), so no token is checked;
+     * instead the statement deletes only inside a transaction that has written or locked something (a one-time filter,
+     * before any row is read): a claim's transaction always has. An ack that comes late, after the container rolled
+     * the batch back at its timeout, on a connection that commits each statement, must not delete marks whose refresh
+     * was thrown away; there the token of a rolled-back claim used to be what stopped it. */
     static final String DELETE_HELD_ROWS = """
             DELETE FROM projection_pending
              WHERE tableoid = ?::oid AND ctid = ANY(?::text[]::tid[])
+               AND (SELECT txid_current_if_assigned()) IS NOT NULL
             RETURNING tableoid::bigint || ' ' || ctid::text
             """;
 

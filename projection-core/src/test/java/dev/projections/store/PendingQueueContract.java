@@ -755,6 +755,31 @@ abstract class PendingQueueContract {
         assertThat(row(ORDER_2).claimToken()).as("released").isNull();
     }
 
+    /**
+     * A batch claimed in its refresh's transaction whose transaction the container rolled back at its timeout (design
+     * D59), acked late by the thread that still ran its refresh, on a connection that now commits each statement: no
+     * mark is deleted, since none was refreshed.
+     */
+    @Test
+    void aHeldBatchsLateAckAfterItsTransactionRolledBackLeavesEveryMarkPending() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        ClaimsInRefresh claims = new ClaimsInRefresh(store.queue());
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store.beginEngineTransaction(connection);
+            List<ClaimedMark> claimed = new ArrayList<>(claims.claimTurn(connection, ORDERS, List.of(), 10, true, LIVE,
+                    at(1), LEASE, tokenA));
+            assertThat(claimed).hasSize(2);
+            connection.rollback(); // the reaper, at the batch's timeout
+            connection.setAutoCommit(true); // as the pool leaves a connection whose transaction ended
+            claimed.sort(Comparator.comparing(ClaimedMark::key));
+            claims.ack(connection, claimed, at(2));
+        }
+
+        assertThat(row(ORDER_1)).as("still pending: its refresh was rolled back").isNotNull();
+        assertThat(row(ORDER_2)).as("still pending").isNotNull();
+    }
+
     // ---------------------------------------------------------------------------------------------------------
     // §4.5 failures
     // ---------------------------------------------------------------------------------------------------------
