@@ -19,11 +19,11 @@ final class PostgresClaimStatements {
      * the claim commits, milliseconds later; other claimers skip it meanwhile. Paused projections are left out
      * before their marks are read.
      */
-    static final String CLAIM_DUE = """
+    private static final String DUE_CANDIDATES = """
             SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority,
                    c.tableoid::bigint || ' ' || c.ctid::text, c.first_marked_at
               FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
-                     WHERE NOT EXISTS (SELECT 1 FROM projection_control ctl
+                     WHERE %sNOT EXISTS (SELECT 1 FROM projection_control ctl
                                         WHERE ctl.projection = u.projection AND ctl.paused)) AS d
              CROSS JOIN LATERAL (
                    SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
@@ -37,6 +37,9 @@ final class PostgresClaimStatements {
              ORDER BY c.priority, c.available_at
              LIMIT ?
             """;
+
+    /** The due candidates, as the ordinary claim locks them (its statement bounds the lock waits itself). */
+    static final String CLAIM_DUE = DUE_CANDIDATES.formatted("");
 
     /*
      * A claim of handed keys: the keys as three arrays, so that one statement text serves every batch size. With one
@@ -114,23 +117,5 @@ final class PostgresClaimStatements {
      * against 0.3 ms for the lock alone). The lock waits are bounded (a one-time filter on the projections, evaluated
      * before any pending row is read), as the claim's are.
      */
-    static final String LOCK_DUE = """
-            SELECT c.projection, c.tenant_id, c.entity_id, c.generation, c.attempts, c.priority,
-                   c.tableoid::bigint || ' ' || c.ctid::text, c.first_marked_at
-              FROM (SELECT u.projection FROM unnest(?::text[]) AS u(projection)
-                     WHERE %s
-                       AND NOT EXISTS (SELECT 1 FROM projection_control ctl
-                                        WHERE ctl.projection = u.projection AND ctl.paused)) AS d
-             CROSS JOIN LATERAL (
-                   SELECT p.projection, p.tenant_id, p.entity_id, p.generation, p.attempts, p.priority, p.available_at,
-                          p.tableoid, p.ctid, p.first_marked_at
-                     FROM projection_pending p
-                    WHERE p.projection = d.projection AND p.priority >= ? AND p.available_at <= ?
-                      AND (p.claimed_until IS NULL OR p.claimed_until <= ?)
-                    ORDER BY p.priority, p.available_at
-                    LIMIT ?
-                      FOR UPDATE SKIP LOCKED) AS c
-             ORDER BY c.priority, c.available_at
-             LIMIT ?
-            """.formatted(BOUNDED_LOCK_WAITS);
+    static final String LOCK_DUE = DUE_CANDIDATES.formatted(BOUNDED_LOCK_WAITS + "\n                       AND ");
 }
