@@ -426,14 +426,8 @@ abstract class OneTransactionRefreshContract {
         Engine first = engine(Map.of());
         Engine second = engine(Map.of());
         List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
-        CountDownLatch refreshing = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        atRefreshStart = () -> {
-            refreshing.countDown();
-            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        };
-        CompletableFuture<Void> firstDrains = CompletableFuture.runAsync(() -> first.refresh().drain(), threads);
-        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> firstDrains = drainingUntil(finish, first);
         assertThat(claimToken(keys.get(0))).as("in one transaction").isNull();
 
         second.drainers().committed(keys); // handed over, then a look at every due mark
@@ -561,14 +555,8 @@ abstract class OneTransactionRefreshContract {
     void aBusinessCommitOfAKeyInABatchWaitsForTheBatchAndMarksItAnew() throws Exception {
         Engine engine = engine(Map.of());
         List<MarkKey> keys = List.of(rebuildMark("1"), rebuildMark("2"));
-        CountDownLatch refreshing = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        atRefreshStart = () -> {
-            refreshing.countDown();
-            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        };
-        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
-        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> drains = drainingUntil(finish, engine);
         AtomicReference<Long> businessSession = new AtomicReference<>();
         CompletableFuture<Void> business = CompletableFuture.runAsync(() -> {
             try (Connection connection = connect()) {
@@ -612,14 +600,8 @@ abstract class OneTransactionRefreshContract {
         }
         List<MarkKey> inTheBatch = List.of(rebuildMark(tenant, "1"), rebuildMark(tenant, "2"));
         MarkKey waiting = rebuildMark(tenant, "3");
-        CountDownLatch refreshing = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        atRefreshStart = () -> {
-            refreshing.countDown();
-            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        };
-        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
-        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Void> drains = drainingUntil(finish, engine);
         assertThat(claimToken(inTheBatch.get(0))).as("the batch runs in one transaction").isNull();
 
         try (Connection connection = connect()) {
@@ -790,6 +772,18 @@ abstract class OneTransactionRefreshContract {
                 threads);
         assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         atRefreshStart = () -> { };
+        return drains;
+    }
+
+    /** {@code engine} draining on a thread of the test's, its first refresh begun and waiting for {@code finish}. */
+    private CompletableFuture<Void> drainingUntil(CountDownLatch finish, Engine engine) throws Exception {
+        CountDownLatch refreshing = new CountDownLatch(1);
+        atRefreshStart = () -> {
+            refreshing.countDown();
+            assertThat(finish.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        };
+        CompletableFuture<Void> drains = CompletableFuture.runAsync(() -> engine.refresh().drain(), threads);
+        assertThat(refreshing.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
         return drains;
     }
 

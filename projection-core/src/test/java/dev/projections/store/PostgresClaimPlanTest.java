@@ -239,7 +239,7 @@ class PostgresClaimPlanTest {
     @Test
     void aLoneAckDeletesByTheAddressItsClaimReturned() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_CLAIMED_ROW, select -> {
+            String plan = plan(connection, "EXPLAIN " + PostgresAckStatements.DELETE_CLAIMED_ROW, select -> {
                 select.setLong(1, tableOid(connection, "projection_pending"));
                 select.setString(2, "(0,1)");
                 select.setString(3, "g");
@@ -336,7 +336,7 @@ class PostgresClaimPlanTest {
                 tenants[i] = "";
                 ids[i] = String.format("%08d", 1000 + i);
             }
-            String lock = plan(connection, "EXPLAIN " + PostgresPendingQueue.LOCK_IN_KEY_ORDER, select -> {
+            String lock = plan(connection, "EXPLAIN " + PostgresAckStatements.LOCK_IN_KEY_ORDER, select -> {
                 select.setObject(1, NOW.atOffset(ZoneOffset.UTC));
                 select.setObject(2, NOW.atOffset(ZoneOffset.UTC));
                 select.setString(3, "this-instance");
@@ -348,7 +348,7 @@ class PostgresClaimPlanTest {
             assertThat(lock).as(lock).contains("Conflict Arbiter Indexes: projection_pending_pk")
                     .doesNotContain("Seq Scan on projection_pending");
 
-            String delete = plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_BY_ADDRESS,
+            String delete = plan(connection, "EXPLAIN " + PostgresAckStatements.DELETE_BY_ADDRESS,
                     select -> {
                         select.setLong(1, tableOid(connection, "projection_pending"));
                         select.setArray(2, connection.createArrayOf("text", new String[] {"(0,1)", "(0,2)"}));

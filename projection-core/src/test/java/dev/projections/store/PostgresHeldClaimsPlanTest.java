@@ -86,7 +86,7 @@ class PostgresHeldClaimsPlanTest {
     @Test
     void theLockThatFindsTheAddressesIsArbitratedByThePrimaryKey() throws Exception {
         try (Connection connection = connect()) {
-            String plan = plan(connection, "EXPLAIN " + PostgresPendingQueue.LOCK_IN_KEY_ORDER, select -> {
+            String plan = plan(connection, "EXPLAIN " + PostgresAckStatements.LOCK_IN_KEY_ORDER, select -> {
                 Timestamp now = Timestamp.from(Instant.parse("2030-01-01T12:00:00Z"));
                 select.setTimestamp(1, now);
                 select.setTimestamp(2, now);

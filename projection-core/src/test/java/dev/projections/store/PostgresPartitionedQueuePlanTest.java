@@ -127,12 +127,12 @@ class PostgresPartitionedQueuePlanTest {
         try (Connection connection = connect()) {
             long partition = PostgresClaimPlanTest.tableOid(connection, "projection_pending_order_search");
             String[] tids = {"(0,1)", "(0,2)"};
-            String delete = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_BY_ADDRESS,
+            String delete = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresAckStatements.DELETE_BY_ADDRESS,
                     select -> {
                         select.setLong(1, partition);
                         select.setArray(2, connection.createArrayOf("text", tids));
                     });
-            String lone = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresPendingQueue.DELETE_CLAIMED_ROW,
+            String lone = PostgresClaimPlanTest.plan(connection, "EXPLAIN " + PostgresAckStatements.DELETE_CLAIMED_ROW,
                     select -> {
                         select.setLong(1, partition);
                         select.setString(2, "(0,1)");
