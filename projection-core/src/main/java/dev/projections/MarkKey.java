@@ -25,6 +25,42 @@ public record MarkKey(String projection, String tenantId, String entityId) imple
         }
     }
 
+    /**
+     * {@code id} as an entity id of {@code projection} (docs/contract.md §2): not null, not blank, at most
+     * {@value #MAX_ID_LENGTH} characters, no control characters; otherwise an {@link IllegalArgumentException} naming the
+     * value and what is allowed.
+     */
+    public static String checkedId(String id, String projection) {
+        if (id == null) {
+            throw new IllegalArgumentException("an id of projection " + projection + " is null");
+        }
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("an id of projection " + projection + " is blank: " + quoted(id));
+        }
+        if (id.length() > MAX_ID_LENGTH) {
+            throw new IllegalArgumentException("id " + quoted(id.substring(0, 40) + "…") + " of projection " + projection
+                    + " is " + id.length() + " characters long; at most " + MAX_ID_LENGTH + " are allowed");
+        }
+        if (id.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("id " + quoted(id.replaceAll("\\p{Cntrl}", "?"))
+                    + " of projection " + projection + " contains control characters");
+        }
+        return id;
+    }
+
+    /** {@code tenant}, {@code ""} for {@code null}, if not longer than {@value #MAX_TENANT_LENGTH} characters. */
+    public static String checkedTenant(String tenant) {
+        if (tenant != null && tenant.length() > MAX_TENANT_LENGTH) {
+            throw new IllegalArgumentException("tenant " + quoted(tenant) + " is " + tenant.length()
+                    + " characters long; at most " + MAX_TENANT_LENGTH + " are allowed");
+        }
+        return tenant == null ? "" : tenant;
+    }
+
+    private static String quoted(String value) {
+        return "\"" + value + "\"";
+    }
+
     @Override
     public int compareTo(MarkKey other) {
         return KEY_ORDER.compare(this, other);

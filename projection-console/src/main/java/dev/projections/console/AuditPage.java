@@ -33,7 +33,7 @@ public class AuditPage implements Serializable {
     public void open() {
         FacesContext faces = FacesContext.getCurrentInstance();
         query = AuditQuery.from(faces.getExternalContext().getRequestParameterMap(), faces.getViewRoot().getLocale());
-        query.problems().forEach(Messages::error);
+        query.problems().forEach(Text::error);
         entries = query.filter() == null ? List.of() : reads.audit(query.filter(), query.before(), PAGE);
     }
 

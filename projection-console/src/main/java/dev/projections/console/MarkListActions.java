@@ -38,7 +38,7 @@ public class MarkListActions implements Serializable {
             return;
         }
         String shown = applied.projection();
-        Messages.run(() -> admin.retry(shown, markTenant, id), markTenant.isEmpty()
+        Text.act(() -> admin.retry(shown, markTenant, id), markTenant.isEmpty()
                 ? Text.of("marks.retried", id, shown) : Text.of("marks.retried.tenant", id, shown, markTenant));
         list.showAgain();
     }
@@ -82,7 +82,7 @@ public class MarkListActions implements Serializable {
         }
         long now = reads.count(applied).value();
         if (now != list.countValue()) {
-            Messages.error(Text.of("marks.changed", list.countValue(), now));
+            Text.error(Text.of("marks.changed", list.countValue(), now));
             list.showAgain();
             return false;
         }
@@ -104,9 +104,9 @@ public class MarkListActions implements Serializable {
             return;
         }
         if (resume) {
-            Messages.run(() -> admin.resumeParked(selection), n -> Text.of("marks.resumed", n, selection.projection()));
+            Text.act(() -> admin.resumeParked(selection), n -> Text.of("marks.resumed", n, selection.projection()));
         } else {
-            Messages.run(() -> admin.skipParked(selection), n -> Text.of("marks.skipped", n, selection.projection()));
+            Text.act(() -> admin.skipParked(selection), n -> Text.of("marks.skipped", n, selection.projection()));
         }
         list.showAgain();
     }
@@ -160,7 +160,7 @@ public class MarkListActions implements Serializable {
             return;
         }
         String shown = list.applied().projection();
-        Messages.run(() -> admin.retryFailed(shown), retried -> Text.of("action.retried", retried, shown));
+        Text.act(() -> admin.retryFailed(shown), retried -> Text.of("action.retried", retried, shown));
         list.showAgain();
     }
 }

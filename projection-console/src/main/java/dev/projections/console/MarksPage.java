@@ -69,7 +69,7 @@ public class MarksPage implements Serializable {
             query = query.withProjection(known).first();
         }
         if (query.cursorProblem() != null) {
-            Messages.error(Text.of("marks.bad-position", query.cursorProblem()));
+            Text.error(Text.of("marks.bad-position", query.cursorProblem()));
             query = query.first();
         }
         applied = query.filter();
@@ -110,7 +110,7 @@ public class MarksPage implements Serializable {
         PageCursor cursor = query.cursor();
         MarkPage shown = cursor == null ? null : reads.page(applied, cursor, query.forward(), PAGE_SIZE);
         if (shown != null && query.forward() && shown.rows().isEmpty()) {
-            Messages.info(Text.of("marks.position-gone"));
+            Text.info(Text.of("marks.position-gone"));
             shown = null;
         }
         if (shown != null && !query.forward() && (shown.rows().isEmpty() || !shown.hasPrevious())) {

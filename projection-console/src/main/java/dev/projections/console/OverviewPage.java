@@ -130,17 +130,17 @@ public class OverviewPage implements Serializable {
     }
 
     public void pause(String projection) {
-        Messages.run(() -> admin.pause(projection), Text.of("overview.paused", projection));
+        Text.act(() -> admin.pause(projection), Text.of("overview.paused", projection));
         reload();
     }
 
     public void resume(String projection) {
-        Messages.run(() -> admin.resume(projection), Text.of("overview.resumed", projection));
+        Text.act(() -> admin.resume(projection), Text.of("overview.resumed", projection));
         reload();
     }
 
     public void retryFailed(String projection) {
-        Messages.run(() -> admin.retryFailed(projection), retried -> Text.of("action.retried", retried, projection));
+        Text.act(() -> admin.retryFailed(projection), retried -> Text.of("action.retried", retried, projection));
         reload();
     }
 }

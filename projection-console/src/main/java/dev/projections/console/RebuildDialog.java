@@ -88,9 +88,9 @@ public class RebuildDialog implements Serializable {
         String asked = verifyRequested;
         verifyRequested = null;
         if (!user.isAdmin()) {
-            Messages.error(Text.of("action.not-allowed"));
+            Text.error(Text.of("action.not-allowed"));
         } else if (!reads.verifiable(asked)) {
-            Messages.error(Text.of("projection.verify.unavailable", asked));
+            Text.error(Text.of("projection.verify.unavailable", asked));
         } else {
             askVerify(asked);
         }
@@ -141,7 +141,7 @@ public class RebuildDialog implements Serializable {
         }
         String asked = projection;
         switch (question) {
-            case REBUILD -> Messages.run(() -> {
+            case REBUILD -> Text.act(() -> {
                 RebuildScope scope = scope();
                 if (!scope.isEverything() || partitions != 1) {
                     return admin.rebuild(asked, TenantChoice.isAll(rebuildTenant) ? null
@@ -150,11 +150,11 @@ public class RebuildDialog implements Serializable {
                 return TenantChoice.isAll(rebuildTenant) ? admin.rebuildAllTenants(asked)
                         : List.of(admin.rebuild(asked, TenantChoice.tenant(rebuildTenant)));
             }, this::started);
-            case CLEAR_AND_REBUILD -> Messages.run(() -> admin.clearAndRebuild(asked,
+            case CLEAR_AND_REBUILD -> Text.act(() -> admin.clearAndRebuild(asked,
                     TenantChoice.isAll(rebuildTenant) ? null : TenantChoice.tenant(rebuildTenant)), this::started);
-            case PURGE -> Messages.run(() -> admin.purge(asked),
+            case PURGE -> Text.act(() -> admin.purge(asked),
                     purged -> Text.of("overview.purged", purged, asked));
-            case VERIFY -> Messages.run(() -> admin.verify(asked, TenantChoice.isAll(rebuildTenant) ? null
+            case VERIFY -> Text.act(() -> admin.verify(asked, TenantChoice.isAll(rebuildTenant) ? null
                     : TenantChoice.tenant(rebuildTenant), scope(), partitions), ids -> {
                         overview.follow(ids);
                         return Text.of("overview.verify-started", ids.size());

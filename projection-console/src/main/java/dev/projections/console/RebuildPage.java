@@ -44,13 +44,13 @@ public class RebuildPage implements Serializable {
         run = null;
         partitions = List.of();
         if (runId == null || runId.isBlank()) {
-            Messages.error(Text.of("rebuild.no-run"));
+            Text.error(Text.of("rebuild.no-run"));
             return;
         }
         Instant now = clock.now();
         Optional<RebuildProgress> progress = reads.findRebuild(runId);
         if (progress.isEmpty()) {
-            Messages.error(Text.of("rebuild.unknown-run", runId));
+            Text.error(Text.of("rebuild.unknown-run", runId));
             return;
         }
         run = new RebuildLine(progress.get(), now);
@@ -80,7 +80,7 @@ public class RebuildPage implements Serializable {
 
     public void cancel() {
         confirmingCancel = false;
-        Messages.run(() -> admin.cancelRebuild(runId), Text.of("rebuild.cancelled"));
+        Text.act(() -> admin.cancelRebuild(runId), Text.of("rebuild.cancelled"));
         open();
     }
 }

@@ -1,14 +1,18 @@
 package dev.projections.console;
 
+import jakarta.ejb.EJBAccessException;
+import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import java.text.MessageFormat;
 import java.util.Locale;
 import java.util.ResourceBundle;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The console's texts for Java code (messages after an action, labels built from values), from the bundle the pages
  * read as {@code #{projectionsText[…]}}: one place for every sentence, in the language of the view
- * ({@link ConsoleLocale}).
+ * ({@link ConsoleLocale}); and the message an action leaves on the page, what it did or why it was refused.
  *
  * <p>Only the console's own sentences are here. A refusal of the engine or of {@code ConsoleAdmin}
  * ({@code IllegalArgumentException} naming a bad value, {@code IllegalStateException} naming a running run) is shown as
@@ -42,6 +46,33 @@ public final class Text {
     /** Whether the console has its texts in {@code language} ({@code text_en.properties} says so for English). */
     static boolean speaks(String language) {
         return !language.isEmpty() && bundle(new Locale(language)).getLocale().getLanguage().equals(language);
+    }
+
+    /** Runs a console action and tells the operator how it went: {@code done}, or why it was refused. */
+    static void act(Runnable action, String done) {
+        act(() -> {
+            action.run();
+            return null;
+        }, ignored -> done);
+    }
+
+    /** The same for an action with a result, which {@code done} puts in words. */
+    static <T> void act(Supplier<T> action, Function<T, String> done) {
+        try {
+            info(done.apply(action.get()));
+        } catch (EJBAccessException denied) {
+            error(of("action.not-allowed"));
+        } catch (RuntimeException refused) {
+            error(refused.getMessage() == null ? refused.toString() : refused.getMessage());
+        }
+    }
+
+    static void info(String text) {
+        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_INFO, text, null));
+    }
+
+    static void error(String text) {
+        FacesContext.getCurrentInstance().addMessage(null, new FacesMessage(FacesMessage.SEVERITY_ERROR, text, null));
     }
 
     /** The view's language, also for numbers; English outside a page. */

@@ -7,10 +7,10 @@ import dev.projections.RebuildScope;
 import dev.projections.inspect.AuditEntry;
 import dev.projections.inspect.AuditLog;
 import dev.projections.refresh.ProjectionCatalog;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.sql.SQLException;
 
 /**
  * An operator's actions (docs/contract.md §12), each with its {@code projection_audit} row: the operation runs, then
@@ -119,13 +119,18 @@ public final class AuditedActions {
         return runs;
     }
 
+    /** The tenants "every tenant" means: the application's {@code TenantDirectory}'s, or the tenant {@code ""} without one. */
+    public List<String> everyTenant() {
+        return rebuilds.hasTenantDirectory() ? rebuilds.tenants() : List.of("");
+    }
+
     /**
      * {@code projection}'s {@code clear()} and a whole rebuild of {@code tenant}, in the caller's transaction, which
      * runs inside the tenant's scope: when a rebuild of the tenant is already running, the start fails and the clear
      * rolls back with it. Returns the run id.
      */
     public String clearAndRebuild(String by, String projection, String tenant) {
-        catalog.byName(Arguments.projection(projection, catalog)).clear();
+        catalog.byName(UnknownProjection.requireKnown(projection, catalog)).clear();
         String runId = rebuilds.start(projection, tenant, RebuildScope.everything(), 1, by);
         record(by, "clear-and-rebuild", projection, tenant, null, "run " + runId);
         return runId;

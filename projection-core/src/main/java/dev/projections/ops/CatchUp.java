@@ -40,7 +40,7 @@ public final class CatchUp {
         }
         Set<String> names = new TreeSet<>();
         for (String projection : projections) {
-            names.add(Arguments.projection(projection, catalog));
+            names.add(UnknownProjection.requireKnown(projection, catalog));
         }
         return names;
     }

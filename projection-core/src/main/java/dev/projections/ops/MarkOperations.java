@@ -7,8 +7,8 @@ import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.MarkActions;
 import java.time.Clock;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Counting failing and parked marks, and the actions on them (docs/contract.md §2, §6): a retry makes failing marks
@@ -35,22 +35,22 @@ public final class MarkOperations {
     }
 
     public long pending(String projection) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         return sql.call("count pending marks of " + projection, c -> counts.pending(c, projection));
     }
 
     public long failing(String projection) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         return sql.call("count failing marks of " + projection, c -> counts.failing(c, projection));
     }
 
     public long parked(String projection) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         return sql.call("count parked marks of " + projection, c -> counts.parked(c, projection));
     }
 
     public List<FailedRefresh> failures(String projection, int limit) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1, was " + limit);
         }
@@ -67,8 +67,8 @@ public final class MarkOperations {
      * {@code null} for every tenant) and with a last error starting with {@code errorPrefix} ({@code null}: any).
      */
     public int retryFailed(String projection, String tenant, String errorPrefix) {
-        Arguments.projection(projection, catalog);
-        String checkedTenant = tenant == null ? null : Arguments.tenant(tenant);
+        UnknownProjection.requireKnown(projection, catalog);
+        String checkedTenant = tenant == null ? null : MarkKey.checkedTenant(tenant);
         if (errorPrefix != null && (errorPrefix.isEmpty() || errorPrefix.length() > 500)) {
             throw new IllegalArgumentException("an error prefix must be 1..500 characters (null for any error), was "
                     + errorPrefix.length());
@@ -83,11 +83,11 @@ public final class MarkOperations {
 
     /** Makes one failing mark due now; a key with no failing mark is refused, naming it. */
     public void retry(String projection, String tenant, String id) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
-        MarkKey key = new MarkKey(projection, Arguments.tenant(tenant), Arguments.id(id, projection));
+        MarkKey key = new MarkKey(projection, MarkKey.checkedTenant(tenant), MarkKey.checkedId(id, projection));
         if (!sql.call("retry " + key, c -> actions.retry(c, key, clock.instant()))) {
             throw new NoSuchMark(key, "failing", "retry");
         }
@@ -115,12 +115,12 @@ public final class MarkOperations {
         if (selection == null) {
             throw new IllegalArgumentException("selection must not be null");
         }
-        Arguments.projection(selection.projection(), catalog);
+        UnknownProjection.requireKnown(selection.projection(), catalog);
         if (selection.tenant() != null) {
-            Arguments.tenant(selection.tenant());
+            MarkKey.checkedTenant(selection.tenant());
         }
         if (selection.entityId() != null) {
-            Arguments.id(selection.entityId(), selection.projection());
+            MarkKey.checkedId(selection.entityId(), selection.projection());
         }
     }
 

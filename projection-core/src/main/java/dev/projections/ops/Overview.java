@@ -2,17 +2,18 @@ package dev.projections.ops;
 
 import dev.projections.ClockSkew;
 import dev.projections.EngineHealth;
+import dev.projections.MarkKey;
 import dev.projections.ProjectionStatus;
 import dev.projections.config.Settings;
-import dev.projections.refresh.InstanceHeartbeat;
-import dev.projections.refresh.ProcessingCount;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.inspect.ProjectionCounts;
 import dev.projections.refresh.BackPressure;
 import dev.projections.refresh.EngineStats;
+import dev.projections.refresh.InstanceHeartbeat;
+import dev.projections.refresh.ProcessingCount;
 import dev.projections.refresh.ProjectionCatalog;
-import dev.projections.store.Tables;
 import dev.projections.store.Suspension;
+import dev.projections.store.Tables;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -62,7 +63,7 @@ public final class Overview {
 
     /** One status per deployed projection; the latest rebuild shown is {@code tenant}'s. */
     public List<ProjectionStatus> overview(String tenant) {
-        String checkedTenant = Arguments.tenant(tenant);
+        String checkedTenant = MarkKey.checkedTenant(tenant);
         return sql.call("read the overview", c -> {
             Instant now = clock.instant();
             Map<String, ProjectionCounts> byProjection = counts.countsByProjection(c, now);

@@ -41,7 +41,7 @@ public final class PauseOperations {
     }
 
     public void pause(String projection, String by) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         sql.call("pause " + projection, c -> {
             control.setPaused(c, projection, true, by, clock.instant());
             return null;
@@ -50,7 +50,7 @@ public final class PauseOperations {
     }
 
     public void resume(String projection, String by) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         boolean wasPaused = sql.call("resume " + projection,
                 c -> control.resumeIfPaused(c, projection, by, clock.instant()));
         pausesChanged.run();
@@ -62,7 +62,7 @@ public final class PauseOperations {
 
     /** Pauses {@code projection} with a reason: probed, and lifted when a probe succeeds or on a resume. */
     public void suspend(String projection, String reason, String by) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         if (reason == null || reason.isBlank() || reason.length() > 1000) {
             throw new IllegalArgumentException("a suspension needs a reason of 1..1000 characters, was "
                     + (reason == null ? null : reason.length() + " characters"));
@@ -76,7 +76,7 @@ public final class PauseOperations {
     }
 
     public boolean isPaused(String projection) {
-        Arguments.projection(projection, catalog);
+        UnknownProjection.requireKnown(projection, catalog);
         return sql.call("read the pause of " + projection, c -> control.paused(c).contains(projection));
     }
 }

@@ -1,5 +1,6 @@
 package dev.projections.ops;
 
+import dev.projections.MarkKey;
 import dev.projections.Projection;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
@@ -9,11 +10,11 @@ import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.RebuildPlan;
 import dev.projections.refresh.RebuildStepper;
 import dev.projections.refresh.WakeUpSignals;
-import dev.projections.store.RebuildPartition;
-import dev.projections.store.Tables;
 import dev.projections.store.RebuildHistory;
+import dev.projections.store.RebuildPartition;
 import dev.projections.store.RebuildRun;
 import dev.projections.store.RebuildRuns;
+import dev.projections.store.Tables;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -94,7 +95,7 @@ public final class RebuildOperations {
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
-        String checkedTenant = Arguments.tenant(tenant);
+        String checkedTenant = MarkKey.checkedTenant(tenant);
         List<String> bounds;
         try (TenantScope.Entered ignored = checkedTenant.isEmpty() ? () -> { } : tenantScope.enter(checkedTenant)) {
             RebuildPlan.probe(bean, scope);
@@ -116,7 +117,7 @@ public final class RebuildOperations {
      * before anything is read or written.
      */
     private Projection rebuildable(String projection, RebuildScope scope, int partitions, String done) {
-        Projection bean = catalog.byName(Arguments.projection(projection, catalog));
+        Projection bean = catalog.byName(UnknownProjection.requireKnown(projection, catalog));
         if (!Rebuildable.implementsIds(bean)) {
             throw new UnsupportedOperationException("projection " + projection + " cannot be " + done + ": implement "
                     + "Projection.ids(after, limit) to list its ids in order");
@@ -206,8 +207,8 @@ public final class RebuildOperations {
 
     /** The latest run of {@code projection} for {@code tenant}. */
     public Optional<RebuildProgress> latest(String projection, String tenant) {
-        Arguments.projection(projection, catalog);
-        String checkedTenant = Arguments.tenant(tenant);
+        UnknownProjection.requireKnown(projection, catalog);
+        String checkedTenant = MarkKey.checkedTenant(tenant);
         return sql.call("read the latest rebuild of " + projection,
                 c -> history.latest(c, projection, checkedTenant, clock.instant()));
     }

@@ -1,5 +1,6 @@
 package dev.projections.ops;
 
+import dev.projections.refresh.ProjectionCatalog;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -16,6 +17,14 @@ public final class UnknownProjection extends IllegalArgumentException {
         super("unknown projection " + (projection == null ? "null" : "\"" + projection + "\"") + "; known projections: "
                 + new TreeSet<>(known));
         this.projection = projection;
+    }
+
+    /** {@code projection}, if {@code catalog} deploys it; otherwise this refusal, listing the known ones. */
+    public static String requireKnown(String projection, ProjectionCatalog catalog) {
+        if (projection == null || !catalog.names().contains(projection)) {
+            throw new UnknownProjection(projection, catalog.names());
+        }
+        return projection;
     }
 
     /** The name given; {@code null} when none was. */

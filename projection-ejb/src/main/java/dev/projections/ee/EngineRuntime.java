@@ -8,12 +8,15 @@ import dev.projections.engine.Engine;
 import dev.projections.engine.EveryListener;
 import dev.projections.engine.Observers;
 import dev.projections.engine.Once;
+import dev.projections.ops.AuditedActions;
 import dev.projections.ops.Operations;
 import dev.projections.metrics.LagTimer;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.ArrayList;
@@ -141,5 +144,12 @@ public class EngineRuntime {
     /** The operations every face calls: the console, the management API, the application's facade. */
     public Operations operations() {
         return assembled().operations();
+    }
+
+    /** The operator's actions with their audit rows, for the console's door: the engine is built at its first use. */
+    @Produces
+    @Dependent
+    AuditedActions auditedActions() {
+        return operations().audited();
     }
 }

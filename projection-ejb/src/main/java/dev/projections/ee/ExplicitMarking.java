@@ -1,8 +1,8 @@
 package dev.projections.ee;
 
-import dev.projections.engine.Foundation;
-import dev.projections.ops.Arguments;
 import dev.projections.MarkKey;
+import dev.projections.engine.Foundation;
+import dev.projections.ops.UnknownProjection;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -75,14 +75,14 @@ public class ExplicitMarking {
     }
 
     private List<MarkKey> keysOf(String projection, Collection<String> ids) {
-        Arguments.projection(projection, registry);
+        UnknownProjection.requireKnown(projection, registry);
         if (ids == null) {
             throw new IllegalArgumentException("ids must not be null (projection " + projection + ")");
         }
-        String tenant = Arguments.tenant(sink.explicitTenant("markDirty(\"" + projection + "\", …)"));
+        String tenant = MarkKey.checkedTenant(sink.explicitTenant("markDirty(\"" + projection + "\", …)"));
         TreeSet<MarkKey> keys = new TreeSet<>();
         for (String id : ids) {
-            keys.add(new MarkKey(projection, tenant, Arguments.id(id, projection)));
+            keys.add(new MarkKey(projection, tenant, MarkKey.checkedId(id, projection)));
         }
         return new ArrayList<>(keys);
     }

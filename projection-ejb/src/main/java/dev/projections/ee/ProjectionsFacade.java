@@ -1,20 +1,21 @@
 package dev.projections.ee;
 
-import dev.projections.engine.Foundation;
+import dev.projections.CommitCapture;
 import dev.projections.EngineHealth;
-import dev.projections.ops.Arguments;
 import dev.projections.FailedRefresh;
+import dev.projections.IdleWait;
 import dev.projections.ProjectionStatus;
 import dev.projections.Projections;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
-import dev.projections.CommitCapture;
-import dev.projections.IdleWait;
 import dev.projections.RefreshToken;
 import dev.projections.RefreshWait;
-import jakarta.transaction.Transactional;
+import dev.projections.engine.Foundation;
+import dev.projections.ops.UnknownProjection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import java.security.Principal;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.security.Principal;
 
 /**
  * The {@link Projections} facade: a CDI bean, not an EJB, so a bad argument reaches the caller as the
@@ -133,7 +133,7 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public String rebuild(String projection) {
-        Arguments.projection(projection, registry);
+        UnknownProjection.requireKnown(projection, registry);
         return rebuild(projection, sink.explicitTenant("rebuild(\"" + projection + "\")"));
     }
 
@@ -174,7 +174,7 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public Optional<RebuildProgress> latestRebuild(String projection) {
-        Arguments.projection(projection, registry);
+        UnknownProjection.requireKnown(projection, registry);
         return operations().rebuilds().latest(projection, sink.currentTenant());
     }
 

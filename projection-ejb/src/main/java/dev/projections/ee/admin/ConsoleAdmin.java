@@ -4,11 +4,10 @@ import dev.projections.ParkedSelection;
 import dev.projections.Projection;
 import dev.projections.RebuildScope;
 import dev.projections.TenantScope;
-import dev.projections.ops.Arguments;
-import dev.projections.ops.AuditedActions;
-import dev.projections.ee.EngineRuntime;
 import dev.projections.ee.ProjectionRegistry;
+import dev.projections.ops.AuditedActions;
 import dev.projections.ops.Rebuildable;
+import dev.projections.ops.UnknownProjection;
 import jakarta.annotation.Resource;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -36,8 +35,9 @@ public class ConsoleAdmin {
     @Inject
     ProjectionRegistry registry;
 
+    /** The engine's, built at this bean's first call (the producer is {@code EngineRuntime}'s). */
     @Inject
-    EngineRuntime runtime;
+    AuditedActions audited;
 
     @Inject
     Instance<TenantScope> tenantScope;
@@ -48,14 +48,14 @@ public class ConsoleAdmin {
     /** Makes one failing mark due now, keeping its attempts. */
     public void retry(String projection, String tenant, String id) {
         act(() -> {
-            audited().retry(caller(), projection, tenant, id);
+            audited.retry(caller(), projection, tenant, id);
             return null;
         });
     }
 
     /** Makes every failing mark of {@code projection} due now; returns how many. */
     public int retryFailed(String projection) {
-        return act(() -> audited().retryFailed(caller(), projection));
+        return act(() -> audited.retryFailed(caller(), projection));
     }
 
     /**
@@ -63,12 +63,12 @@ public class ConsoleAdmin {
      * error starting with {@code errorPrefix} ({@code null}: any); returns how many.
      */
     public int retryFailed(String projection, String tenant, String errorPrefix) {
-        return act(() -> audited().retryFailed(caller(), projection, tenant, errorPrefix));
+        return act(() -> audited.retryFailed(caller(), projection, tenant, errorPrefix));
     }
 
     /** Makes the selected parked marks due now, attempts kept; returns how many. */
     public int resumeParked(ParkedSelection selection) {
-        return act(() -> audited().resumeParked(caller(), selection));
+        return act(() -> audited.resumeParked(caller(), selection));
     }
 
     /**
@@ -76,12 +76,12 @@ public class ConsoleAdmin {
      * keeps each skipped key with its last error, in the action's transaction.
      */
     public int skipParked(ParkedSelection selection) {
-        return act(() -> audited().skipParked(caller(), selection));
+        return act(() -> audited.skipParked(caller(), selection));
     }
 
     /** Starts a rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
     public String rebuild(String projection, String tenant) {
-        return act(() -> audited().rebuild(caller(), projection, tenant));
+        return act(() -> audited.rebuild(caller(), projection, tenant));
     }
 
     /**
@@ -89,7 +89,7 @@ public class ConsoleAdmin {
      * {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        return act(() -> audited().rebuild(caller(), projection, tenant, scope, partitions));
+        return act(() -> audited.rebuild(caller(), projection, tenant, scope, partitions));
     }
 
     /**
@@ -97,20 +97,20 @@ public class ConsoleAdmin {
      * none) or, with {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> verify(String projection, String tenant, RebuildScope scope, int partitions) {
-        return act(() -> audited().verify(caller(), projection, tenant, scope, partitions));
+        return act(() -> audited.verify(caller(), projection, tenant, scope, partitions));
     }
 
     /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7); its rebuild marks are deleted afterwards, live ones stay. */
     public void cancelRebuild(String runId) {
         act(() -> {
-            audited().cancelRebuild(caller(), runId);
+            audited.cancelRebuild(caller(), runId);
             return null;
         });
     }
 
     /** Starts a rebuild for every tenant of the application's {@code TenantDirectory}. */
     public List<String> rebuildAllTenants(String projection) {
-        return act(() -> audited().rebuildAllTenants(caller(), projection));
+        return act(() -> audited.rebuildAllTenants(caller(), projection));
     }
 
     /** Whether {@code projection} offers {@code clear()}, so the console shows "clear and rebuild". */
@@ -128,13 +128,12 @@ public class ConsoleAdmin {
      */
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     public List<String> clearAndRebuild(String projection, String tenant) {
-        Projection bean = act(() -> registry.byName(Arguments.projection(projection, registry)));
+        Projection bean = act(() -> registry.byName(UnknownProjection.requireKnown(projection, registry)));
         if (!Rebuildable.implementsClear(bean) || !Rebuildable.implementsIds(bean)) {
             throw new ActionRefused("projection " + projection + " does not offer clear() and ids(): it cannot be "
                     + "cleared and rebuilt", null);
         }
-        List<String> tenants = tenant != null ? List.of(tenant)
-                : runtime.operations().rebuilds().hasTenantDirectory() ? runtime.operations().rebuilds().tenants() : List.of("");
+        List<String> tenants = tenant != null ? List.of(tenant) : act(audited::everyTenant);
         ConsoleAdmin self = context.getBusinessObject(ConsoleAdmin.class);
         TenantScope scope = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
         List<String> runs = new ArrayList<>();
@@ -149,27 +148,27 @@ public class ConsoleAdmin {
     /** One tenant's clear and rebuild, in a transaction of its own; called by {@link #clearAndRebuild}. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public String clearAndRebuildTenant(String projection, String tenant) {
-        return act(() -> audited().clearAndRebuild(caller(), projection, tenant));
+        return act(() -> audited.clearAndRebuild(caller(), projection, tenant));
     }
 
     /** Suspends {@code projection} with a reason: probed, and lifted when a probe succeeds or on "Resume". */
     public void suspend(String projection, String reason) {
         act(() -> {
-            audited().suspend(caller(), projection, reason);
+            audited.suspend(caller(), projection, reason);
             return null;
         });
     }
 
     public void pause(String projection) {
         act(() -> {
-            audited().pause(caller(), projection);
+            audited.pause(caller(), projection);
             return null;
         });
     }
 
     public void resume(String projection) {
         act(() -> {
-            audited().resume(caller(), projection);
+            audited.resume(caller(), projection);
             return null;
         });
     }
@@ -180,15 +179,11 @@ public class ConsoleAdmin {
      */
     public int purge(String projection) {
         act(() -> {
-            audited().checkPurgeable(projection);
+            audited.checkPurgeable(projection);
             return null;
         });
         // what the database does to the delete is its failure, not a refusal: the container logs it
-        return audited().purge(caller(), projection);
-    }
-
-    private AuditedActions audited() {
-        return runtime.operations().audited();
+        return audited.purge(caller(), projection);
     }
 
     /** What the engine refuses reaches the console with its message, and rolls the action and its audit back. */
