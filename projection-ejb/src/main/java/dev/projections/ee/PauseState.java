@@ -1,46 +1,43 @@
 package dev.projections.ee;
 
 import dev.projections.engine.Foundation;
+import dev.projections.refresh.PauseCopy;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Which projections are paused, as {@code projection_control} says, read at most once a second. The claim query
- * reads the table itself; this copy serves the check before each refresh starts (docs/contract.md §4 step 2), so marks
- * claimed just before a pause are released unstarted.
+ * Which projections are paused, as {@code projection_control} says, read at most once a second ({@link PauseCopy}: a
+ * drainer never waits for another's re-read of an aged copy). The claim query reads the table itself; this copy serves
+ * the check before each refresh starts (docs/contract.md §4 step 2), so marks claimed just before a pause are released
+ * unstarted.
  */
 @ApplicationScoped
 public class PauseState {
 
-    private static final Logger LOG = Logger.getLogger(PauseState.class.getName());
-    private static final long MAX_AGE_NANOS = 1_000_000_000L;
-
     @Inject
     Foundation foundation;
 
-    private Set<String> paused = Set.of();
-    private long readAt = Long.MIN_VALUE;
+    private PauseCopy copy;
 
-    public synchronized Set<String> paused() {
-        long now = System.nanoTime();
-        if (readAt == Long.MIN_VALUE || now - readAt > MAX_AGE_NANOS) {
+    @PostConstruct
+    void init() {
+        copy = new PauseCopy(() -> {
             try (Connection connection = foundation.dataSource().getConnection()) {
-                paused = Set.copyOf(foundation.store().control().paused(connection));
-                readAt = now;
-            } catch (SQLException e) {
-                LOG.log(Level.FINE, "could not read projection_control; keeping the last known pauses", e);
+                return foundation.store().control().paused(connection);
             }
-        }
-        return paused;
+        }, System::nanoTime, 1, TimeUnit.SECONDS);
+    }
+
+    public Set<String> paused() {
+        return copy.paused();
     }
 
     /** Forgets the cached copy, after this instance paused or resumed a projection. */
-    public synchronized void invalidate() {
-        readAt = Long.MIN_VALUE;
+    public void invalidate() {
+        copy.invalidate();
     }
 }
