@@ -13,6 +13,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -60,9 +61,13 @@ public class DrainerPool {
         pool.prestartAllCoreThreads();
     }
 
-    /** Runs {@code drainer} on one of the drainers' threads; throws {@link RejectedExecutionException} once stopped. */
-    public void execute(Runnable drainer) {
-        pool.execute(drainer);
+    /**
+     * The drainers' threads, for the engine to start drainers on without a call through this bean's proxy: a committing
+     * thread starts one after its commit, and an EJB call there (interceptors, the finished transaction suspended and
+     * resumed) is time the business request waits for. Throws {@link RejectedExecutionException} once stopped.
+     */
+    public Executor executor() {
+        return pool;
     }
 
     /** Threads of the pool now running a drainer (tests and the overview read it). */

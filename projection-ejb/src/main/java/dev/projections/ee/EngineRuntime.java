@@ -114,7 +114,7 @@ public class EngineRuntime {
     private Engine build() {
         return Engine.builder()
                 .foundation(foundation)
-                .container(new ServerContainer(transactions, pool::execute, drainer::run, resources.lifecycleThread(),
+                .container(new ServerContainer(transactions, pool.executor(), drainer::run, resources.lifecycleThread(),
                         synchronizations, tenantScope, tenantDirectory, foundation.clock()))
                 .observers(Observers.NONE
                         .tracing(resources.tracing())
