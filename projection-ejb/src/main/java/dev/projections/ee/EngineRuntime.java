@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.ArrayList;
@@ -54,8 +55,16 @@ public class EngineRuntime {
     @Inject
     EngineMetrics metrics;
 
+    /**
+     * The engine's lifecycle events become CDI events of the application (docs/contract.md §6, §7): a synchronous fire
+     * of the event's record, so {@code @Observes MarkParked} in any bean of the deployment sees it. The engine tells
+     * each on its one lifecycle thread (a managed thread, outside any transaction), in order, once the change
+     * committed, never from a transaction's completion, where an observer could not call a {@code REQUIRED} EJB
+     * (docs/pitfalls.md #5); what an observer throws is caught by the engine's announcer: logged, counted, the change
+     * stands.
+     */
     @Inject
-    LifecycleEvents lifecycleEvents;
+    BeanManager beanManager;
 
     @EJB
     DrainerPool pool;
@@ -118,7 +127,7 @@ public class EngineRuntime {
                         synchronizations, tenantScope, tenantDirectory, foundation.clock()))
                 .observers(Observers.NONE
                         .tracing(resources.tracing())
-                        .lifecycle(lifecycleEvents::fire)
+                        .lifecycle(event -> beanManager.getEvent().fire(event))
                         .pausesChanged(pauseState::invalidate)
                         .lag((key, firstMarkedAt, committedAt) -> lagTimer.get().refreshed(key, firstMarkedAt, committedAt))
                         .listener((key, outcome, took) -> {
