@@ -13,9 +13,11 @@ import java.util.logging.Logger;
  * its age limit. The check before each refresh (docs/contract.md §4 step 2) asks it on a drainer's turn, so asking
  * must not wait for the database while a copy is there: one caller re-reads an aged copy and every other caller
  * meanwhile gets the copy as it was, a moment older (the claim query reads the table itself, so what is claimed
- * never depends on this copy). Two cases wait for a read instead: the first ever, and the first after
- * {@link #invalidate()} — a pause or resume this instance committed must be seen by the next look, or a look right
- * after a resume would leave out the projection just resumed.
+ * never depends on this copy). Two cases wait for a read instead: the first ever, and those after
+ * {@link #invalidate()} — told after this instance paused or resumed a projection, and by a signal from another
+ * instance while one is paused — since a look right after a resume must not leave out the projection just resumed.
+ * They wait for one read between them (whoever comes after it finds it fresh), but while reads fail each tries again
+ * in turn, and a failed one answers with the copy from before the invalidation, the best this instance knows.
  */
 public final class PauseCopy {
 
