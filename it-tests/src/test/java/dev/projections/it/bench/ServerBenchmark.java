@@ -92,6 +92,13 @@ class ServerBenchmark {
     private final int rounds = Integer.getInteger("bench.rounds", 2);
     private final int bigRebuild = Integer.getInteger("bench.live-rebuild-ids", 1_000_000);
     private final int latencySamples = Integer.getInteger("bench.latency-samples", 300);
+    /**
+     * Part 2's sparse samples: orders {@value #SPARSE_GAP_MILLIS} ms apart, so that no drainer is left collecting
+     * (they stay {@code Handoff.KEEP_ALIVE}, 50 ms) and each commit starts one: a single commit as an application with
+     * little traffic sees it.
+     */
+    private final int sparseSamples = Integer.getInteger("bench.sparse-samples", 100);
+    private static final int SPARSE_GAP_MILLIS = 300;
     /** The longest the live load runs beside a rebuild: live marks come first, so a load the engine cannot keep up with starves the run. */
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
     /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
@@ -267,6 +274,16 @@ class ServerBenchmark {
         line("2. Commit → read model at light load, %d orders one at a time (machine load %s)", latencySamples,
                 loadAverage());
         latencies.print("   ");
+        if (sparseSamples > 0) {
+            Latencies sparse = new Latencies();
+            for (int i = 0; i < sparseSamples; i++) {
+                Thread.sleep(SPARSE_GAP_MILLIS); // no drainer left collecting: this commit starts one
+                sparse.sample(server, "sparse-" + i % 20);
+            }
+            line("   sparse: %d orders %d ms apart, each starting a drainer (machine load %s)", sparseSamples,
+                    SPARSE_GAP_MILLIS, loadAverage());
+            sparse.print("   ");
+        }
     }
 
     /** POST-to-visible times of single orders beside their floors: the POST's round trip plus one GET that finds. */
