@@ -42,8 +42,14 @@ public final class Handoff {
 
     /** The most keys waiting, in all lanes: a burst of commits beyond it is left to the sweep (the table has every mark). */
     public static final int CAPACITY = 50_000;
-    /** How long an idle drainer stays for the next commit: far less than an undeploy may wait for it. */
-    public static final Duration KEEP_ALIVE = Duration.ofMillis(50);
+    /**
+     * How long an idle drainer stays for the next commit: a commit within a second of the last finds one collecting,
+     * and its hand-off costs a condition signal instead of a drainer's start (a pool thread woken, the container's
+     * call for the drainer's identity, the pauses read afresh), about 2 ms of the time to its read model in the
+     * server benchmark's sparse samples (docs/BENCHMARKS.md). An undeploy does not wait for it: the engine's stop wakes
+     * every collecting drainer, and it ends.
+     */
+    public static final Duration KEEP_ALIVE = Duration.ofSeconds(1);
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when keys arrive, a look is owed, a turn ends, or the engine stops: collecting drainers look again. */
@@ -61,7 +67,15 @@ public final class Handoff {
      * {@code batch-size}, {@code batch-linger}, {@link #KEEP_ALIVE}.
      */
     public static Handoff of(dev.projections.config.Settings settings) {
-        Handoff handoff = new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), KEEP_ALIVE,
+        return of(settings, KEEP_ALIVE);
+    }
+
+    /**
+     * The same with another keep-alive: for an engine whose drainers run on the thread that starts them (the engine's
+     * tests), where a drainer that stays for the next commit holds its caller that long.
+     */
+    public static Handoff of(dev.projections.config.Settings settings, Duration keepAlive) {
+        Handoff handoff = new Handoff(CAPACITY, settings.workers(), settings.batchLinger(), keepAlive,
                 System::nanoTime, projection -> settings.of(projection).workers(),
                 projection -> settings.of(projection).batchSize());
         handoff.lanes.defaultCaps(projection -> settings.of(projection).workersByDefault());

@@ -7,12 +7,14 @@ import dev.projections.Projection;
 import dev.projections.config.Settings;
 import dev.projections.refresh.DatabaseTroubleException;
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Handoff;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.Sweep;
 import dev.projections.store.LiquibaseSchema;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,9 +66,12 @@ class EngineDrainersTest {
             }
             queued.add(task);
         };
+        Settings settings = Settings.load(deployment);
         engine = Engine.builder()
                 .dataSource(dataSource)
-                .settings(Settings.load(deployment))
+                .settings(settings)
+                // the test runs its drainers on its own thread: one that stays for the next commit holds the test
+                .handoff(Handoff.of(settings, Duration.ofMillis(50)))
                 .projections(catalog())
                 .container(PlainContainer.on(dataSource, threads).runAs(work -> {
                     if (refuseDoor.get()) {

@@ -13,6 +13,7 @@ import dev.projections.inspect.InstanceReport;
 import dev.projections.inspect.Instances;
 import dev.projections.refresh.AdjustableClock;
 import dev.projections.refresh.DrainerOrigin;
+import dev.projections.refresh.Handoff;
 import dev.projections.refresh.InstanceHeartbeat;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.refresh.WakeUpLook;
@@ -327,9 +328,12 @@ class NodeRolesTest {
         deployment.setProperty(Settings.WORKERS, "1");
         deployment.setProperty(Settings.SWEEP_INTERVAL, SWEEP_INTERVAL.toSeconds() + "s");
         deployment.setProperty(Settings.PROCESSING, Boolean.toString(processes));
+        Settings settings = Settings.load(deployment);
         return Engine.builder()
                 .dataSource(dataSource)
-                .settings(Settings.load(deployment))
+                .settings(settings)
+                // the test runs its drainers on its own thread: one that stays for the next commit holds the test
+                .handoff(Handoff.of(settings, Duration.ofMillis(50)))
                 .projections(catalog)
                 .container(PlainContainer.on(dataSource, threads::add).clock(clock))
                 .instanceId(instanceId)

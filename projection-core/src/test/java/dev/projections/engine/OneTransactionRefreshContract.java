@@ -11,6 +11,7 @@ import dev.projections.config.ProjectionSettings;
 import dev.projections.config.SettingSource;
 import dev.projections.config.Settings;
 import dev.projections.refresh.AdjustableClock;
+import dev.projections.refresh.Handoff;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.refresh.Transactions;
 import dev.projections.refresh.ProjectionCatalog;
@@ -860,6 +861,8 @@ abstract class OneTransactionRefreshContract {
                         .tenantScope(tenantScope)
                         .clock(clock))
                 .settings(resolved)
+                // its drainers run on the committing test's thread: one that stays for the next commit holds the test
+                .handoff(Handoff.of(resolved, Duration.ofMillis(50)))
                 .projections(new ProjectionCatalog() {
                     @Override
                     public Projection byName(String name) {
