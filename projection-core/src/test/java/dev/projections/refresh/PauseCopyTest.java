@@ -66,12 +66,9 @@ class PauseCopyTest {
     void whileOneCallerReReadsAnAgedCopyTheOthersGetTheCopyWithoutWaitingForTheDatabase() throws Exception {
         table.set(Set.of("orders"));
         copy.paused();
-        now.addAndGet(2 * SECOND);
         table.set(Set.of("orders", "stats"));
-        holdReads();
 
-        Future<Set<String>> reReading = callers.submit(copy::paused);
-        assertThat(readStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Set<String>> reReading = aReReadOfTheAgedCopyHeldInTheDatabase();
         Future<Set<String>> other = callers.submit(copy::paused);
 
         // the re-read is still held inside the database: the other caller has the aged copy all the same
@@ -99,10 +96,7 @@ class PauseCopyTest {
     void aCallerAfterAnInvalidationWaitsForTheReadInFlightAndThenReadsAgain() throws Exception {
         table.set(Set.of("orders"));
         copy.paused();
-        now.addAndGet(2 * SECOND);
-        holdReads();
-        Future<Set<String>> reReading = callers.submit(copy::paused); // begins before the resume commits
-        assertThat(readStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<Set<String>> reReading = aReReadOfTheAgedCopyHeldInTheDatabase(); // begins before the resume commits
 
         table.set(Set.of());
         copy.invalidate();
@@ -140,8 +134,13 @@ class PauseCopyTest {
         assertThat(copy.paused()).as("never read: the next call reads").containsExactly("orders");
     }
 
-    private void holdReads() {
+    /** Ages the copy, and has a caller re-read it: the read has begun and is held until {@code readMayEnd}. */
+    private Future<Set<String>> aReReadOfTheAgedCopyHeldInTheDatabase() throws InterruptedException {
+        now.addAndGet(2 * SECOND);
         readStarted = new CountDownLatch(1);
         readMayEnd = new CountDownLatch(1);
+        Future<Set<String>> reReading = callers.submit(copy::paused);
+        assertThat(readStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        return reReading;
     }
 }
