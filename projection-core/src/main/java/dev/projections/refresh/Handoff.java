@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
@@ -21,7 +22,9 @@ import java.util.function.ToIntFunction;
  * <p>
  * <b>One projection per turn.</b> A drainer works in {@link Turn turns}: each takes the keys of one projection, and
  * holds one of that projection's {@code workers} until {@link Turn#end}; which lane a turn takes, and the caps that
- * keep a slow projection from holding every drainer, are {@link Lanes}' rules.
+ * keep a slow projection from holding every drainer, are {@link Lanes}' rules. A turn of one key may carry another
+ * projection's lone key as its {@link Turn#companion} (a commit that marks two projections, refreshed in one
+ * transaction: docs/design.md D60), itself a turn of its projection under the same rules.
  * <p>
  * <b>Batching that follows the load.</b> A drainer between two turns <em>collects</em> ({@link Slot#nextTurn}): it
  * takes a lane at once when the lane's first waiting key came alone (nothing was offered to that lane in the quarter
@@ -58,6 +61,8 @@ public final class Handoff {
     private final LongSupplier nanos;
     private final Lanes lanes;
     private final Slots slots;
+    /** Whether a projection's lone key may share a transaction with another's (RefreshEngine sets it); none: never. */
+    private volatile Predicate<String> pairs = projection -> false;
     private boolean sweepRequested;
     private boolean stopping;
     private long pressedUntil;
@@ -173,6 +178,15 @@ public final class Handoff {
         return locked(() -> takeTurnLocked(null, false, claimable));
     }
 
+    /**
+     * A turn of one key and no owed look, of a projection that {@code pairs}, takes with it a companion when another
+     * such lane may be served too (docs/design.md D60): one key of the same tenant, no look owed, its projection
+     * pairing. A commit that marks two projections is then one transaction, not two on two drainers.
+     */
+    public void pairLoneKeys(Predicate<String> pairs) {
+        this.pairs = pairs;
+    }
+
     /** The engine stops: collecting drainers return at once and end. */
     public void wakeAll() {
         lockedDo(() -> {
@@ -279,29 +293,40 @@ public final class Handoff {
     /** {@link Turn#end}. */
     void turnEnded(Turn turn) {
         lockedDo(() -> {
-            if (!turn.ended) {
-                turn.ended = true;
-                lanes.turnEnded(turn.projection());
-                changed.signalAll(); // a drainer collecting may take this lane again
+            for (Turn ending = turn; ending != null; ending = ending.companion()) {
+                if (!ending.ended) {
+                    ending.ended = true;
+                    lanes.turnEnded(ending.projection());
+                    changed.signalAll(); // a drainer collecting may take this lane again
+                }
             }
         });
     }
 
     /**
      * The turn of the lane served least recently of those {@code taker} may take ({@code collecting}: ready, else
-     * waiting), with a helper reserved when another lane then waits with no drainer collecting or about to run.
+     * waiting), with its companion when it has one ({@link #pairLoneKeys}), and with a helper reserved when another
+     * lane then waits with no drainer collecting or about to run.
      */
     private Turn takeTurnLocked(Slot taker, boolean collecting, Set<String> claimable) {
-        Lanes.Taken taken = lanes.take(collecting, claimable, nanos.getAsLong());
+        long now = nanos.getAsLong();
+        Lanes.Taken taken = lanes.take(collecting, claimable, now);
         if (taken == null) {
             return null;
+        }
+        Turn companion = null;
+        if (taken.keys().size() == 1 && !taken.lookOwed() && pairs.test(taken.projection())) {
+            Lanes.Taken second = lanes.takeCompanion(taken.keys().get(0), collecting, claimable, pairs, now);
+            if (second != null) {
+                companion = new Turn(this, second.projection(), second.keys(), false, null, null);
+            }
         }
         Slot helper = null;
         // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper
         if (taker != null && lanes.anyWaiting(claimable) && !slots.anyWillTake(taker)) {
             helper = tryReserveLocked();
         }
-        return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper);
+        return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper, companion);
     }
 
     private Slot tryReserveLocked() {

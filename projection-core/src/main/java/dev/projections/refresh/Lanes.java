@@ -184,9 +184,30 @@ final class Lanes {
                 chosen = lane;
             }
         }
-        if (chosen == null) {
-            return null;
+        return chosen == null ? null : takeFrom(chosen);
+    }
+
+    /**
+     * A companion for a turn of {@code first} alone (docs/design.md D60): the turn of the lane served least recently,
+     * other than {@code first}'s, that a drainer may take ({@code collecting}: ready, else waiting) and holds exactly
+     * one key, of {@code first}'s tenant, with no look owed, of a projection that {@code pairs}; or {@code null}.
+     */
+    Taken takeCompanion(MarkKey first, boolean collecting, Set<String> claimable, Predicate<String> pairs, long now) {
+        Lane chosen = null;
+        for (Lane lane : lanes.values()) {
+            if (lane.projection.equals(first.projection()) || lane.keys.size() != 1 || lane.lookOwed
+                    || !claimable.contains(lane.projection) || !(collecting ? lane.ready(now) : lane.waiting())
+                    || !lane.keys.iterator().next().tenantId().equals(first.tenantId())
+                    || chosen != null && lane.lastServed >= chosen.lastServed || !pairs.test(lane.projection)) {
+                continue;
+            }
+            chosen = lane;
         }
+        return chosen == null ? null : takeFrom(chosen);
+    }
+
+    /** A turn of {@code chosen}: at most its batch of keys, its owed look; it is served now. */
+    private Taken takeFrom(Lane chosen) {
         List<MarkKey> taken = new ArrayList<>(Math.min(chosen.batchSize, chosen.keys.size()));
         Iterator<MarkKey> it = chosen.keys.iterator();
         while (it.hasNext() && taken.size() < chosen.batchSize) {

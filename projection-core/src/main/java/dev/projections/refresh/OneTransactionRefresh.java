@@ -65,15 +65,17 @@ final class OneTransactionRefresh {
         REFRESHED,
         /** nothing to claim: leased to another worker, not due, or gone; nothing was refreshed */
         NOT_CLAIMED,
-        /** rolled back, the mark as it was: to be claimed the ordinary way */
+        /** rolled back, the marks as they were: to be claimed the ordinary way */
         ROLLED_BACK
     }
 
     /**
-     * What a refresh in one transaction ended with: the mark it claimed, its ack's outcome when it committed; when it
-     * rolled back because the projection's refresh threw, that failure and how long the attempt took.
+     * What a refresh of lone keys in one transaction ended with: the marks it claimed, in key order (a key left out was
+     * not claimable), and, once it committed, each ack's outcome in that order; when it rolled back because a
+     * projection's refresh threw, the key whose refresh it was, that failure and how long the attempt took.
      */
-    record Result(Ended ended, ClaimedMark mark, AckOutcome outcome, Throwable failure, Duration took) {
+    record Result(Ended ended, List<ClaimedMark> marks, List<AckOutcome> outcomes, MarkKey failed, Throwable failure,
+                  Duration took) {
     }
 
     /**
@@ -113,7 +115,7 @@ final class OneTransactionRefresh {
     private final ClaimsInRefresh claims;
     /** Projections whose marks came with tenants while a tenant scope is deployed: their batches go the ordinary way. */
     private final Set<String> tenantsSeen = ConcurrentHashMap.newKeySet();
-    /** Projections whose batches go the ordinary way until then, after a rollback. */
+    /** Projections whose batches go the ordinary way, and whose lone keys go alone, until then, after a rollback. */
     private final Map<String, Instant> restingUntil = new ConcurrentHashMap<>();
     private final Transactions transactions;
     private final Clock clock;
@@ -164,46 +166,92 @@ final class OneTransactionRefresh {
                 && !tracing.enabled();
     }
 
-    /** Claims {@code key}, refreshes and acks it in one transaction, as its tenant. */
-    Result refresh(MarkKey key) {
-        Projection projection = catalog.byName(key.projection());
-        Duration lease = leases.of(key.projection());
-        Duration timeout = lease.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                : lease.dividedBy(2); // as a claimed mark's refresh with its whole lease left (LeasePolicy)
+    /**
+     * Whether {@code projection}'s lone handed key may share its one transaction with another projection's, as a
+     * commit that marks two projections hands them over (docs/design.md D60): as {@link #applies}, and its refreshes
+     * typically within half of {@link #LONGEST_TYPICAL_REFRESH}, so that the two together hold their rows no longer
+     * than one lone key may; not for a while after a refresh of it threw in one transaction, so that a failing
+     * projection does not have its companion's refresh rolled back with it commit after commit.
+     */
+    boolean pairs(String projection) {
+        Instant resting = restingUntil.get(projection);
+        return applies(projection) && (resting == null || !clock.instant().isBefore(resting))
+                && times.typicallyWithin(projection, LONGEST_TYPICAL_REFRESH.dividedBy(2));
+    }
+
+    /**
+     * Claims {@code keys} (lone handed keys of one tenant, each of another projection: one, or two that {@link #pairs}),
+     * refreshes and acks them in one transaction, as their tenant. A key not claimable is left out; the others are
+     * refreshed all the same.
+     */
+    Result refresh(List<MarkKey> keys) {
+        String tenant = keys.get(0).tenantId();
+        if (keys.stream().anyMatch(key -> !key.tenantId().equals(tenant))) {
+            throw new IllegalArgumentException("lone keys of one tenant only, were " + keys);
+        }
+        Duration lease = Duration.ZERO;
+        Duration timeout = null;
+        for (MarkKey key : keys) {
+            Duration its = leases.of(key.projection());
+            // as a claimed mark's refresh with its whole lease left (LeasePolicy); the lease is never seen by
+            // another transaction, the longest is set
+            Duration half = its.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
+                    : its.dividedBy(2);
+            lease = its.compareTo(lease) > 0 ? its : lease;
+            timeout = timeout == null || half.compareTo(timeout) < 0 ? half : timeout;
+        }
+        Duration claimedFor = lease;
+        Duration within = timeout;
         String token = UUID.randomUUID().toString();
-        AtomicReference<ClaimedMark> claimed = new AtomicReference<>();
+        AtomicReference<List<ClaimedMark>> claimed = new AtomicReference<>(List.of());
+        AtomicReference<MarkKey> refreshing = new AtomicReference<>();
         AtomicReference<Throwable> refreshFailed = new AtomicReference<>();
         Instant start = clock.instant();
-        AckOutcome outcome;
+        List<AckOutcome> outcomes;
         try {
-            outcome = TenantScoped.run(tenantScope, key.tenantId(),
-                    () -> transactions.inNewTransaction(timeout, connection -> {
-                        ClaimedMark mark = claims.claim(connection, key, clock.instant(), lease, token);
-                        if (mark == null) {
+            outcomes = TenantScoped.run(tenantScope, tenant,
+                    () -> transactions.inNewTransaction(within, connection -> {
+                        List<ClaimedMark> marks = claims.claim(connection, keys, clock.instant(), claimedFor, token);
+                        if (marks.isEmpty()) {
                             return null;
                         }
-                        claimed.set(mark);
+                        claimed.set(marks);
                         try {
-                            projection.refresh(key.entityId());
+                            for (ClaimedMark mark : marks) {
+                                refreshing.set(mark.key());
+                                catalog.byName(mark.key().projection()).refresh(mark.key().entityId());
+                            }
                         } catch (Exception | LinkageError | AssertionError e) {
                             refreshFailed.set(e);
                             throw e;
                         }
-                        return queue.ack(connection, mark, clock.instant());
-                    }), closing -> callbacks.scopeCloseFailed(key, closing));
+                        return claims.ack(connection, marks, clock.instant());
+                    }), closing -> callbacks.scopeCloseFailed(keys.get(0), closing));
         } catch (Exception | LinkageError | AssertionError e) {
-            LOG.log(Level.FINE, "the refresh of " + key + " in one transaction rolled back; it is claimed again", e);
+            LOG.log(Level.FINE, "the refresh of " + keys + " in one transaction rolled back; it is claimed again", e);
             Duration took = Duration.between(start, clock.instant());
-            times.took(key.projection(), took);
-            return new Result(Ended.ROLLED_BACK, claimed.get(), null, refreshFailed.get(), took);
+            MarkKey failed = refreshFailed.get() == null ? null : refreshing.get();
+            if (failed != null && keys.size() > 1) {
+                restingUntil.put(failed.projection(), clock.instant().plus(REST_AFTER_A_ROLLBACK));
+            }
+            // a refresh that fails slowly counts too; a pair's rollback by anything else times neither
+            MarkKey timed = failed != null ? failed : keys.size() == 1 ? keys.get(0) : null;
+            if (timed != null) {
+                times.took(timed.projection(), took);
+            }
+            return new Result(Ended.ROLLED_BACK, claimed.get(), null, failed, refreshFailed.get(), took);
         }
-        if (outcome == null) {
-            return new Result(Ended.NOT_CLAIMED, null, null, null, null);
+        if (outcomes == null) {
+            return new Result(Ended.NOT_CLAIMED, List.of(), List.of(), null, null, null);
         }
         // committed and acked: from here on nothing is the refresh's failure (docs/contract.md §6)
         Instant committedAt = clock.instant();
-        committed.refreshed(claimed.get(), outcome, committedAt, Duration.between(start, committedAt));
-        return new Result(Ended.REFRESHED, claimed.get(), outcome, null, null);
+        List<ClaimedMark> marks = claimed.get();
+        for (int i = 0; i < marks.size(); i++) {
+            committed.refreshed(marks.get(i), outcomes.get(i), committedAt,
+                    Duration.between(start, committedAt).dividedBy(marks.size()));
+        }
+        return new Result(Ended.REFRESHED, marks, outcomes, null, null, null);
     }
 
     /**

@@ -4,11 +4,22 @@ import dev.projections.MarkKey;
 import dev.projections.store.AckOutcome;
 import dev.projections.store.ClaimedMark;
 import dev.projections.store.PendingQueue;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
-/** A drainer's turns that refresh a lone handed key in one transaction with its claim and ack (docs/design.md D53). */
+/**
+ * A drainer's turns that refresh a lone handed key, or two of one commit, in one transaction with their claim and ack
+ * (docs/design.md D53, D60), and a batch so (D59).
+ */
 final class OneTransactionTurns {
+
+    /** What lone keys' turns in one transaction claimed ({@link Claim#SHORT} or {@link Claim#EMPTY}), and the keys left to go their own way. */
+    record Lone(Claim claim, List<MarkKey> ownWay) {
+    }
 
     private final Claimer claimer;
     private final BatchRefresher refresher;
@@ -26,45 +37,63 @@ final class OneTransactionTurns {
     }
 
     /**
-     * A turn of one handed key and no owed look, claimed, refreshed and acked in one transaction; {@code null} when
-     * that rolled back and the key goes the ordinary way. Such a turn looked at its key only, as a claim by key does;
-     * a look {@code lookWanted} is asked of the next turn.
+     * Turns of one handed key and no owed look each, of one tenant and each of another projection (one, or two a
+     * commit handed over together: docs/design.md D60), claimed, refreshed and acked in one transaction. Returns the
+     * keys that go their own way, each as a turn of its own: all of them when the transaction rolled back and it was
+     * not a projection's own error ("not now" — a lock wait the one transaction's bound cut short, a deadlock, a lost
+     * connection — or back-pressure), else the others than the one whose refresh threw, whose failure is recorded as it
+     * is. Such a turn looked at its key only, as a claim by key does; a look {@code lookWanted} of a projection is asked
+     * of its next turn.
      */
-    Claim take(String projection, MarkKey key, int batchSize, DueLook look, boolean lookWanted,
-               Set<String> lookBeforeEnding) {
+    Lone take(List<MarkKey> keys, Function<String, DueLook> looks, Predicate<String> lookWanted,
+              ToIntFunction<String> batchSizes, Set<String> lookBeforeEnding) {
         OneTransactionRefresh.Result result;
-        inFlight.batchBegins(1);
+        inFlight.batchBegins(keys.size());
         inFlight.refreshBegins();
         try {
-            result = refresher.oneTransaction().refresh(key);
+            result = refresher.oneTransaction().refresh(keys);
         } finally {
             inFlight.refreshEnds();
-            inFlight.batchEnds(1);
+            inFlight.batchEnds(keys.size());
         }
         if (result.ended() == OneTransactionRefresh.Ended.ROLLED_BACK) {
-            // "not now" (a lock wait the one transaction's bound cut short, a deadlock, a lost connection) or
-            // back-pressure: refreshed again the ordinary way; the projection's own error: recorded as it is
             Throwable failure = result.failure();
-            return failure == null || refresher.isBackPressure(projection, failure) || Transient.is(failure) ? null
-                    : recordFailureOfOneTransaction(projection, key, result, batchSize, look, lookBeforeEnding);
+            MarkKey failed = result.failed();
+            if (failed == null || refresher.isBackPressure(failed.projection(), failure) || Transient.is(failure)) {
+                return new Lone(Claim.EMPTY, keys);
+            }
+            Claim recorded = recordFailureOfOneTransaction(failed.projection(), failed, failure, result.took(),
+                    batchSizes.applyAsInt(failed.projection()), looks.apply(failed.projection()), lookBeforeEnding);
+            return new Lone(recorded, keys.stream().filter(key -> !key.equals(failed)).toList());
         }
-        pacing.liveClaimed(projection, result.mark() == null ? List.of() : List.of(result.mark()), batchSize);
-        if (result.ended() == OneTransactionRefresh.Ended.NOT_CLAIMED) {
-            lookBeforeEnding.add(projection); // skipped (held a moment by another transaction): a look finds it
-            return Claim.EMPTY;
+        for (MarkKey key : keys) {
+            String projection = key.projection();
+            ClaimedMark mark = null;
+            AckOutcome outcome = null;
+            for (int i = 0; i < result.marks().size(); i++) {
+                if (result.marks().get(i).key().equals(key)) {
+                    mark = result.marks().get(i);
+                    outcome = result.outcomes().get(i);
+                }
+            }
+            pacing.liveClaimed(projection, mark == null ? List.of() : List.of(mark), batchSizes.applyAsInt(projection));
+            if (mark == null) {
+                lookBeforeEnding.add(projection); // skipped (held a moment by another transaction): a look finds it
+                continue;
+            }
+            if (outcome != AckOutcome.SUCCESS) {
+                looks.apply(projection).lookAgain(); // marked anew meanwhile: due again now
+                lookBeforeEnding.add(projection);
+            }
+            // acked as claimed: the turn's one key is done, and unlike after an ordinary claim by key (which may have
+            // skipped a handed key) no look is owed before the drainer ends; other due marks (retries, other instances'
+            // orphans) are found by the looks DueLook wants and by the sweep (docs/design.md D53)
+            if (lookWanted.test(projection)) {
+                // the look this claim would have made, in the next turn: after the key's refresh, not before it
+                handoff.askForDueLook(Set.of(projection));
+            }
         }
-        if (result.outcome() != AckOutcome.SUCCESS) {
-            look.lookAgain(); // marked anew meanwhile: due again now
-            lookBeforeEnding.add(projection);
-        }
-        // acked as claimed: the turn's one key is done, and unlike after an ordinary claim by key (which may have
-        // skipped a handed key) no look is owed before the drainer ends; other due marks (retries, other instances'
-        // orphans) are found by the looks DueLook wants and by the sweep (docs/design.md D53)
-        if (lookWanted) {
-            // the look this claim would have made, in the next turn: after the key's refresh, not before it
-            handoff.askForDueLook(Set.of(projection));
-        }
-        return Claim.SHORT;
+        return new Lone(result.marks().isEmpty() ? Claim.EMPTY : Claim.SHORT, List.of());
     }
 
     /**
@@ -72,7 +101,7 @@ final class OneTransactionTurns {
      * ordinary way and the failure recorded on it once, as the ordinary path records it — never refreshed twice for
      * one attempt, so a non-retryable failure parks it at once. Claimed by another worker meanwhile, it is theirs.
      */
-    private Claim recordFailureOfOneTransaction(String projection, MarkKey key, OneTransactionRefresh.Result result,
+    private Claim recordFailureOfOneTransaction(String projection, MarkKey key, Throwable failure, Duration took,
                                                 int batchSize, DueLook look, Set<String> lookBeforeEnding) {
         List<ClaimedMark> again = claimer.claimTurn(projection, List.of(key), batchSize, null);
         pacing.liveClaimed(projection, again, batchSize);
@@ -82,7 +111,7 @@ final class OneTransactionTurns {
         }
         inFlight.batchBegins(1);
         try {
-            refresher.failedInOneTransaction(again.get(0), result.failure(), result.took());
+            refresher.failedInOneTransaction(again.get(0), failure, took);
         } finally {
             inFlight.batchEnds(1);
         }
@@ -121,9 +150,8 @@ final class OneTransactionTurns {
             if (refresher.isBackPressure(projection, done.failure()) || Transient.is(done.failure())) {
                 return null;
             }
-            Claim recorded = recordFailureOfOneTransaction(projection, mark.key(),
-                    new OneTransactionRefresh.Result(OneTransactionRefresh.Ended.ROLLED_BACK, mark, null,
-                            done.failure(), done.took()), batchSize, look, lookBeforeEnding);
+            Claim recorded = recordFailureOfOneTransaction(projection, mark.key(), done.failure(), done.took(),
+                    batchSize, look, lookBeforeEnding);
             return new ClaimedBatch(recorded == Claim.EMPTY ? List.of() : List.of(mark));
         }
         if (lookAtDue && !rebuildShare && done.asked() > 0) {

@@ -82,6 +82,9 @@ public final class RefreshEngine {
         this.refresher = new BatchRefresher(store, transactions, clock, settings, catalog,
                 tenantScope, observers, leases, inFlight, () -> stopping);
         this.oneTransaction = new OneTransactionTurns(claimer, refresher, inFlight, pacing, handoff);
+        // a commit that marks two projections: their lone keys in one transaction where both go that way (D60)
+        handoff.pairLoneKeys(projection -> settings.of(projection).batchSize() > 1
+                && refresher.oneTransaction().pairs(projection));
         this.probes = new SuspensionProbes(store, shortTransactions, clock, settings, catalog, leases, refresher,
                 lifecycle, () -> stopping);
     }
@@ -189,11 +192,13 @@ public final class RefreshEngine {
                     helpers.accept(turn.helper()); // inside: whatever it throws, the turn ends
                 }
                 // a full claim has found a backlog: help is asked before the refresh, which may take long
-                claim = take(turn, turnEnds, lookBeforeEnding, () -> {
-                    if (helpAsked.add(turn.projection())) {
-                        backlogFound.accept(turn.projection());
+                Consumer<String> backlog = projection -> {
+                    if (helpAsked.add(projection)) {
+                        backlogFound.accept(projection);
                     }
-                });
+                };
+                claim = turn.companion() == null ? take(turn, true, turnEnds, lookBeforeEnding, backlog)
+                        : takeTogether(turn, turnEnds, lookBeforeEnding, backlog);
             } finally {
                 turn.end();
             }
@@ -210,6 +215,39 @@ public final class RefreshEngine {
     }
 
     /**
+     * A turn with its {@link Turn#companion}: the two lone keys, of one commit, claimed, refreshed and acked in one
+     * transaction (docs/design.md D60) unless a rebuild may have work (its turns look at due marks, as lone keys'
+     * do not); what that leaves to go its own way (a rollback, or the key beside one whose refresh threw) goes as a
+     * turn of its own, as does every key when the two cannot share a transaction.
+     */
+    private Claim takeTogether(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Consumer<String> backlogFound) {
+        List<Turn> turns = List.of(turn, turn.companion());
+        Claim claim = Claim.EMPTY;
+        List<MarkKey> ownWay = List.of(turn.keys().get(0), turn.companion().keys().get(0));
+        boolean rolledBackWhole = false;
+        if (rebuilds == null || !rebuilds.mayHaveWork()) {
+            OneTransactionTurns.Lone together = oneTransaction.take(ownWay, this::dueLook,
+                    projection -> dueLook(projection).wanted(), projection -> settings.of(projection).batchSize(),
+                    lookBeforeEnding);
+            claim = together.claim();
+            rolledBackWhole = together.ownWay().size() == ownWay.size();
+            ownWay = together.ownWay();
+        }
+        for (Turn alone : turns) {
+            if (!ownWay.contains(alone.keys().get(0))) {
+                continue;
+            }
+            // rolled back whole, the marks as they were: claimed the ordinary way, as a lone key's after a rollback
+            Claim its = take(alone, !rolledBackWhole, turnEnds, lookBeforeEnding, backlogFound);
+            if (its == Claim.PRESSED) {
+                return its;
+            }
+            claim = its == Claim.EMPTY ? claim : claim == Claim.FULL || its == Claim.FULL ? Claim.FULL : Claim.SHORT;
+        }
+        return claim;
+    }
+
+    /**
      * One turn: claims the turn's keys, and due marks of its projection when a look is owed or wanted, refreshes and
      * acks them. While a run may have work, a rebuild of the projection steps when its claim runs dry (D40): empty, or
      * short with rebuild marks in it, so the next page is marked while the last of the previous one is refreshed and
@@ -218,9 +256,12 @@ public final class RefreshEngine {
      * without rebuild marks steps too, at most every {@link RebuildPacing#STEP_TRY_INTERVAL} per projection (a projection without
      * a run pays one lease query that often while another's run is active), after its live marks were refreshed. Live
      * marks still come first in every claim (priority). No rebuild statement runs at all while no run has work.
+     * With {@code inOneMayBeTried} false its lone key goes the ordinary way (it was rolled back in one transaction).
      */
-    private Claim take(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Runnable backlogFound) {
+    private Claim take(Turn turn, boolean inOneMayBeTried, long turnEnds, Set<String> lookBeforeEnding,
+                       Consumer<String> backlog) {
         String projection = turn.projection();
+        Runnable backlogFound = () -> backlog.accept(projection);
         int batchSize = settings.of(projection).batchSize();
         DueLook look = dueLook(projection);
         boolean lookAtRebuilds = rebuilds != null && rebuilds.mayHaveWork();
@@ -228,13 +269,13 @@ public final class RefreshEngine {
         // orphans would otherwise wait until the hand-off runs dry; a rebuild's come only this way
         boolean lookAtDue = turn.lookOwed() || lookAtRebuilds || look.wanted();
         boolean rebuildShare = lookAtRebuilds && pacing.shareDue(projection);
-        boolean inOneTried = !turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1 && batchSize > 1
-                && refresher.oneTransaction().applies(projection);
+        boolean inOneTried = inOneMayBeTried && !turn.lookOwed() && !lookAtRebuilds && turn.keys().size() == 1
+                && batchSize > 1 && refresher.oneTransaction().applies(projection);
         if (inOneTried) {
-            Claim inOne = oneTransaction.take(projection, turn.keys().get(0), batchSize, look, lookAtDue,
-                    lookBeforeEnding);
-            if (inOne != null) {
-                return inOne;
+            OneTransactionTurns.Lone inOne = oneTransaction.take(turn.keys(), p -> look, p -> lookAtDue,
+                    p -> batchSize, lookBeforeEnding);
+            if (inOne.ownWay().isEmpty()) {
+                return inOne.claim();
             }
             // rolled back, the mark as it was: claimed the ordinary way, where a failure is recorded and backs off
         }

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * One projection's part of a drainer's work, taken from the {@link Handoff}: its keys (at most its batch size), and
  * whether the drainer owes that projection a look at its due marks. It holds one of the projection's {@code workers}
- * until {@link #end}.
+ * until {@link #end}. A turn of one key may come with a {@link #companion}: another projection's lone key of the same
+ * commit, to be refreshed in the same transaction (docs/design.md D60).
  */
 public final class Turn {
 
@@ -15,15 +16,17 @@ public final class Turn {
     private final List<MarkKey> keys;
     private final boolean lookOwed;
     private final Slot helper;
+    private final Turn companion;
     /** Guarded by the hand-off's lock. */
     boolean ended;
 
-    Turn(Handoff handoff, String projection, List<MarkKey> keys, boolean lookOwed, Slot helper) {
+    Turn(Handoff handoff, String projection, List<MarkKey> keys, boolean lookOwed, Slot helper, Turn companion) {
         this.handoff = handoff;
         this.projection = projection;
         this.keys = keys;
         this.lookOwed = lookOwed;
         this.helper = helper;
+        this.companion = companion;
     }
 
     public String projection() {
@@ -47,7 +50,16 @@ public final class Turn {
         return helper;
     }
 
-    /** The turn is over: its projection may have one more drainer again. Idempotent. */
+    /**
+     * Another projection's turn of one key, of this turn's one key's tenant and owing no look, taken with it because
+     * both projections' lone keys go in one transaction ({@link Handoff#pairLoneKeys}); {@code null} mostly. It holds
+     * one of its projection's {@code workers} as any turn does, and ends with this one.
+     */
+    public Turn companion() {
+        return companion;
+    }
+
+    /** The turn is over, and its companion's: each projection may have one more drainer again. Idempotent. */
     public void end() {
         handoff.turnEnded(this);
     }

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,12 +25,16 @@ public final class ClaimsInRefresh {
         this.queue = queue;
     }
 
-    /** Claims {@code key} if it is due and unleased; {@code null} when it is not claimable. */
-    public ClaimedMark claim(Connection connection, MarkKey key, Instant now, Duration lease, String token)
+    /**
+     * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in one statement, in key
+     * order: the order they are refreshed and acked in.
+     */
+    public List<ClaimedMark> claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
-        List<ClaimedMark> claimed = queue.claimKeys(connection, List.of(key), List.of(key.projection()), now, lease,
-                token, true);
-        return claimed.isEmpty() ? null : claimed.get(0);
+        List<ClaimedMark> claimed = new ArrayList<>(queue.claimKeys(connection, keys,
+                keys.stream().map(MarkKey::projection).distinct().toList(), now, lease, token, true));
+        claimed.sort(Comparator.comparing(ClaimedMark::key));
+        return claimed;
     }
 
     /**

@@ -62,6 +62,8 @@ import org.junit.jupiter.api.Test;
 abstract class OneTransactionRefreshContract {
 
     private static final String PROJECTION = "one-tx";
+    /** A second projection, marked with the first by a commit as an order marks its search entry and its customer. */
+    private static final String PAIRED = "one-tx-pair";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** The instance died: nothing after the kill point runs, its transaction never commits. */
@@ -100,6 +102,9 @@ abstract class OneTransactionRefreshContract {
     /** What the projection does at the start and the end of each refresh (a latch, a kill). */
     protected volatile ThrowingRunnable atRefreshStart = () -> { };
     private volatile ThrowingRunnable atRefreshEnd = () -> { };
+    /** What the second projection does at the end of each refresh. */
+    private volatile ThrowingRunnable atPairedRefreshEnd = () -> { };
+    private final AtomicInteger pairedRefreshesBegun = new AtomicInteger();
     /** The instances' tenant scope: none unless a test sets one. */
     private volatile TenantScope tenantScope = TenantScope.NONE;
     /** What a connection does when its transaction commits, once. */
@@ -156,6 +161,108 @@ abstract class OneTransactionRefreshContract {
             atRefreshEnd.run();
         }
     };
+
+    /** The second projection: each refresh appends "pair:" and the key to {@code one_tx_log}. */
+    private final Projection paired = new Projection() {
+        @Override
+        public String name() {
+            return PAIRED;
+        }
+
+        @Override
+        public void refresh(String id) throws Exception {
+            pairedRefreshesBegun.incrementAndGet();
+            Connection connection = JdbcTransactions.current();
+            refreshingSession = sessionId(connection);
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO one_tx_log (entity_id) VALUES (?)")) {
+                insert.setString(1, "pair:" + id);
+                insert.executeUpdate();
+            }
+            atPairedRefreshEnd.run();
+        }
+    };
+
+    @Test
+    void aCommitThatMarksTwoProjectionsHasBothRefreshedAndAckedInOneTransaction() throws Exception {
+        Engine engine = pairedEngine();
+        MarkKey first = mark("1");
+        MarkKey second = pairedMark("7");
+        AtomicReference<List<String>> seenInside = new AtomicReference<>();
+        AtomicReference<List<String>> seenOutside = new AtomicReference<>();
+        AtomicReference<String> claimsSeenMeanwhile = new AtomicReference<>("not looked");
+        atPairedRefreshEnd = () -> {
+            seenInside.set(log(JdbcTransactions.current()));
+            seenOutside.set(log());
+            claimsSeenMeanwhile.set(claimToken(first) + "/" + claimToken(second));
+        };
+
+        engine.drainers().committed(List.of(first, second));
+
+        assertThat(seenInside.get()).as("both refreshes' writes in the second's transaction")
+                .containsExactlyInAnyOrder("1", "pair:7");
+        assertThat(seenOutside.get()).as("neither committed while the second runs").isEmpty();
+        assertThat(claimsSeenMeanwhile.get()).as("the claims another transaction sees meanwhile").isEqualTo("null/null");
+        assertThat(log()).containsExactlyInAnyOrder("1", "pair:7");
+        assertThat(markOf(first)).as("acked").isNull();
+        assertThat(markOf(second)).as("acked").isNull();
+        assertThat(refreshesBegun).hasValue(1);
+        assertThat(pairedRefreshesBegun).hasValue(1);
+    }
+
+    @Test
+    void whenOneOfTwoPairedRefreshesFailsTheOtherIsRefreshedAloneAndTheFailureRecordedOnce() throws Exception {
+        Engine engine = pairedEngine();
+        MarkKey first = mark("1");
+        MarkKey second = pairedMark("7");
+        atPairedRefreshEnd = () -> {
+            throw new IllegalStateException("customer 7 cannot be counted");
+        };
+
+        engine.drainers().committed(List.of(first, second));
+
+        assertThat(pairedRefreshesBegun).as("one refresh for one attempt").hasValue(1);
+        assertThat(refreshesBegun).as("the other's refresh: rolled back with the pair, then alone").hasValue(2);
+        assertThat(log()).as("the other projection's refresh, committed alone").containsExactly("1");
+        assertThat(markOf(first)).as("acked").isNull();
+        Object[] failed = markOf(second);
+        assertThat(failed[0]).as("attempts").isEqualTo(1);
+        assertThat(failed[1]).as("claim token: none left").isNull();
+        assertThat((String) failed[2]).as("last error").contains("customer 7");
+    }
+
+    @Test
+    void anInstanceThatDiesInAPairBeforeItsAckLeavesBothMarksForAnotherAtOnceAndNothingWritten() throws Exception {
+        diesInAPairAndAnotherRefreshes(() -> atPairedRefreshEnd = this::killTheRefreshAndDie);
+    }
+
+    @Test
+    void anInstanceThatDiesAfterAPairsAckBeforeItsCommitLeavesBothMarksForAnotherAtOnceAndNothingWritten()
+            throws Exception {
+        diesInAPairAndAnotherRefreshes(() -> atPairedRefreshEnd = () -> atNextCommit.set(this::killTheRefreshAndDie));
+    }
+
+    private void diesInAPairAndAnotherRefreshes(Runnable armKillPoint) throws Exception {
+        Engine dying = pairedEngine();
+        MarkKey first = mark("1");
+        MarkKey second = pairedMark("7");
+        Object[] firstBefore = markOf(first);
+        Object[] secondBefore = markOf(second);
+        armKillPoint.run();
+
+        assertThatThrownBy(() -> dying.drainers().committed(List.of(first, second))).isInstanceOf(InstanceDied.class);
+
+        assertThat(refreshesBegun).as("the first refreshed, in the pair, before the instance died").hasValue(1);
+        assertThat(log()).as("nothing of either refresh written").isEmpty();
+        assertThat(markOf(first)).as("the mark as it was").containsExactly(firstBefore);
+        assertThat(markOf(second)).as("the mark as it was").containsExactly(secondBefore);
+        atPairedRefreshEnd = () -> { };
+        atNextCommit.set(null);
+        Engine other = unwarmed(oneTransactionOn());
+        other.drainers().committed(List.of(first, second)); // the clock has not moved: no lease to wait for
+        assertThat(log()).containsExactlyInAnyOrder("1", "pair:7");
+        assertThat(markOf(first)).isNull();
+        assertThat(markOf(second)).isNull();
+    }
 
     @Test
     void aLoneCommittedKeyIsRefreshedAndAckedWithAClaimNoOtherTransactionEverSees() throws Exception {
@@ -837,11 +944,21 @@ abstract class OneTransactionRefreshContract {
         return engine;
     }
 
+    /** An instance as {@link #engine}, whose second projection is warmed up too: the two pair. */
+    private Engine pairedEngine() throws Exception {
+        Engine engine = engine(Map.of());
+        MarkKey warmUp = pairedMark("warm-" + engines.size());
+        engine.drainers().committed(List.of(warmUp));
+        assertThat(markOf(warmUp)).as("warmed up").isNull();
+        pairedRefreshesBegun.set(0);
+        return engine;
+    }
+
     private Engine unwarmed(Map<String, String> settings) {
         Properties deployment = new Properties();
         deployment.putAll(settings);
         SettingSource source = SettingSource.standard(new Properties(), Map.of(), deployment);
-        Settings resolved = ProjectionSettings.resolve(Settings.load(source), source, List.of(projection));
+        Settings resolved = ProjectionSettings.resolve(Settings.load(source), source, List.of(projection, paired));
         DataSource dataSource = dataSource();
         Engine engine = Engine.builder()
                 .dataSource(dataSource)
@@ -866,12 +983,12 @@ abstract class OneTransactionRefreshContract {
                 .projections(new ProjectionCatalog() {
                     @Override
                     public Projection byName(String name) {
-                        return projection;
+                        return name.equals(PAIRED) ? paired : projection;
                     }
 
                     @Override
                     public Set<String> names() {
-                        return Set.of(PROJECTION);
+                        return Set.of(PROJECTION, PAIRED);
                     }
 
                     @Override
@@ -938,7 +1055,14 @@ abstract class OneTransactionRefreshContract {
     }
 
     protected MarkKey mark(String tenant, String id) throws SQLException {
-        MarkKey key = new MarkKey(PROJECTION, tenant, id);
+        return mark(new MarkKey(PROJECTION, tenant, id));
+    }
+
+    private MarkKey pairedMark(String id) throws SQLException {
+        return mark(new MarkKey(PAIRED, "", id));
+    }
+
+    private MarkKey mark(MarkKey key) throws SQLException {
         try (Connection connection = connect()) {
             connection.setAutoCommit(false);
             store().queue().upsert(connection, List.of(key), PendingQueue.LIVE, clock.instant());
@@ -968,9 +1092,16 @@ abstract class OneTransactionRefreshContract {
     }
 
     protected List<String> log() throws SQLException {
+        try (Connection connection = connect()) {
+            return log(connection);
+        }
+    }
+
+    /** The log as {@code connection} sees it. */
+    private static List<String> log(Connection connection) throws SQLException {
         List<String> ids = new ArrayList<>();
-        try (Connection connection = connect(); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT entity_id FROM one_tx_log WHERE entity_id NOT LIKE 'warm-%'")) {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT entity_id FROM one_tx_log WHERE entity_id NOT LIKE '%warm-%'")) {
             while (rows.next()) {
                 ids.add(rows.getString(1));
             }
