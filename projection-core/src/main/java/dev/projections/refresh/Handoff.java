@@ -180,8 +180,9 @@ public final class Handoff {
 
     /**
      * A turn of one key and no owed look, of a projection that {@code pairs}, takes with it a companion when another
-     * such lane may be served too (docs/design.md D60): one key of the same tenant, no look owed, its projection
-     * pairing. A commit that marks two projections is then one transaction, not two on two drainers.
+     * such lane may be served too and no other drainer would take it at once (collecting or about to run): one key of
+     * the same tenant, no look owed, its projection pairing (docs/design.md D60). A commit that marks two projections
+     * is then one transaction where it would otherwise wait for a helper drainer to start, or for this one's turn.
      */
     public void pairLoneKeys(Predicate<String> pairs) {
         this.pairs = pairs;
@@ -296,7 +297,7 @@ public final class Handoff {
             for (Turn ending = turn; ending != null; ending = ending.companion()) {
                 if (!ending.ended) {
                     ending.ended = true;
-                    lanes.turnEnded(ending.projection());
+                    lanes.turnEnded(ending.projection(), ending == turn);
                     changed.signalAll(); // a drainer collecting may take this lane again
                 }
             }
@@ -315,8 +316,9 @@ public final class Handoff {
             return null;
         }
         Turn companion = null;
-        if (taken.keys().size() == 1 && !taken.lookOwed() && pairs.test(taken.projection())) {
-            Lanes.Taken second = lanes.takeCompanion(taken.keys().get(0), collecting, claimable, pairs, now);
+        // only instead of a helper: where another drainer will take the other lane at once, the two go in parallel
+        if (taken.keys().size() == 1 && !taken.lookOwed() && !slots.anyWillTake(taker)) {
+            Lanes.Taken second = companionLocked(taken, collecting, claimable, now);
             if (second != null) {
                 companion = new Turn(this, second.projection(), second.keys(), false, null, null);
             }
@@ -327,6 +329,16 @@ public final class Handoff {
             helper = tryReserveLocked();
         }
         return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper, companion);
+    }
+
+    /** The companion of {@code taken}, or {@code null}; a {@link #pairs} that throws pairs nothing. */
+    private Lanes.Taken companionLocked(Lanes.Taken taken, boolean collecting, Set<String> claimable, long now) {
+        try {
+            return pairs.test(taken.projection())
+                    ? lanes.takeCompanion(taken.keys().get(0), collecting, claimable, pairs, now) : null;
+        } catch (RuntimeException e) {
+            return null; // the turn was counted already: it must be returned, alone
+        }
     }
 
     private Slot tryReserveLocked() {

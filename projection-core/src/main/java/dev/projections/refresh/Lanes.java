@@ -108,7 +108,7 @@ final class Lanes {
     private Predicate<String> defaultCaps = projection -> false;
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private int waitingCount;
-    /** Turns taken and not yet ended, over every lane. */
+    /** Turns taken and not yet ended, over every lane, companions left out: the drainers busy with a turn. */
     private int busyTurns;
     /** The projections claimable at the last turn taken; {@code null} before the first. */
     private Set<String> lastClaimable;
@@ -184,7 +184,7 @@ final class Lanes {
                 chosen = lane;
             }
         }
-        return chosen == null ? null : takeFrom(chosen);
+        return chosen == null ? null : takeFrom(chosen, true);
     }
 
     /**
@@ -203,11 +203,14 @@ final class Lanes {
             }
             chosen = lane;
         }
-        return chosen == null ? null : takeFrom(chosen);
+        return chosen == null ? null : takeFrom(chosen, false);
     }
 
-    /** A turn of {@code chosen}: at most its batch of keys, its owed look; it is served now. */
-    private Taken takeFrom(Lane chosen) {
+    /**
+     * A turn of {@code chosen}: at most its batch of keys, its owed look; it is served now. A companion holds one of its
+     * projection's drainers but no drainer of its own ({@code ownDrainer} false): the reserve counts drainers.
+     */
+    private Taken takeFrom(Lane chosen, boolean ownDrainer) {
         List<MarkKey> taken = new ArrayList<>(Math.min(chosen.batchSize, chosen.keys.size()));
         Iterator<MarkKey> it = chosen.keys.iterator();
         while (it.hasNext() && taken.size() < chosen.batchSize) {
@@ -222,15 +225,19 @@ final class Lanes {
         boolean look = chosen.lookOwed;
         chosen.lookOwed = false;
         chosen.busy++;
-        busyTurns++;
+        if (ownDrainer) {
+            busyTurns++;
+        }
         chosen.lastServed = ++turnsTaken;
         return new Taken(chosen.projection, List.copyOf(taken), look);
     }
 
-    /** A turn of {@code projection} ended: the projection may have one more drainer again. */
-    void turnEnded(String projection) {
+    /** A turn of {@code projection} ended (a companion's: not {@code ownDrainer}): it may have one more drainer again. */
+    void turnEnded(String projection, boolean ownDrainer) {
         lanes.get(projection).busy--;
-        busyTurns--;
+        if (ownDrainer) {
+            busyTurns--;
+        }
     }
 
     /**

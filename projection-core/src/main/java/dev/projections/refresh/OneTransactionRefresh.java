@@ -26,8 +26,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A lone handed key claimed, refreshed and acked in one transaction (docs/design.md D53, docs/contract.md §4): the
- * common case after a commit, which otherwise pays a claim transaction and its commit before the refresh. The claim's
+ * A lone handed key (or two of one commit, each of its own projection: D60) claimed, refreshed and acked in one
+ * transaction (docs/design.md D53, docs/contract.md §4): the common case after a commit, which otherwise pays a claim transaction and its commit before the refresh. The claim's
  * row lock, held to the commit, is what keeps other workers off the key; its lease is never seen by another
  * transaction. A crash or a failure at any point rolls back the claim with the refresh and the ack, so the mark is
  * left as it was, due and unleased, for any worker to take at once. When the projection's refresh threw an error of
@@ -206,6 +206,8 @@ final class OneTransactionRefresh {
         AtomicReference<List<ClaimedMark>> claimed = new AtomicReference<>(List.of());
         AtomicReference<MarkKey> refreshing = new AtomicReference<>();
         AtomicReference<Throwable> refreshFailed = new AtomicReference<>();
+        // each claimed mark's own refresh time, in claim order: a pair's projections are timed apart
+        Duration[] spent = new Duration[keys.size()];
         Instant start = clock.instant();
         List<AckOutcome> outcomes;
         try {
@@ -216,14 +218,18 @@ final class OneTransactionRefresh {
                             return null;
                         }
                         claimed.set(marks);
-                        try {
-                            for (ClaimedMark mark : marks) {
-                                refreshing.set(mark.key());
-                                catalog.byName(mark.key().projection()).refresh(mark.key().entityId());
+                        for (int i = 0; i < marks.size(); i++) {
+                            MarkKey key = marks.get(i).key();
+                            refreshing.set(key);
+                            Instant begun = clock.instant();
+                            try {
+                                catalog.byName(key.projection()).refresh(key.entityId());
+                            } catch (Exception | LinkageError | AssertionError e) {
+                                refreshFailed.set(e);
+                                throw e;
+                            } finally {
+                                spent[i] = Duration.between(begun, clock.instant());
                             }
-                        } catch (Exception | LinkageError | AssertionError e) {
-                            refreshFailed.set(e);
-                            throw e;
                         }
                         return claims.ack(connection, marks, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(keys.get(0), closing));
@@ -231,12 +237,11 @@ final class OneTransactionRefresh {
             LOG.log(Level.FINE, "the refresh of " + keys + " in one transaction rolled back; it is claimed again", e);
             Duration took = Duration.between(start, clock.instant());
             MarkKey failed = refreshFailed.get() == null ? null : refreshing.get();
-            if (failed != null && keys.size() > 1) {
-                restingUntil.put(failed.projection(), clock.instant().plus(REST_AFTER_A_ROLLBACK));
-            }
             // a refresh that fails slowly counts too; a pair's rollback by anything else times neither
             MarkKey timed = failed != null ? failed : keys.size() == 1 ? keys.get(0) : null;
             if (timed != null) {
+                int at = claimed.get().stream().map(ClaimedMark::key).toList().indexOf(timed);
+                took = at < 0 ? took : share(spent, at, took, claimed.get().size());
                 times.took(timed.projection(), took);
             }
             return new Result(Ended.ROLLED_BACK, claimed.get(), null, failed, refreshFailed.get(), took);
@@ -249,9 +254,31 @@ final class OneTransactionRefresh {
         List<ClaimedMark> marks = claimed.get();
         for (int i = 0; i < marks.size(); i++) {
             committed.refreshed(marks.get(i), outcomes.get(i), committedAt,
-                    Duration.between(start, committedAt).dividedBy(marks.size()));
+                    share(spent, i, Duration.between(start, committedAt), marks.size()));
         }
         return new Result(Ended.REFRESHED, marks, outcomes, null, null, null);
+    }
+
+    /**
+     * The time of the {@code i}th of {@code marks} claimed marks: its own refresh and an even share of the rest of the
+     * transaction's time {@code whole} (claim, ack, commit); a lone mark's is the whole.
+     */
+    static Duration share(Duration[] spent, int i, Duration whole, int marks) {
+        Duration rest = whole;
+        for (int j = 0; j < marks; j++) {
+            rest = spent[j] == null ? rest : rest.minus(spent[j]);
+        }
+        Duration own = spent[i] == null ? Duration.ZERO : spent[i];
+        return own.plus(rest.isNegative() ? Duration.ZERO : rest.dividedBy(marks));
+    }
+
+    /**
+     * A pair's refresh of {@code projection} threw an error of its own: its lone keys go alone for a while
+     * ({@link #REST_AFTER_A_ROLLBACK}), so that a failing projection does not have its companion's refresh rolled back
+     * with it commit after commit.
+     */
+    void restFromPairs(String projection) {
+        restingUntil.put(projection, clock.instant().plus(REST_AFTER_A_ROLLBACK));
     }
 
     /**
@@ -275,13 +302,13 @@ final class OneTransactionRefresh {
      * failure is recorded the ordinary way, one mark at a time. So does a batch with a live mark in it (docs/design.md
      * D59: a business commit marks live keys again, and would wait for the batch), and the projection's batches then
      * rest as after a rollback: only a rebuild's batches go this way. A batch of one mark whose refresh threw says so, so
-     * that its failure is recorded without a second refresh, as a lone key's is ({@link #refresh(MarkKey)}).
+     * that its failure is recorded without a second refresh, as a lone key's is ({@link #refresh(List)}).
      */
     Batch refreshBatch(String projection, List<MarkKey> keys, int limit, boolean look, int fromPriority) {
         Projection refreshed = catalog.byName(projection);
         Duration lease = leases.of(projection);
         Duration halfTheLease = lease.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                : lease.dividedBy(2); // as in refresh(MarkKey)
+                : lease.dividedBy(2); // as in refresh(List)
         Duration timeout = halfTheLease.compareTo(LONGEST_BATCH) < 0 ? halfTheLease : LONGEST_BATCH;
         String token = UUID.randomUUID().toString();
         Set<MarkKey> handed = new HashSet<>(keys);

@@ -62,6 +62,9 @@ final class OneTransactionTurns {
             if (failed == null || refresher.isBackPressure(failed.projection(), failure) || Transient.is(failure)) {
                 return new Lone(Claim.EMPTY, keys);
             }
+            if (keys.size() > 1) {
+                refresher.oneTransaction().restFromPairs(failed.projection());
+            }
             Claim recorded = recordFailureOfOneTransaction(failed.projection(), failed, failure, result.took(),
                     batchSizes.applyAsInt(failed.projection()), looks.apply(failed.projection()), lookBeforeEnding);
             return new Lone(recorded, keys.stream().filter(key -> !key.equals(failed)).toList());

@@ -83,8 +83,9 @@ public final class RefreshEngine {
                 tenantScope, observers, leases, inFlight, () -> stopping);
         this.oneTransaction = new OneTransactionTurns(claimer, refresher, inFlight, pacing, handoff);
         // a commit that marks two projections: their lone keys in one transaction where both go that way (D60)
+        // (not while a rebuild may have work: its turns look at due marks, as lone keys' do not)
         handoff.pairLoneKeys(projection -> settings.of(projection).batchSize() > 1
-                && refresher.oneTransaction().pairs(projection));
+                && (rebuilds == null || !rebuilds.mayHaveWork()) && refresher.oneTransaction().pairs(projection));
         this.probes = new SuspensionProbes(store, shortTransactions, clock, settings, catalog, leases, refresher,
                 lifecycle, () -> stopping);
     }
@@ -198,7 +199,7 @@ public final class RefreshEngine {
                     }
                 };
                 claim = turn.companion() == null ? take(turn, true, turnEnds, lookBeforeEnding, backlog)
-                        : takeTogether(turn, turnEnds, lookBeforeEnding, backlog);
+                        : takeTogether(turn, turnEnds, lookBeforeEnding, backlog, helpers);
             } finally {
                 turn.end();
             }
@@ -216,35 +217,41 @@ public final class RefreshEngine {
 
     /**
      * A turn with its {@link Turn#companion}: the two lone keys, of one commit, claimed, refreshed and acked in one
-     * transaction (docs/design.md D60) unless a rebuild may have work (its turns look at due marks, as lone keys'
-     * do not); what that leaves to go its own way (a rollback, or the key beside one whose refresh threw) goes as a
-     * turn of its own, as does every key when the two cannot share a transaction.
+     * transaction (docs/design.md D60). What that leaves of the first key (a rollback, or the companion's refresh threw)
+     * goes as its turn here; what it leaves of the companion's is handed back to the hand-off, a turn of its own for
+     * another drainer or this one's next, so it never waits behind the first's ordinary turn.
      */
-    private Claim takeTogether(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Consumer<String> backlogFound) {
-        List<Turn> turns = List.of(turn, turn.companion());
-        Claim claim = Claim.EMPTY;
-        List<MarkKey> ownWay = List.of(turn.keys().get(0), turn.companion().keys().get(0));
-        boolean rolledBackWhole = false;
-        if (rebuilds == null || !rebuilds.mayHaveWork()) {
-            OneTransactionTurns.Lone together = oneTransaction.take(ownWay, this::dueLook,
+    private Claim takeTogether(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Consumer<String> backlogFound,
+                               Consumer<Slot> helpers) {
+        MarkKey first = turn.keys().get(0);
+        MarkKey second = turn.companion().keys().get(0);
+        OneTransactionTurns.Lone together;
+        try {
+            together = oneTransaction.take(List.of(first, second), this::dueLook,
                     projection -> dueLook(projection).wanted(), projection -> settings.of(projection).batchSize(),
                     lookBeforeEnding);
-            claim = together.claim();
-            rolledBackWhole = together.ownWay().size() == ownWay.size();
-            ownWay = together.ownWay();
+        } catch (RuntimeException | Error e) {
+            handBack(turn.companion(), helpers); // refreshed or not: a claim of a refreshed key finds nothing
+            throw e;
         }
-        for (Turn alone : turns) {
-            if (!ownWay.contains(alone.keys().get(0))) {
-                continue;
-            }
-            // rolled back whole, the marks as they were: claimed the ordinary way, as a lone key's after a rollback
-            Claim its = take(alone, !rolledBackWhole, turnEnds, lookBeforeEnding, backlogFound);
-            if (its == Claim.PRESSED) {
-                return its;
-            }
-            claim = its == Claim.EMPTY ? claim : claim == Claim.FULL || its == Claim.FULL ? Claim.FULL : Claim.SHORT;
+        if (together.ownWay().contains(second)) {
+            handBack(turn.companion(), helpers);
         }
-        return claim;
+        if (!together.ownWay().contains(first)) {
+            return together.claim();
+        }
+        // rolled back whole, the marks as they were: claimed the ordinary way, as a lone key's after a rollback
+        Claim its = take(turn, together.ownWay().size() < 2, turnEnds, lookBeforeEnding, backlogFound);
+        return its != Claim.EMPTY ? its : together.claim();
+    }
+
+    /** A companion's key goes back to the hand-off, its turn ended: a drainer starts for it if none will take it. */
+    private void handBack(Turn companion, Consumer<Slot> helpers) {
+        companion.end();
+        Slot helper = handoff.offer(companion.keys());
+        if (helper != null) {
+            helpers.accept(helper);
+        }
     }
 
     /**

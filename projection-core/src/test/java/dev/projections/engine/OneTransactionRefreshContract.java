@@ -228,6 +228,37 @@ abstract class OneTransactionRefreshContract {
         assertThat(failed[0]).as("attempts").isEqualTo(1);
         assertThat(failed[1]).as("claim token: none left").isNull();
         assertThat((String) failed[2]).as("last error").contains("customer 7");
+
+        // the failing projection rests from pairs: the next commit's keys go apart, no refresh thrown away
+        MarkKey third = mark("2");
+        MarkKey fourth = pairedMark("8");
+        engine.drainers().committed(List.of(third, fourth));
+
+        assertThat(refreshesBegun).as("refreshed once, alone").hasValue(3);
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+        assertThat(markOf(fourth)[0]).as("attempts").isEqualTo(1);
+    }
+
+    /**
+     * The first of the pair (in key order) failing: its failure recorded once, and the companion's key, not refreshed
+     * yet, handed back and refreshed as a turn of its own.
+     */
+    @Test
+    void whenTheFirstOfAPairFailsTheCompanionIsHandedBackAndRefreshedAsATurnOfItsOwn() throws Exception {
+        Engine engine = pairedEngine();
+        MarkKey first = mark("1");
+        MarkKey second = pairedMark("7");
+        atRefreshEnd = () -> {
+            throw new IllegalStateException("order 1 cannot be indexed");
+        };
+
+        engine.drainers().committed(List.of(first, second));
+
+        assertThat(refreshesBegun).as("one refresh for one attempt").hasValue(1);
+        assertThat(pairedRefreshesBegun).as("not reached in the pair; then a turn of its own").hasValue(1);
+        assertThat(log()).containsExactly("pair:7");
+        assertThat(markOf(first)[0]).as("attempts").isEqualTo(1);
+        assertThat(markOf(second)).as("acked").isNull();
     }
 
     @Test

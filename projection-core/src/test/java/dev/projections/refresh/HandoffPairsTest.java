@@ -45,6 +45,19 @@ class HandoffPairsTest {
         return slot;
     }
 
+    /**
+     * Offers {@code keys} as a commit does and runs the drainer it starts (or, when it starts none, one more), which
+     * takes its first turn at once: no other drainer will take anything meanwhile.
+     */
+    private static Turn committedAndTaken(Handoff handoff, List<MarkKey> keys, Set<String> claimable) {
+        Slot slot = handoff.offer(keys);
+        if (slot == null) {
+            slot = handoff.tryReserve();
+        }
+        assertThat(slot.run()).isTrue();
+        return slot.nextTurn(false, claimable);
+    }
+
     @Test
     void aCommitOfTwoProjectionsLoneKeysIsOneTurnWithACompanionAndNoHelper() {
         Handoff handoff = handoff();
@@ -71,11 +84,9 @@ class HandoffPairsTest {
     @Test
     void aCompanionIsNeverTakenFromALaneAtItsCap() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("customers", 1)));
-        Turn customers = running(handoff).nextTurn(false, ALL);
-        handoff.offer(List.of(key("orders", 1), key("customers", 2)));
 
-        Turn orders = running(handoff).nextTurn(false, ALL);
+        Turn customers = committedAndTaken(handoff, List.of(key("customers", 1)), ALL);
+        Turn orders = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 2)), ALL);
 
         assertThat(orders.projection()).isEqualTo("orders");
         assertThat(orders.companion()).as("customers has its one drainer").isNull();
@@ -86,9 +97,8 @@ class HandoffPairsTest {
     @Test
     void keysOfTwoTenantsGoTurnByTurn() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("orders", "acme", 1), key("customers", "globex", 7)));
 
-        Turn turn = running(handoff).nextTurn(false, ALL);
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", "acme", 1), key("customers", "globex", 7)), ALL);
 
         assertThat(turn.companion()).isNull();
     }
@@ -96,9 +106,8 @@ class HandoffPairsTest {
     @Test
     void aLaneWithMoreThanOneKeyIsNoCompanion() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("orders", 1), key("customers", 7), key("customers", 8)));
 
-        Turn turn = running(handoff).nextTurn(false, ALL);
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7), key("customers", 8)), ALL);
 
         assertThat(turn.projection()).isEqualTo("orders");
         assertThat(turn.companion()).isNull();
@@ -107,39 +116,18 @@ class HandoffPairsTest {
     @Test
     void aTurnOfMoreThanOneKeyTakesNoCompanion() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("orders", 1), key("orders", 2), key("customers", 7)));
 
-        Turn turn = running(handoff).nextTurn(false, ALL);
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("orders", 2), key("customers", 7)), ALL);
 
         assertThat(turn.keys()).hasSize(2);
         assertThat(turn.companion()).isNull();
     }
 
     @Test
-    void aLaneThatOwesALookIsNoCompanionNorTakesOne() {
-        Handoff handoff = handoff();
-        handoff.offer(List.of(key("orders", 1), key("customers", 7)));
-        handoff.askForDueLook(Set.of("customers"));
-
-        Turn turn = running(handoff).nextTurn(false, ALL);
-
-        assertThat(turn.projection()).isEqualTo("orders");
-        assertThat(turn.companion()).isNull();
-        turn.end();
-        handoff.askForDueLook(Set.of("orders"));
-        handoff.offer(List.of(key("orders", 2)));
-        Turn owing = running(handoff).nextTurn(false, ALL);
-        assertThat(owing.projection()).isEqualTo("customers");
-        assertThat(owing.lookOwed()).isTrue();
-        assertThat(owing.companion()).isNull();
-    }
-
-    @Test
     void aProjectionThatDoesNotPairGoesTurnByTurn() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("slow", 1), key("orders", 1)));
 
-        Turn first = running(handoff).nextTurn(false, ALL);
+        Turn first = committedAndTaken(handoff, List.of(key("slow", 1), key("orders", 1)), ALL);
 
         assertThat(first.companion()).isNull();
     }
@@ -147,20 +135,127 @@ class HandoffPairsTest {
     @Test
     void withoutPairingEveryTurnIsOneProjections() {
         Handoff handoff = new Handoff(1000, 4);
-        handoff.offer(List.of(key("orders", 1), key("customers", 7)));
 
-        Turn turn = running(handoff).nextTurn(false, ALL);
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
 
+        assertThat(turn.companion()).isNull();
+    }
+
+    @Test
+    void whereAnotherDrainerCollectsTheTwoLanesGoToTwoDrainersInParallel() throws Exception {
+        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ofSeconds(30), nanos::get,
+                projection -> 4, projection -> 10);
+        handoff.pairLoneKeys(projection -> true);
+        Slot first = running(handoff);
+        Slot other = running(handoff);
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Turn> collected = threads.submit(() -> other.nextTurn(true, ALL));
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (handoff.collecting() < 1 && System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            assertThat(handoff.collecting()).as("the other drainer collects").isEqualTo(1);
+            handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+
+            Turn mine = first.nextTurn(false, ALL);
+            Turn its = collected.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(mine.companion()).as("the other lane is the collector's").isNull();
+            assertThat(its).isNotNull();
+            assertThat(List.of(mine.projection(), its.projection())).containsExactlyInAnyOrder("orders", "customers");
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCompanionMustPairItselfNotOnlyTheFirst() {
+        Handoff handoff = handoff();
+
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("slow", 1)), ALL);
+
+        assertThat(turn.projection()).isEqualTo("orders");
+        assertThat(turn.companion()).isNull();
+    }
+
+    /** The reserve counts drainers: a companion holds its projection's worker, not a drainer. */
+    @Test
+    void aCompanionTakesNoDrainerFromTheReserve() {
+        Map<String, Integer> caps = Map.of("orders", 2);
+        Handoff handoff = new Handoff(1000, 3, Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> caps.getOrDefault(projection, 3), projection -> 10);
+        handoff.pairLoneKeys(projection -> true);
+
+        Turn pair = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
+        assertThat(pair.companion()).isNotNull();
+
+        Turn second = committedAndTaken(handoff, List.of(key("orders", 2), key("orders", 3)), ALL);
+
+        assertThat(second).as("orders' second drainer: one more stays free").isNotNull();
+        assertThat(second.projection()).isEqualTo("orders");
+    }
+
+    @Test
+    void aPairingRuleThatThrowsLeavesTheTurnAloneAndItsLaneFreeOnceItEnds() {
+        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> 4, projection -> 10);
+        handoff.pairLoneKeys(projection -> {
+            throw new IllegalStateException("settings gone");
+        });
+
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
+
+        assertThat(turn.companion()).isNull();
+        turn.end();
+        assertThat(handoff.busy(turn.projection())).isZero();
+    }
+
+    @Test
+    void aTurnThatOwesALookTakesNoCompanion() {
+        Handoff handoff = handoff();
+        handoff.askForDueLook(Set.of("customers"));
+
+        Turn turn = committedAndTaken(handoff, List.of(key("customers", 7), key("orders", 1)), ALL);
+
+        assertThat(turn.projection()).isEqualTo("customers");
+        assertThat(turn.lookOwed()).isTrue();
+        assertThat(turn.companion()).isNull();
+    }
+
+    @Test
+    void aLaneThatOwesALookIsNoCompanion() {
+        Handoff handoff = handoff();
+        Slot slot = handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+        handoff.askForDueLook(Set.of("customers"));
+        assertThat(slot.run()).isTrue();
+
+        Turn turn = slot.nextTurn(false, ALL);
+
+        assertThat(turn.projection()).isEqualTo("orders");
         assertThat(turn.companion()).isNull();
     }
 
     @Test
     void aPausedProjectionsKeyIsNoCompanion() {
         Handoff handoff = handoff();
-        handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+        Slot slot = handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+        assertThat(slot.run()).isTrue();
 
-        Turn turn = running(handoff).nextTurn(true, Set.of("orders"));
+        Turn turn = slot.nextTurn(true, Set.of("orders"));
 
+        assertThat(turn.projection()).isEqualTo("orders");
         assertThat(turn.companion()).isNull();
+    }
+
+    @Test
+    void aCommitsTwoLoneKeysTakenByTheDrainerItStartsArePaired() {
+        Handoff handoff = handoff();
+
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
+
+        assertThat(turn.companion()).isNotNull();
+        assertThat(List.of(turn.projection(), turn.companion().projection()))
+                .containsExactlyInAnyOrder("orders", "customers");
     }
 }

@@ -119,6 +119,33 @@ class OneTransactionRuleTest {
         assertThat(admitted).as("checks admitted of %d", checks).isLessThan(checks / 2);
     }
 
+    @Test
+    void aProjectionPairsOnlyWhileItsRefreshesTakeAtMostHalfOfALoneKeysBound() {
+        OneTransactionRefresh rule = rule(Map.of(), true, true, RefreshTracing.NONE);
+        times.took("orders", Duration.ofMillis(40));
+        times.took("customers", Duration.ofMillis(4));
+
+        assertThat(rule.applies("orders")).as("a lone key: within 50 ms").isTrue();
+        assertThat(rule.pairs("orders")).as("in a pair: over 25 ms").isFalse();
+        assertThat(rule.pairs("customers")).isTrue();
+        rule.restFromPairs("customers");
+        assertThat(rule.pairs("customers")).as("resting after its refresh threw in a pair").isFalse();
+        assertThat(rule.applies("customers")).as("its lone keys still go in one transaction").isTrue();
+    }
+
+    /** A pair's projections are timed apart: each its own refresh and half of the claim, ack and commit. */
+    @Test
+    void aPairsTimeIsSharedByEachMarksOwnRefresh() {
+        Duration[] spent = {Duration.ofMillis(40), Duration.ofMillis(4)};
+
+        assertThat(OneTransactionRefresh.share(spent, 0, Duration.ofMillis(50), 2)).isEqualTo(Duration.ofMillis(43));
+        assertThat(OneTransactionRefresh.share(spent, 1, Duration.ofMillis(50), 2)).isEqualTo(Duration.ofMillis(7));
+        assertThat(OneTransactionRefresh.share(new Duration[] {Duration.ofMillis(5)}, 0, Duration.ofMillis(9), 1))
+                .as("a lone mark: the whole transaction").isEqualTo(Duration.ofMillis(9));
+        assertThat(OneTransactionRefresh.share(new Duration[] {Duration.ofMillis(5), null}, 0, Duration.ofMillis(9), 2))
+                .as("the second never reached").isEqualTo(Duration.ofMillis(7));
+    }
+
     /** {@code rule} with one short refresh of each projection timed. */
     private OneTransactionRefresh timed(OneTransactionRefresh rule) {
         times.took("orders", Duration.ofMillis(2));
