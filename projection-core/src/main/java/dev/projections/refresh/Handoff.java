@@ -180,9 +180,10 @@ public final class Handoff {
 
     /**
      * A turn of one key and no owed look, of a projection that {@code pairs}, takes with it a companion when another
-     * such lane may be served too and no other drainer would take it at once (collecting or about to run): one key of
-     * the same tenant, no look owed, its projection pairing (docs/design.md D60). A commit that marks two projections
-     * is then one transaction where it would otherwise wait for a helper drainer to start, or for this one's turn.
+     * such lane may be served too and would otherwise wait for a drainer: none is collecting or about to run, and none
+     * may start (every slot in flight, or back-pressure). The companion is one key of the same tenant, no look owed,
+     * its projection pairing (docs/design.md D60). A commit that marks two projections is then one transaction, not
+     * two, where drainers are scarce; where one is free the two lanes go in parallel.
      */
     public void pairLoneKeys(Predicate<String> pairs) {
         this.pairs = pairs;
@@ -316,8 +317,10 @@ public final class Handoff {
             return null;
         }
         Turn companion = null;
-        // only instead of a helper: where another drainer will take the other lane at once, the two go in parallel
-        if (taken.keys().size() == 1 && !taken.lookOwed() && !slots.anyWillTake(taker)) {
+        // only where the other lane would wait for a drainer: while one is collecting or may start, the two go in
+        // parallel, which at light load has each read model sooner than one transaction refreshing both
+        if (taken.keys().size() == 1 && !taken.lookOwed() && !slots.anyWillTake(taker)
+                && (pressed() || slots.full())) {
             Lanes.Taken second = companionLocked(taken, collecting, claimable, now);
             if (second != null) {
                 companion = new Turn(this, second.projection(), second.keys(), false, null, null);

@@ -23,7 +23,12 @@ final class Slots {
 
     /** A new slot when fewer than {@code workers} are in flight, else {@code null}. */
     Slot tryReserve() {
-        return slots.size() >= workers ? null : reserve();
+        return full() ? null : reserve();
+    }
+
+    /** Whether {@code workers} slots are in flight: no drainer may start. */
+    boolean full() {
+        return slots.size() >= workers;
     }
 
     Slot reserve() {

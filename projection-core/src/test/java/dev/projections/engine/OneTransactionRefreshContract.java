@@ -975,9 +975,12 @@ abstract class OneTransactionRefreshContract {
         return engine;
     }
 
-    /** An instance as {@link #engine}, whose second projection is warmed up too: the two pair. */
+    /**
+     * An instance as {@link #engine}, whose second projection is warmed up too, with one drainer: a commit's second
+     * lane would wait for it, so the two pair.
+     */
     private Engine pairedEngine() throws Exception {
-        Engine engine = engine(Map.of());
+        Engine engine = engine(Map.of(Settings.WORKERS, "1"));
         MarkKey warmUp = pairedMark("warm-" + engines.size());
         engine.drainers().committed(List.of(warmUp));
         assertThat(markOf(warmUp)).as("warmed up").isNull();

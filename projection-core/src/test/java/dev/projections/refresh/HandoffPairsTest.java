@@ -7,6 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +18,9 @@ import org.junit.jupiter.api.Test;
  * A commit that marks two projections (docs/design.md D60): the turn of one lone key takes the other projection's lone
  * key of the same commit as its companion, to share its transaction, when both projections pair; it holds one of that
  * projection's workers as any turn does, and both end together. No helper is reserved for a lane the companion
- * emptied. Anything else than two lone keys of one tenant, owing no look, goes turn by turn as before. On a clock the
- * test holds still (no linger, no keep-alive).
+ * emptied. Only where the companion's lane would otherwise wait for a drainer: with a drainer collecting or a slot free
+ * the two lanes go in parallel. Anything else than two lone keys of one tenant, owing no look, goes turn by turn as
+ * before. On a clock the test holds still (no linger, no keep-alive).
  */
 class HandoffPairsTest {
 
@@ -30,11 +35,16 @@ class HandoffPairsTest {
         return key(projection, "", i);
     }
 
-    /** Four workers, customers capped at one; orders and customers pair, slow does not. */
+    /** One worker: a drainer's other lane waits for it. */
     private Handoff handoff() {
+        return handoff(1);
+    }
+
+    /** {@code workers}, customers capped at one; orders and customers pair, slow does not. */
+    private Handoff handoff(int workers) {
         Map<String, Integer> caps = Map.of("customers", 1);
-        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ZERO, nanos::get,
-                projection -> caps.getOrDefault(projection, 4), projection -> 10);
+        Handoff handoff = new Handoff(1000, workers, Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> caps.getOrDefault(projection, workers), projection -> 10);
         handoff.pairLoneKeys(projection -> !projection.equals("slow"));
         return handoff;
     }
@@ -83,7 +93,7 @@ class HandoffPairsTest {
 
     @Test
     void aCompanionIsNeverTakenFromALaneAtItsCap() {
-        Handoff handoff = handoff();
+        Handoff handoff = handoff(2);
 
         Turn customers = committedAndTaken(handoff, List.of(key("customers", 1)), ALL);
         Turn orders = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 2)), ALL);
@@ -134,7 +144,7 @@ class HandoffPairsTest {
 
     @Test
     void withoutPairingEveryTurnIsOneProjections() {
-        Handoff handoff = new Handoff(1000, 4);
+        Handoff handoff = new Handoff(1000, 1);
 
         Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
 
@@ -143,14 +153,14 @@ class HandoffPairsTest {
 
     @Test
     void whereAnotherDrainerCollectsTheTwoLanesGoToTwoDrainersInParallel() throws Exception {
-        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ofSeconds(30), nanos::get,
-                projection -> 4, projection -> 10);
+        Handoff handoff = new Handoff(1000, 2, Duration.ZERO, Duration.ofSeconds(30), nanos::get,
+                projection -> 2, projection -> 10);
         handoff.pairLoneKeys(projection -> true);
         Slot first = running(handoff);
         Slot other = running(handoff);
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newSingleThreadExecutor();
+        ExecutorService threads = Executors.newSingleThreadExecutor();
         try {
-            java.util.concurrent.Future<Turn> collected = threads.submit(() -> other.nextTurn(true, ALL));
+            Future<Turn> collected = threads.submit(() -> other.nextTurn(true, ALL));
             long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (handoff.collecting() < 1 && System.nanoTime() < until) {
                 Thread.onSpinWait();
@@ -159,7 +169,7 @@ class HandoffPairsTest {
             handoff.offer(List.of(key("orders", 1), key("customers", 7)));
 
             Turn mine = first.nextTurn(false, ALL);
-            Turn its = collected.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            Turn its = collected.get(30, TimeUnit.SECONDS);
 
             assertThat(mine.companion()).as("the other lane is the collector's").isNull();
             assertThat(its).isNotNull();
@@ -167,6 +177,29 @@ class HandoffPairsTest {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    /** At light load a free slot starts a helper for the other lane: two read models, each in its own transaction. */
+    @Test
+    void whereADrainerMayStartTheOtherLaneGetsAHelperNotACompanion() {
+        Handoff handoff = handoff(2);
+
+        Turn turn = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
+
+        assertThat(turn.companion()).isNull();
+        assertThat(turn.helper()).as("a drainer for the other lane").isNotNull();
+    }
+
+    @Test
+    void underBackPressureTheOtherLaneIsACompanion() {
+        Handoff handoff = handoff(2);
+        Slot slot = running(handoff);
+        handoff.pressedFor(Duration.ofSeconds(1));
+        handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+
+        Turn turn = slot.nextTurn(false, ALL);
+
+        assertThat(turn.companion()).as("no drainer may start for it").isNotNull();
     }
 
     @Test
@@ -186,9 +219,13 @@ class HandoffPairsTest {
         Handoff handoff = new Handoff(1000, 3, Duration.ZERO, Duration.ZERO, nanos::get,
                 projection -> caps.getOrDefault(projection, 3), projection -> 10);
         handoff.pairLoneKeys(projection -> true);
-
+        Slot elsewhere = running(handoff);
+        elsewhere.busy();
+        Slot alsoElsewhere = running(handoff);
+        alsoElsewhere.busy();
         Turn pair = committedAndTaken(handoff, List.of(key("orders", 1), key("customers", 7)), ALL);
         assertThat(pair.companion()).isNotNull();
+        assertThat(elsewhere.finish(false, false)).isNull();
 
         Turn second = committedAndTaken(handoff, List.of(key("orders", 2), key("orders", 3)), ALL);
 
@@ -198,8 +235,8 @@ class HandoffPairsTest {
 
     @Test
     void aPairingRuleThatThrowsLeavesTheTurnAloneAndItsLaneFreeOnceItEnds() {
-        Handoff handoff = new Handoff(1000, 4, Duration.ZERO, Duration.ZERO, nanos::get,
-                projection -> 4, projection -> 10);
+        Handoff handoff = new Handoff(1000, 1, Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> 1, projection -> 10);
         handoff.pairLoneKeys(projection -> {
             throw new IllegalStateException("settings gone");
         });
