@@ -21,7 +21,7 @@ if [ "${1:-}" = "--server" ]; then
   sizes=()
   if [ "${1:-}" = "--quick" ]; then
     shift
-    sizes=(-Dbench.load-seconds=5 -Dbench.warm-up-seconds=3 -Dbench.drain-orders=5000 -Dbench.live-rebuild-ids=50000 -Dbench.latency-samples=100 -Dbench.sparse-samples=20 -Dbench.live-rebuild-seconds=20 -Dbench.rounds=1)
+    sizes=(-Dbench.load-seconds=5 -Dbench.warm-up-seconds=3 -Dbench.drain-orders=5000 -Dbench.live-rebuild-ids=50000 -Dbench.latency-samples=100 -Dbench.sparse-samples=20 -Dbench.quiet-samples=10 -Dbench.live-rebuild-seconds=20 -Dbench.rounds=1)
   fi
   # the EAR, the provisioned server and the test classes, then the one class; the server is started by the test
   mvn -B -q -Dstyle.color=never ${MVN_OFFLINE--o} install -DskipTests -Dinvoker.skip=true >&2

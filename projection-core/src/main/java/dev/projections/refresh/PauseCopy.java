@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
@@ -11,9 +12,11 @@ import java.util.logging.Logger;
 /**
  * This instance's copy of which projections are paused ({@code projection_control}), read again when it is older than
  * its age limit. The check before each refresh (docs/contract.md §4 step 2) asks it on a drainer's turn, so asking
- * must not wait for the database while a copy is there: one caller re-reads an aged copy and every other caller
- * meanwhile gets the copy as it was, a moment older (the claim query reads the table itself, so what is claimed
- * never depends on this copy). Two cases wait for a read instead: the first ever, and those after
+ * must not wait for the database while a copy is there: the first caller to find a copy aged takes it as it is and
+ * leaves the read to the next (a drainer started by a commit after a quiet second looks before its first turn, and
+ * reads after its refresh, at its next look); one caller then re-reads, and every other caller meanwhile gets the copy
+ * as it was, a moment older. The claim queries read the table themselves, so what is claimed never depends on this
+ * copy. Two cases wait for a read instead: the first ever, and those after
  * {@link #invalidate()} — told after this instance paused or resumed a projection, and by a signal from another
  * instance while one is paused — since a look right after a resume must not leave out the projection just resumed.
  * They wait for one read between them (whoever comes after it finds it fresh), but while reads fail each tries again
@@ -39,6 +42,8 @@ public final class PauseCopy {
     private final ReentrantLock reading = new ReentrantLock();
     private final AtomicLong invalidations = new AtomicLong();
     private volatile Copy copy; // null until a read succeeds
+    /** The last aged copy served without a read: the next caller to find it aged reads. */
+    private final AtomicReference<Copy> servedAged = new AtomicReference<>();
 
     public PauseCopy(Reader reader, LongSupplier nanoTime, long maxAge, TimeUnit unit) {
         this.reader = reader;
@@ -46,11 +51,18 @@ public final class PauseCopy {
         this.maxAgeNanos = unit.toNanos(maxAge);
     }
 
-    /** The paused projections: the copy when it is young enough or another caller is re-reading it, else read now. */
+    /**
+     * The paused projections: the copy when it is young enough, aged and not served so yet, or another caller is
+     * re-reading it; else read now.
+     */
     public Set<String> paused() {
         Copy last = copy;
         if (last != null && last.invalidations == invalidations.get()) {
-            if (young(last) || !reading.tryLock()) {
+            if (young(last)) {
+                return last.paused;
+            }
+            Copy served = servedAged.get();
+            if (served != last && servedAged.compareAndSet(served, last) || !reading.tryLock()) {
                 return last.paused;
             }
         } else {

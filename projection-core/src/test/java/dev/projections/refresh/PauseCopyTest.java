@@ -58,7 +58,29 @@ class PauseCopyTest {
         assertThat(reads).hasValue(1);
 
         now.incrementAndGet();
+        assertThat(copy.paused()).as("older than a second: the first look takes it as it is").containsExactly("orders");
         assertThat(copy.paused()).as("older than a second: read again").isEmpty();
+        assertThat(reads).hasValue(2);
+    }
+
+    /**
+     * A drainer started by a commit after a quiet second looks before its first turn: it takes the aged copy as it is,
+     * without a read on the way to the commit's refresh; the next look reads.
+     */
+    @Test
+    void theFirstLookAtAnAgedCopyTakesItAsItIsAndTheNextReads() {
+        table.set(Set.of("orders"));
+        copy.paused();
+        table.set(Set.of());
+        now.addAndGet(10 * SECOND);
+
+        assertThat(copy.paused()).as("aged, taken as it is").containsExactly("orders");
+        assertThat(reads).hasValue(1);
+        assertThat(copy.paused()).as("the next look reads").isEmpty();
+        assertThat(reads).hasValue(2);
+
+        now.addAndGet(2 * SECOND);
+        assertThat(copy.paused()).as("the new copy aged: taken as it is once more").isEmpty();
         assertThat(reads).hasValue(2);
     }
 
@@ -116,9 +138,10 @@ class PauseCopyTest {
         now.addAndGet(2 * SECOND);
         failing = true;
 
+        assertThat(copy.paused()).as("aged, taken as it is").containsExactly("orders");
         assertThat(copy.paused()).containsExactly("orders");
         assertThat(copy.paused()).containsExactly("orders");
-        assertThat(reads).as("the copy kept its age: each call tried the database").hasValue(3);
+        assertThat(reads).as("the copy kept its age: each call after the first tried the database").hasValue(3);
 
         failing = false;
         table.set(Set.of());
@@ -134,9 +157,15 @@ class PauseCopyTest {
         assertThat(copy.paused()).as("never read: the next call reads").containsExactly("orders");
     }
 
-    /** Ages the copy, and has a caller re-read it: the read has begun and is held until {@code readMayEnd}. */
+    /**
+     * Ages the copy, has a caller take it as it is, and another re-read it: the read has begun and is held until
+     * {@code readMayEnd}.
+     */
     private Future<Set<String>> aReReadOfTheAgedCopyHeldInTheDatabase() throws InterruptedException {
         now.addAndGet(2 * SECOND);
+        int before = reads.get();
+        copy.paused();
+        assertThat(reads).as("the first look at the aged copy reads nothing").hasValue(before);
         readStarted = new CountDownLatch(1);
         readMayEnd = new CountDownLatch(1);
         Future<Set<String>> reReading = callers.submit(copy::paused);

@@ -93,12 +93,17 @@ class ServerBenchmark {
     private final int bigRebuild = Integer.getInteger("bench.live-rebuild-ids", 1_000_000);
     private final int latencySamples = Integer.getInteger("bench.latency-samples", 300);
     /**
-     * Part 2's sparse samples: orders {@value #SPARSE_GAP_MILLIS} ms apart, so that no drainer is left collecting
-     * (they stay {@code Handoff.KEEP_ALIVE}, 50 ms) and each commit starts one: a single commit as an application with
-     * little traffic sees it.
+     * Part 2's sparse samples: orders {@value #SPARSE_GAP_MILLIS} ms apart, each handed to a drainer still collecting
+     * since the last (they stay {@code Handoff.KEEP_ALIVE}, a second) by a condition signal.
      */
     private final int sparseSamples = Integer.getInteger("bench.sparse-samples", 100);
     private static final int SPARSE_GAP_MILLIS = 300;
+    /**
+     * Part 2's quiet samples: orders {@value #QUIET_GAP_MILLIS} ms apart, longer than a drainer stays, so each commit
+     * starts one: a single commit as an application with little traffic sees it.
+     */
+    private final int quietSamples = Integer.getInteger("bench.quiet-samples", 30);
+    private static final int QUIET_GAP_MILLIS = 1_500;
     /** The longest the live load runs beside a rebuild: live marks come first, so a load the engine cannot keep up with starves the run. */
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
     /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
@@ -274,16 +279,22 @@ class ServerBenchmark {
         line("2. Commit → read model at light load, %d orders one at a time (machine load %s)", latencySamples,
                 loadAverage());
         latencies.print("   ");
-        if (sparseSamples > 0) {
-            Latencies sparse = new Latencies();
-            for (int i = 0; i < sparseSamples; i++) {
-                Thread.sleep(SPARSE_GAP_MILLIS); // no drainer left collecting: this commit starts one
-                sparse.sample(server, "sparse-" + i % 20);
-            }
-            line("   sparse: %d orders %d ms apart, each starting a drainer (machine load %s)", sparseSamples,
-                    SPARSE_GAP_MILLIS, loadAverage());
-            sparse.print("   ");
+        samplesApart(server, sparseSamples, SPARSE_GAP_MILLIS, "sparse", "each handed to a drainer collecting");
+        samplesApart(server, quietSamples, QUIET_GAP_MILLIS, "quiet", "each starting a drainer");
+    }
+
+    private void samplesApart(ServerProcess server, int count, int gapMillis, String name, String what)
+            throws Exception {
+        if (count <= 0) {
+            return;
         }
+        Latencies apart = new Latencies();
+        for (int i = 0; i < count; i++) {
+            Thread.sleep(gapMillis);
+            apart.sample(server, name + "-" + i % 20);
+        }
+        line("   %s: %d orders %d ms apart, %s (machine load %s)", name, count, gapMillis, what, loadAverage());
+        apart.print("   ");
     }
 
     /** POST-to-visible times of single orders beside their floors: the POST's round trip plus one GET that finds. */
