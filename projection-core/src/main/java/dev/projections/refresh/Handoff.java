@@ -298,7 +298,7 @@ public final class Handoff {
             for (Turn ending = turn; ending != null; ending = ending.companion()) {
                 if (!ending.ended) {
                     ending.ended = true;
-                    lanes.turnEnded(ending.projection(), ending == turn);
+                    lanes.turnEnded(ending.projection(), !ending.isCompanion);
                     changed.signalAll(); // a drainer collecting may take this lane again
                 }
             }
@@ -323,7 +323,7 @@ public final class Handoff {
                 && (pressed() || slots.full())) {
             Lanes.Taken second = companionLocked(taken, collecting, claimable, now);
             if (second != null) {
-                companion = new Turn(this, second.projection(), second.keys(), false, null, null);
+                companion = new Turn(this, second.projection(), second.keys(), false, null, null, true);
             }
         }
         Slot helper = null;
@@ -331,7 +331,7 @@ public final class Handoff {
         if (taker != null && lanes.anyWaiting(claimable) && !slots.anyWillTake(taker)) {
             helper = tryReserveLocked();
         }
-        return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper, companion);
+        return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper, companion, false);
     }
 
     /** The companion of {@code taken}, or {@code null}; a {@link #pairs} that throws pairs nothing. */

@@ -18,10 +18,12 @@ import java.util.function.ToIntFunction;
  * <p>
  * <b>One projection per turn.</b> A drainer works in {@link Turn turns}: each takes the keys of one projection (at most
  * its {@code batch-size}) and whether that projection owes a look at its due marks ({@link Handoff#askForDueLook}),
- * and holds one of that projection's {@code workers} until {@link Turn#end}. A lane at its cap is invisible to drainers looking
- * for a turn, and of the lanes they can serve the one served least recently goes first: a projection whose refreshes
- * are slow holds at most its cap of drainers, and the others' keys never wait behind its backlog. <b>The reserve:</b>
- * a lane capped below {@code workers} that already has a drainer takes another only while one more stays free, so
+ * and holds one of that projection's {@code workers} until {@link Turn#end}; a companion ({@link #takeCompanion},
+ * docs/design.md D60) is such a turn too, held by the drainer of the turn it goes with. A lane at its cap is invisible
+ * to drainers looking for a turn, and of the lanes they can serve the one served least recently goes first: a
+ * projection whose refreshes are slow holds at most its cap of drainers, and the others' keys never wait behind its
+ * backlog. <b>The reserve:</b> a lane capped below {@code workers} that already has a drainer takes another only while
+ * one more drainer stays free (a companion takes none), so
  * however many projections are slow, the last drainer is kept for a lane that has none (two capped lanes at their caps
  * could otherwise hold every drainer, and a third projection's commits wait for one of their turns to end).
  * <p>

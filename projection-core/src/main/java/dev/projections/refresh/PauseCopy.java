@@ -13,12 +13,13 @@ import java.util.logging.Logger;
  * This instance's copy of which projections are paused ({@code projection_control}), read again when it is older than
  * its age limit. The check before each refresh (docs/contract.md §4 step 2) asks it on a drainer's turn, so asking
  * must not wait for the database while a copy is there: the first caller to find a copy aged takes it as it is and
- * leaves the read to the next (a drainer started by a commit after a quiet second looks before its first turn, and
- * reads after its refresh, at its next look); one caller then re-reads, and every other caller meanwhile gets the copy
- * as it was, a moment older. The claim queries read the table themselves, so what is claimed never depends on this
- * copy. Two cases wait for a read instead: the first ever, and those after
- * {@link #invalidate()} — told after this instance paused or resumed a projection, and by a signal from another
- * instance while one is paused — since a look right after a resume must not leave out the projection just resumed.
+ * leaves the read to the next (so a drainer started by a commit after a quiet second, if it is the first to look,
+ * reads after its refresh, at its next look, not before; it may be the sweep or the console instead); one caller then
+ * re-reads, and every other caller meanwhile gets the copy as it was, a moment older. The claim queries read the table
+ * themselves, so what is claimed never depends on this copy. Two cases wait for a read instead: the first ever, and
+ * those after {@link #invalidate()} — told after this instance paused or resumed a projection, and by a signal from
+ * another instance while one is paused — since a look right after a resume must not leave out the projection just
+ * resumed.
  * They wait for one read between them (whoever comes after it finds it fresh), but while reads fail each tries again
  * in turn, and a failed one answers with the copy from before the invalidation, the best this instance knows.
  */

@@ -17,11 +17,15 @@ public final class Turn {
     private final boolean lookOwed;
     private final Slot helper;
     private final Turn companion;
+    /** Whether it is another turn's companion: it holds its projection's worker, not a drainer of its own. */
+    final boolean isCompanion;
     /** Guarded by the hand-off's lock. */
     boolean ended;
 
-    Turn(Handoff handoff, String projection, List<MarkKey> keys, boolean lookOwed, Slot helper, Turn companion) {
+    Turn(Handoff handoff, String projection, List<MarkKey> keys, boolean lookOwed, Slot helper, Turn companion,
+         boolean isCompanion) {
         this.handoff = handoff;
+        this.isCompanion = isCompanion;
         this.projection = projection;
         this.keys = keys;
         this.lookOwed = lookOwed;
@@ -53,7 +57,8 @@ public final class Turn {
     /**
      * Another projection's turn of one key, of this turn's one key's tenant and owing no look, taken with it because
      * both projections' lone keys go in one transaction ({@link Handoff#pairLoneKeys}); {@code null} mostly. It holds
-     * one of its projection's {@code workers} as any turn does, and ends with this one.
+     * one of its projection's {@code workers} as any turn does, and ends with this one at the latest (a drainer that
+     * hands its key back ends it first).
      */
     public Turn companion() {
         return companion;

@@ -248,12 +248,15 @@ abstract class OneTransactionRefreshContract {
         Engine engine = pairedEngine();
         MarkKey first = mark("1");
         MarkKey second = pairedMark("7");
+        AtomicBoolean secondHeldMeanwhile = new AtomicBoolean();
         atRefreshEnd = () -> {
+            secondHeldMeanwhile.set(rowHeldByAnother(second));
             throw new IllegalStateException("order 1 cannot be indexed");
         };
 
         engine.drainers().committed(List.of(first, second));
 
+        assertThat(secondHeldMeanwhile).as("the companion's row claimed in the first's transaction: a pair").isTrue();
         assertThat(refreshesBegun).as("one refresh for one attempt").hasValue(1);
         assertThat(pairedRefreshesBegun).as("not reached in the pair; then a turn of its own").hasValue(1);
         assertThat(log()).containsExactly("pair:7");
@@ -1116,6 +1119,24 @@ abstract class OneTransactionRefreshContract {
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? new Object[] {rows.getInt(1), rows.getString(2), rows.getString(3),
                         rows.getTimestamp(4)} : null;
+            }
+        }
+    }
+
+    /** Whether another transaction holds {@code key}'s row locked now (a lock skipped, not waited for). */
+    private boolean rowHeldByAnother(MarkKey key) throws SQLException {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement select = connection.prepareStatement("SELECT entity_id FROM projection_pending"
+                    + " WHERE projection = ? AND tenant_id = ? AND entity_id = ? FOR UPDATE SKIP LOCKED")) {
+                select.setString(1, key.projection());
+                select.setString(2, key.tenantId());
+                select.setString(3, key.entityId());
+                try (ResultSet rows = select.executeQuery()) {
+                    return !rows.next();
+                }
+            } finally {
+                connection.rollback();
             }
         }
     }

@@ -233,6 +233,36 @@ class HandoffPairsTest {
         assertThat(second.projection()).isEqualTo("orders");
     }
 
+    /** A drainer hands its companion's key back and ends that turn first: the drainers counted stay right. */
+    @Test
+    void aCompanionEndedBeforeItsTurnLeavesTheReserveAsItWas() {
+        Map<String, Integer> caps = Map.of("orders", 2, "slow", 2);
+        Handoff handoff = new Handoff(1000, 3, Duration.ZERO, Duration.ZERO, nanos::get,
+                projection -> caps.getOrDefault(projection, 3), projection -> 10);
+        handoff.pairLoneKeys(projection -> !projection.equals("slow"));
+        Slot elsewhere = running(handoff);
+        elsewhere.busy();
+        Slot alsoElsewhere = running(handoff);
+        alsoElsewhere.busy();
+        Slot pairing = handoff.offer(List.of(key("orders", 1), key("customers", 7)));
+        assertThat(pairing.run()).isTrue();
+        Turn pair = pairing.nextTurn(false, ALL);
+        assertThat(pair.companion()).isNotNull();
+        pair.companion().end(); // handed back
+        pair.end();
+        assertThat(pairing.finish(false, false)).isNull();
+        assertThat(elsewhere.finish(false, false)).isNull();
+        assertThat(alsoElsewhere.finish(false, false)).isNull();
+        assertThat(handoff.inFlight()).isZero();
+
+        Turn slow = committedAndTaken(handoff, List.of(key("slow", 1), key("slow", 2)), ALL);
+        Turn orders = committedAndTaken(handoff, List.of(key("orders", 2), key("orders", 3)), ALL);
+        assertThat(slow.projection()).isEqualTo("slow");
+        assertThat(orders.projection()).isEqualTo("orders");
+        assertThat(handoff.offer(List.of(key("slow", 3))))
+                .as("two capped lanes with a drainer each: the last drainer is kept, none starts for slow").isNull();
+    }
+
     @Test
     void aPairingRuleThatThrowsLeavesTheTurnAloneAndItsLaneFreeOnceItEnds() {
         Handoff handoff = new Handoff(1000, 1, Duration.ZERO, Duration.ZERO, nanos::get,

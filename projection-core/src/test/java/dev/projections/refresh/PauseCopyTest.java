@@ -115,6 +115,19 @@ class PauseCopyTest {
     }
 
     @Test
+    void anAgedCopyIsNeverTakenAsItIsAfterAnInvalidation() {
+        table.set(Set.of("orders"));
+        copy.paused();
+        now.addAndGet(2 * SECOND);
+        table.set(Set.of()); // this instance resumed orders and committed
+
+        copy.invalidate();
+
+        assertThat(copy.paused()).as("the first look at the aged copy, after the resume: read").isEmpty();
+        assertThat(reads).hasValue(2);
+    }
+
+    @Test
     void aCallerAfterAnInvalidationWaitsForTheReadInFlightAndThenReadsAgain() throws Exception {
         table.set(Set.of("orders"));
         copy.paused();
