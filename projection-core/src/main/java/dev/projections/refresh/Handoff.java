@@ -61,8 +61,6 @@ public final class Handoff {
     private final LongSupplier nanos;
     private final Lanes lanes;
     private final Slots slots;
-    /** Whether a projection's lone key may share a transaction with another's (RefreshEngine sets it); none: never. */
-    private volatile Predicate<String> pairs = projection -> false;
     private boolean sweepRequested;
     private boolean stopping;
     private long pressedUntil;
@@ -186,7 +184,7 @@ public final class Handoff {
      * two, where drainers are scarce; where one is free the two lanes go in parallel.
      */
     public void pairLoneKeys(Predicate<String> pairs) {
-        this.pairs = pairs;
+        lockedDo(() -> lanes.pairLoneKeys(pairs));
     }
 
     /** The engine stops: collecting drainers return at once and end. */
@@ -316,32 +314,18 @@ public final class Handoff {
         if (taken == null) {
             return null;
         }
-        Turn companion = null;
-        // only where the other lane would wait for a drainer: while one is collecting or may start, the two go in
-        // parallel, which at light load has each read model sooner than one transaction refreshing both
-        if (taken.keys().size() == 1 && !taken.lookOwed() && !slots.anyWillTake(taker)
-                && (pressed() || slots.full())) {
-            Lanes.Taken second = companionLocked(taken, collecting, claimable, now);
-            if (second != null) {
-                companion = new Turn(this, second.projection(), second.keys(), false, null, null, true);
-            }
-        }
+        // a companion only where its lane would wait for a drainer: while one is collecting or may start, the two go
+        // in parallel, which at light load has each read model sooner than one transaction refreshing both
+        Lanes.Taken second = slots.anyWillTake(taker) || !pressed() && !slots.full() ? null
+                : lanes.takeCompanion(taken, collecting, claimable, now);
+        Turn companion = second == null ? null
+                : new Turn(this, second.projection(), second.keys(), false, null, null, true);
         Slot helper = null;
         // a drainer without a slot (RefreshEngine.drain()) takes every lane itself before it returns: no helper
         if (taker != null && lanes.anyWaiting(claimable) && !slots.anyWillTake(taker)) {
             helper = tryReserveLocked();
         }
         return new Turn(this, taken.projection(), taken.keys(), taken.lookOwed(), helper, companion, false);
-    }
-
-    /** The companion of {@code taken}, or {@code null}; a {@link #pairs} that throws pairs nothing. */
-    private Lanes.Taken companionLocked(Lanes.Taken taken, boolean collecting, Set<String> claimable, long now) {
-        try {
-            return pairs.test(taken.projection())
-                    ? lanes.takeCompanion(taken.keys().get(0), collecting, claimable, pairs, now) : null;
-        } catch (RuntimeException e) {
-            return null; // the turn was counted already: it must be returned, alone
-        }
     }
 
     private Slot tryReserveLocked() {

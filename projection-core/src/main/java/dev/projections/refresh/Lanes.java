@@ -106,6 +106,8 @@ final class Lanes {
     private final long burstGap;
     private final ToIntFunction<String> caps;
     private final ToIntFunction<String> batchSizes;
+    /** Whether a projection's lone key may share a transaction with another's ({@link Handoff#pairLoneKeys}). */
+    private Predicate<String> pairs = projection -> false;
     /** Whether a projection's cap is the default one ({@link Handoff#of} reads it from the settings); none in tests. */
     private Predicate<String> defaultCaps = projection -> false;
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
@@ -127,6 +129,10 @@ final class Lanes {
 
     void defaultCaps(Predicate<String> defaultCaps) {
         this.defaultCaps = defaultCaps;
+    }
+
+    void pairLoneKeys(Predicate<String> pairs) {
+        this.pairs = pairs;
     }
 
     /** Adds committed keys at {@code now}; past the capacity a key not waiting already is dropped. */
@@ -190,11 +196,22 @@ final class Lanes {
     }
 
     /**
-     * A companion for a turn of {@code first} alone (docs/design.md D60): the turn of the lane served least recently,
-     * other than {@code first}'s, that a drainer may take ({@code collecting}: ready, else waiting) and holds exactly
-     * one key, of {@code first}'s tenant, with no look owed, of a projection that {@code pairs}; or {@code null}.
+     * A companion for {@code taken}, when it is a turn of one key owing no look of a projection that pairs
+     * (docs/design.md D60): the turn of the lane served least recently, other than its own, that a drainer may take
+     * ({@code collecting}: ready, else waiting) and holds exactly one key, of the same tenant, with no look owed, of a
+     * projection that pairs; or {@code null}. A pairing rule that throws pairs nothing ({@code taken} is counted
+     * already: it must be returned, alone).
      */
-    Taken takeCompanion(MarkKey first, boolean collecting, Set<String> claimable, Predicate<String> pairs, long now) {
+    Taken takeCompanion(Taken taken, boolean collecting, Set<String> claimable, long now) {
+        try {
+            return taken.keys().size() == 1 && !taken.lookOwed() && pairs.test(taken.projection())
+                    ? takeCompanion(taken.keys().get(0), collecting, claimable, now) : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private Taken takeCompanion(MarkKey first, boolean collecting, Set<String> claimable, long now) {
         Lane chosen = null;
         for (Lane lane : lanes.values()) {
             if (lane.projection.equals(first.projection()) || lane.keys.size() != 1 || lane.lookOwed

@@ -7,6 +7,7 @@ import dev.projections.store.PendingQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -17,8 +18,11 @@ import java.util.function.ToIntFunction;
  */
 final class OneTransactionTurns {
 
-    /** What lone keys' turns in one transaction claimed ({@link Claim#SHORT} or {@link Claim#EMPTY}), and the keys left to go their own way. */
-    record Lone(Claim claim, List<MarkKey> ownWay) {
+    /**
+     * What lone keys' turns in one transaction claimed ({@link Claim#SHORT} or {@link Claim#EMPTY}), the keys left to go
+     * their own way, and whether the transaction rolled back whole with nothing recorded (they go the ordinary way).
+     */
+    record Lone(Claim claim, List<MarkKey> ownWay, boolean rolledBack) {
     }
 
     private final Claimer claimer;
@@ -60,14 +64,14 @@ final class OneTransactionTurns {
             Throwable failure = result.failure();
             MarkKey failed = result.failed();
             if (failed == null || refresher.isBackPressure(failed.projection(), failure) || Transient.is(failure)) {
-                return new Lone(Claim.EMPTY, keys);
+                return new Lone(Claim.EMPTY, keys, true);
             }
             if (keys.size() > 1) {
                 refresher.oneTransaction().restFromPairs(failed.projection());
             }
             Claim recorded = recordFailureOfOneTransaction(failed.projection(), failed, failure, result.took(),
                     batchSizes.applyAsInt(failed.projection()), looks.apply(failed.projection()), lookBeforeEnding);
-            return new Lone(recorded, keys.stream().filter(key -> !key.equals(failed)).toList());
+            return new Lone(recorded, keys.stream().filter(key -> !key.equals(failed)).toList(), false);
         }
         for (MarkKey key : keys) {
             String projection = key.projection();
@@ -96,7 +100,41 @@ final class OneTransactionTurns {
                 handoff.askForDueLook(Set.of(projection));
             }
         }
-        return new Lone(result.marks().isEmpty() ? Claim.EMPTY : Claim.SHORT, List.of());
+        return new Lone(result.marks().isEmpty() ? Claim.EMPTY : Claim.SHORT, List.of(), false);
+    }
+
+    /**
+     * A turn with its {@link Turn#companion}: the two lone keys, of one commit, in one transaction (docs/design.md D60).
+     * What that leaves of the companion's key is handed back to the hand-off, a turn of its own for whichever drainer is
+     * free first, not held through the turn's own key's ordinary turn; what it leaves of the turn's own key is returned
+     * to go its own way on this drainer.
+     */
+    Lone takePair(Turn turn, Function<String, DueLook> looks, ToIntFunction<String> batchSizes,
+                  Set<String> lookBeforeEnding, Consumer<Slot> helpers) {
+        MarkKey own = turn.keys().get(0);
+        MarkKey second = turn.companion().keys().get(0);
+        Lone together;
+        try {
+            together = take(List.of(own, second), looks, projection -> looks.apply(projection).wanted(), batchSizes,
+                    lookBeforeEnding);
+        } catch (RuntimeException | Error e) {
+            handBack(turn.companion(), helpers); // refreshed or not: a claim of a refreshed key finds nothing
+            throw e;
+        }
+        if (together.ownWay().contains(second)) {
+            handBack(turn.companion(), helpers);
+        }
+        return new Lone(together.claim(), together.ownWay().contains(own) ? List.of(own) : List.of(),
+                together.rolledBack());
+    }
+
+    /** A companion's key goes back to the hand-off, its turn ended: a drainer starts for it if none will take it. */
+    private void handBack(Turn companion, Consumer<Slot> helpers) {
+        companion.end();
+        Slot helper = handoff.offer(companion.keys());
+        if (helper != null) {
+            helpers.accept(helper);
+        }
     }
 
     /**

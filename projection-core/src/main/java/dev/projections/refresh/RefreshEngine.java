@@ -1,18 +1,13 @@
 package dev.projections.refresh;
 
-import dev.projections.MarkKey;
 import dev.projections.TenantScope;
 import dev.projections.config.Settings;
 import dev.projections.store.ClaimedMark;
-import dev.projections.store.ControlTable;
 import dev.projections.store.PendingChecks;
 import dev.projections.store.PendingQueue;
-import dev.projections.store.ProbeClaims;
 import dev.projections.store.Tables;
-import dev.projections.store.Suspension;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -23,8 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.ArrayList;
-import java.util.UUID;
 
 /**
  * Claim → refresh → ack (docs/contract.md §4), as plain Java: the EE layer supplies transactions, the projections and the
@@ -206,8 +199,8 @@ public final class RefreshEngine {
             if (claim == Claim.PRESSED) {
                 return false;
             }
-            if (claim != Claim.EMPTY) {
-                signalRefreshed();
+            if (claim != Claim.EMPTY && signals != null) {
+                signals.refreshesCommitted(shortTransactions); // docs/design.md D55
             }
             // after a short claim, collect: wait for companions; after a full one, go on at once
             collect = claim == Claim.EMPTY ? collect : claim == Claim.SHORT;
@@ -216,42 +209,19 @@ public final class RefreshEngine {
     }
 
     /**
-     * A turn with its {@link Turn#companion}: the two lone keys, of one commit, claimed, refreshed and acked in one
-     * transaction (docs/design.md D60). What that leaves of the first key (a rollback, or the companion's refresh threw)
-     * goes as its turn here; what it leaves of the companion's is handed back to the hand-off, a turn of its own for
-     * another drainer or this one's next, so it never waits behind the first's ordinary turn.
+     * A turn with its {@link Turn#companion}: the two lone keys, of one commit, in one transaction (D60); what that
+     * leaves of the turn's own key goes as its turn here (the companion's is handed back to the hand-off).
      */
     private Claim takeTogether(Turn turn, long turnEnds, Set<String> lookBeforeEnding, Consumer<String> backlogFound,
                                Consumer<Slot> helpers) {
-        MarkKey first = turn.keys().get(0);
-        MarkKey second = turn.companion().keys().get(0);
-        OneTransactionTurns.Lone together;
-        try {
-            together = oneTransaction.take(List.of(first, second), this::dueLook,
-                    projection -> dueLook(projection).wanted(), projection -> settings.of(projection).batchSize(),
-                    lookBeforeEnding);
-        } catch (RuntimeException | Error e) {
-            handBack(turn.companion(), helpers); // refreshed or not: a claim of a refreshed key finds nothing
-            throw e;
-        }
-        if (together.ownWay().contains(second)) {
-            handBack(turn.companion(), helpers);
-        }
-        if (!together.ownWay().contains(first)) {
+        OneTransactionTurns.Lone together = oneTransaction.takePair(turn, this::dueLook,
+                projection -> settings.of(projection).batchSize(), lookBeforeEnding, helpers);
+        if (together.ownWay().isEmpty()) {
             return together.claim();
         }
         // rolled back whole, the marks as they were: claimed the ordinary way, as a lone key's after a rollback
-        Claim its = take(turn, together.ownWay().size() < 2, turnEnds, lookBeforeEnding, backlogFound);
+        Claim its = take(turn, !together.rolledBack(), turnEnds, lookBeforeEnding, backlogFound);
         return its != Claim.EMPTY ? its : together.claim();
-    }
-
-    /** A companion's key goes back to the hand-off, its turn ended: a drainer starts for it if none will take it. */
-    private void handBack(Turn companion, Consumer<Slot> helpers) {
-        companion.end();
-        Slot helper = handoff.offer(companion.keys());
-        if (helper != null) {
-            helpers.accept(helper);
-        }
     }
 
     /**
@@ -351,25 +321,6 @@ public final class RefreshEngine {
             return Claim.PRESSED;
         }
         return claimed.size() >= batchSize ? Claim.FULL : Claim.SHORT;
-    }
-
-    /**
-     * Tells the live web nodes that refreshes committed, so that their read-your-writes waits check the queue now
-     * rather than at their next poll (docs/design.md D55): one short transaction per batch, made only while a web node
-     * is counted. Its failure is no refresh's: the waits poll anyway.
-     */
-    private void signalRefreshed() {
-        if (signals == null || !signals.toWebNodes()) {
-            return;
-        }
-        try {
-            shortTransactions.run("signal the web nodes", connection -> {
-                signals.refreshed(connection);
-                return null;
-            });
-        } catch (DatabaseTroubleException e) {
-            LOG.fine("projection engine: the web nodes were not signalled: " + e.getMessage());
-        }
     }
 
     /** The engine one step at a time, for tests with {@code projection.auto-refresh=false}. */

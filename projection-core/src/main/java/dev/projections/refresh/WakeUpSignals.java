@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import dev.projections.store.CommitSignals;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.logging.Logger;
 
 /**
  * What an instance signals to the others in the transactions it commits (docs/design.md D55): that the transaction
@@ -67,6 +68,26 @@ public final class WakeUpSignals {
     /** In a transaction of its own after refreshes committed, so that the web nodes' waits check at once. */
     public void refreshed(Connection connection) throws SQLException {
         signals.send(connection, REFRESHED + " " + self);
+    }
+
+    /**
+     * Tells the live web nodes that refreshes committed, so that their read-your-writes waits check the queue now
+     * rather than at their next poll: one short transaction per batch, made only while a web node is counted. Its
+     * failure is no refresh's: the waits poll anyway.
+     */
+    void refreshesCommitted(ShortTransactions transactions) {
+        if (!toWebNodes()) {
+            return;
+        }
+        try {
+            transactions.run("signal the web nodes", connection -> {
+                refreshed(connection);
+                return null;
+            });
+        } catch (DatabaseTroubleException e) {
+            Logger.getLogger(WakeUpSignals.class.getName()).fine(
+                    "projection engine: the web nodes were not signalled: " + e.getMessage());
+        }
     }
 
     /**
