@@ -195,8 +195,7 @@ final class OneTransactionRefresh {
             Duration its = leases.of(key.projection());
             // as a claimed mark's refresh with its whole lease left (LeasePolicy); the lease is never seen by
             // another transaction, the longest is set
-            Duration half = its.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                    : its.dividedBy(2);
+            Duration half = halfOf(its);
             lease = its.compareTo(lease) > 0 ? its : lease;
             timeout = timeout == null || half.compareTo(timeout) < 0 ? half : timeout;
         }
@@ -259,6 +258,12 @@ final class OneTransactionRefresh {
         return new Result(Ended.REFRESHED, marks, outcomes, null, null, null);
     }
 
+    /** Half of {@code lease}, at least a second: a claimed mark's refresh with its whole lease left (LeasePolicy). */
+    private static Duration halfOf(Duration lease) {
+        Duration half = lease.dividedBy(2);
+        return half.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : half;
+    }
+
     /**
      * The time of the {@code i}th of {@code marks} claimed marks: its own refresh and an even share of the rest of the
      * transaction's time {@code whole} (claim, ack, commit); a lone mark's is the whole.
@@ -307,8 +312,7 @@ final class OneTransactionRefresh {
     Batch refreshBatch(String projection, List<MarkKey> keys, int limit, boolean look, int fromPriority) {
         Projection refreshed = catalog.byName(projection);
         Duration lease = leases.of(projection);
-        Duration halfTheLease = lease.dividedBy(2).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                : lease.dividedBy(2); // as in refresh(List)
+        Duration halfTheLease = halfOf(lease); // as in refresh(List)
         Duration timeout = halfTheLease.compareTo(LONGEST_BATCH) < 0 ? halfTheLease : LONGEST_BATCH;
         String token = UUID.randomUUID().toString();
         Set<MarkKey> handed = new HashSet<>(keys);

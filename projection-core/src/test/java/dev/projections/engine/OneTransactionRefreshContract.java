@@ -151,16 +151,21 @@ abstract class OneTransactionRefreshContract {
         @Override
         public void refresh(String id) throws Exception {
             refreshesBegun.incrementAndGet();
-            Connection connection = JdbcTransactions.current();
-            refreshingSession = sessionId(connection);
+            refreshingSession = sessionId(JdbcTransactions.current());
             atRefreshStart.run();
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO one_tx_log (entity_id) VALUES (?)")) {
-                insert.setString(1, id);
-                insert.executeUpdate();
-            }
+            logInTheRefreshTransaction(id);
             atRefreshEnd.run();
         }
     };
+
+    /** Appends {@code entry} to {@code one_tx_log} in the engine's transaction, as each refresh does. */
+    private static void logInTheRefreshTransaction(String entry) throws SQLException {
+        try (PreparedStatement insert = JdbcTransactions.current()
+                .prepareStatement("INSERT INTO one_tx_log (entity_id) VALUES (?)")) {
+            insert.setString(1, entry);
+            insert.executeUpdate();
+        }
+    }
 
     /** The second projection: each refresh appends "pair:" and the key to {@code one_tx_log}. */
     private final Projection paired = new Projection() {
@@ -172,12 +177,8 @@ abstract class OneTransactionRefreshContract {
         @Override
         public void refresh(String id) throws Exception {
             pairedRefreshesBegun.incrementAndGet();
-            Connection connection = JdbcTransactions.current();
-            refreshingSession = sessionId(connection);
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO one_tx_log (entity_id) VALUES (?)")) {
-                insert.setString(1, "pair:" + id);
-                insert.executeUpdate();
-            }
+            refreshingSession = sessionId(JdbcTransactions.current());
+            logInTheRefreshTransaction("pair:" + id);
             atPairedRefreshEnd.run();
         }
     };
