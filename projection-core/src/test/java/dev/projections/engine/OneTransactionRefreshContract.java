@@ -766,8 +766,15 @@ abstract class OneTransactionRefreshContract {
         finish.countDown();
         drains.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         purge.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertThat(log()).as("the batch committed").containsExactlyInAnyOrder("1", "2");
+        if (product().equals("PostgreSQL")) {
+            assertThat(log()).as("the batch committed").containsExactlyInAnyOrder("1", "2");
+        } else {
+            // MariaDB's purge resumes when the batch commits, and the drain's next claim may take the waiting mark
+            // first: refreshed or deleted are both right, left behind is not
+            assertThat(log()).as("the batch committed").contains("1", "2").isSubsetOf("1", "2", "3");
+        }
         assertThat(inTheBatch).allSatisfy(key -> assertThat(markOf(key)).as("acked").isNull());
+        assertThat(markOf(waiting)).as("the waiting mark, refreshed or deleted").isNull();
         purge(runId);
         assertThat(tenantReserved(runId)).as("freed once the batch ended").isFalse();
     }
