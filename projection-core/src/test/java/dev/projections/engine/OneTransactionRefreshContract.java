@@ -742,6 +742,8 @@ abstract class OneTransactionRefreshContract {
             connection.commit();
         }
         List<MarkKey> inTheBatch = List.of(rebuildMark(tenant, "1"), rebuildMark(tenant, "2"));
+        // due strictly later, so claimed last on every database: PostgreSQL orders equal due times by row address
+        clock.advance(Duration.ofMillis(1));
         MarkKey waiting = rebuildMark(tenant, "3");
         CountDownLatch finish = new CountDownLatch(1);
         CompletableFuture<Void> drains = drainingUntil(finish, engine);
