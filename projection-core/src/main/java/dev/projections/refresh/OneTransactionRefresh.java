@@ -230,7 +230,7 @@ final class OneTransactionRefresh {
                                 spent[i] = Duration.between(begun, clock.instant());
                             }
                         }
-                        return claims.ack(connection, marks, clock.instant());
+                        return claims.ackClaimed(connection, marks, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(keys.get(0), closing));
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "the refresh of " + keys + " in one transaction rolled back; it is claimed again", e);

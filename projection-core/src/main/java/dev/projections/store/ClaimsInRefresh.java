@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -27,14 +28,27 @@ public final class ClaimsInRefresh {
 
     /**
      * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in one statement, in key
-     * order: the order they are refreshed and acked in.
+     * order: the order they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL the statement takes them:
+     * it deletes their rows, which its lock holds to the commit (docs/design.md D61).
      */
     public List<ClaimedMark> claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
-        List<ClaimedMark> claimed = new ArrayList<>(queue.claimKeys(connection, keys,
-                keys.stream().map(MarkKey::projection).distinct().toList(), now, lease, token, true));
+        List<ClaimedMark> claimed = new ArrayList<>(queue.takeKeysInRefresh(connection, keys,
+                keys.stream().map(MarkKey::projection).distinct().toList(), now, lease, token));
         claimed.sort(Comparator.comparing(ClaimedMark::key));
         return claimed;
+    }
+
+    /**
+     * The acks of what {@link #claim} claimed, in key order: none to run where the claim took the rows (each then
+     * ends with the commit, a success, as nothing could change a row this transaction holds), else {@link #ack}.
+     */
+    public List<AckOutcome> ackClaimed(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
+            throws SQLException {
+        if (queue.takesInRefresh()) {
+            return Collections.nCopies(sortedMarks.size(), AckOutcome.SUCCESS);
+        }
+        return ack(connection, sortedMarks, now);
     }
 
     /**

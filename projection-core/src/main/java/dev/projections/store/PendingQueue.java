@@ -159,8 +159,7 @@ public abstract class PendingQueue {
 
     /**
      * The query of due, unleased marks of {@code projections} (not paused), live first, oldest first, at most
-     * {@code limit}: one {@code projection IN (…)} query here. Its result columns are those of
-     * {@link #CLAIM_CANDIDATES}.
+     * {@code limit}: one {@code projection IN (…)} query here. Its columns are those of {@link #CLAIM_CANDIDATES}.
      */
     PreparedStatement prepareClaimDue(Connection connection, Collection<String> projections, Instant now, int limit,
                                       int fromPriority) throws SQLException {
@@ -315,7 +314,7 @@ public abstract class PendingQueue {
                 return AckOutcome.SUCCESS;
             }
         }
-        return missedAck(connection, mark, now);
+        return missedAck(connection, mark, now, RowLocator.BY_KEY);
     }
 
     /**
@@ -332,20 +331,28 @@ public abstract class PendingQueue {
         return outcomes;
     }
 
+    /**
+     * Lone keys claimed in the transaction that refreshes them ({@link ClaimsInRefresh}): as {@link #claimKeys} claims
+     * them there, unless the dialect {@link #takesInRefresh}: deletes them in the claim, its commit their ack.
+     */
+    List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
+                                        Instant now, Duration lease, String token) throws SQLException {
+        return claimKeys(connection, keys, projections, now, lease, token, true);
+    }
+
+    boolean takesInRefresh() {
+        return false;
+    }
+
     /** The acks of marks claimed in this very transaction ({@link ClaimsInRefresh}), in key order: as {@link #ackAll}. */
     List<AckOutcome> ackHeld(Connection connection, List<ClaimedMark> sortedMarks, Instant now) throws SQLException {
         return ackAll(connection, sortedMarks, now);
     }
 
     /**
-     * The ack of {@code mark} found another generation or another claim: marks it again and releases it while the
-     * claim is still mine, or (the claim gone) upserts it LIVE.
+     * The ack of {@code mark} (its row found by {@code rows}) found another generation or another claim: marks it
+     * again and releases it while the claim is still mine, or (the claim gone) upserts it LIVE.
      */
-    AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now) throws SQLException {
-        return missedAck(connection, mark, now, RowLocator.BY_KEY);
-    }
-
-    /** {@link #missedAck(Connection, ClaimedMark, Instant)} on a row found by {@code rows}. */
     AckOutcome missedAck(Connection connection, ClaimedMark mark, Instant now, RowLocator rows) throws SQLException {
         try (PreparedStatement remark = connection.prepareStatement(REMARK_AND_RELEASE + rows.where())) {
             remark.setString(1, Generations.next());

@@ -118,4 +118,24 @@ final class PostgresClaimStatements {
      * before any pending row is read), as the claim's are.
      */
     static final String LOCK_DUE = DUE_CANDIDATES.formatted(BOUNDED_LOCK_WAITS + "\n                       AND ");
+
+    /*
+     * Lone keys claimed in the transaction that refreshes them (docs/design.md D61): taken, their rows deleted by the
+     * claim itself. The row lock holds each key until the commit, as the claim's UPDATE did; the commit then ends the
+     * mark with the read model's write and a rollback puts the row back as it was, so the ack is no statement of its
+     * own — one round trip less per commit's key. A business commit of the key meanwhile waits for the row, then
+     * inserts its mark anew; the others' claims skip the row, and see it, unclaimed, until the commit.
+     */
+    static final String TAKE_KEYS = """
+            WITH candidate (projection, tenant_id, entity_id, generation, attempts, priority, address, first_marked_at) AS (
+            %s)
+            DELETE FROM projection_pending q
+             USING candidate
+             WHERE q.projection = candidate.projection
+               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
+               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
+               AND %s
+            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
+                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
+            """.formatted(CLAIM_KEYS, BOUNDED_LOCK_WAITS);
 }

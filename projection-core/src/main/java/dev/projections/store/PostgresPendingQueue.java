@@ -10,6 +10,7 @@ import static dev.projections.store.PostgresClaimStatements.CLAIM_IN_ONE_STATEME
 import static dev.projections.store.PostgresClaimStatements.CLAIM_KEYS;
 import static dev.projections.store.PostgresClaimStatements.COMMIT_WITHOUT_WAITING;
 import static dev.projections.store.PostgresClaimStatements.LOCK_DUE;
+import static dev.projections.store.PostgresClaimStatements.TAKE_KEYS;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -262,7 +263,6 @@ final class PostgresPendingQueue extends PendingQueue {
         if (projections.isEmpty() || limit < 1) {
             return List.of();
         }
-        List<ClaimedMark> locked = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(LOCK_DUE)) {
             select.setArray(1, connection.createArrayOf("text", projections.toArray()));
             select.setInt(2, fromPriority);
@@ -270,15 +270,22 @@ final class PostgresPendingQueue extends PendingQueue {
             select.setObject(4, dialect.timestamp(now));
             select.setInt(5, limit);
             select.setInt(6, limit);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    locked.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
-                            rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6),
-                            rows.getString(7), dialect.instant(rows, 8)));
-                }
+            return held(select, now, lease, token);
+        }
+    }
+
+    /** The marks {@code select} holds (locked or taken), in its columns; {@code token} and the lease for bookkeeping. */
+    private List<ClaimedMark> held(PreparedStatement select, Instant now, Duration lease, String token)
+            throws SQLException {
+        List<ClaimedMark> held = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                held.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                        rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6),
+                        rows.getString(7), dialect.instant(rows, 8)));
             }
         }
-        return locked;
+        return held;
     }
 
     @Override
@@ -286,6 +293,13 @@ final class PostgresPendingQueue extends PendingQueue {
                                        Instant now, boolean inRefreshTransaction) throws SQLException {
         PreparedStatement select = connection.prepareStatement(inRefreshTransaction
                 ? claimStatementInRefresh(CLAIM_KEYS) : claimStatement(CLAIM_KEYS));
+        bindKeys(connection, select, 1 + claimParameters(), keys, projections, now);
+        return select;
+    }
+
+    /** {@link #CLAIM_KEYS}' parameters from {@code i} on: the keys as three arrays, the projections, the due time. */
+    private void bindKeys(Connection connection, PreparedStatement select, int i, Collection<MarkKey> keys,
+                          Collection<String> projections, Instant now) throws SQLException {
         String[] projectionOfKey = new String[keys.size()];
         String[] tenants = new String[keys.size()];
         String[] ids = new String[keys.size()];
@@ -295,14 +309,31 @@ final class PostgresPendingQueue extends PendingQueue {
             tenants[k] = key.tenantId();
             ids[k++] = key.entityId();
         }
-        int i = 1 + claimParameters();
         select.setArray(i++, connection.createArrayOf("text", projectionOfKey));
         select.setArray(i++, connection.createArrayOf("text", tenants));
         select.setArray(i++, connection.createArrayOf("text", ids));
         select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
         select.setObject(i++, dialect.timestamp(now));
         select.setObject(i, dialect.timestamp(now));
-        return select;
+    }
+
+    /** Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. */
+    @Override
+    List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
+                                        Collection<String> projections, Instant now, Duration lease, String token)
+            throws SQLException {
+        if (keys.isEmpty() || projections.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
+            bindKeys(connection, take, 1, keys, projections, now);
+            return held(take, now, lease, token);
+        }
+    }
+
+    @Override
+    boolean takesInRefresh() {
+        return true;
     }
 
     @Override

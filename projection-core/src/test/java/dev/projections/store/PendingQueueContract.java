@@ -722,6 +722,49 @@ abstract class PendingQueueContract {
     }
 
     /**
+     * Lone keys claimed in the transaction that refreshes them (docs/design.md D53, D61): another worker takes nothing of
+     * them and sees them as they were; a rollback leaves each exactly as it was; the commit after their ack ends them.
+     * Where the dialect takes them (PostgreSQL), the claim itself deleted their rows, and the ack is no statement.
+     */
+    @Test
+    void loneKeysClaimedInTheirRefreshTransactionAreHeldUntilItEndsAndBackAsTheyWereAfterARollback() throws Exception {
+        MarkKey stats = key(STATS, "1");
+        mark(at(0), ORDER_1, stats);
+        Row before = row(ORDER_1);
+        ClaimsInRefresh claims = new ClaimsInRefresh(store.queue());
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store.beginEngineTransaction(connection);
+            assertThat(claims.claim(connection, List.of(stats, ORDER_1), at(1), LEASE, tokenA))
+                    .extracting(ClaimedMark::key).containsExactly(stats, ORDER_1);
+            if (store.queue().takesInRefresh()) {
+                try (PreparedStatement select = connection.prepareStatement(
+                        "SELECT COUNT(*) FROM projection_pending WHERE entity_id = '1'");
+                     ResultSet rows = select.executeQuery()) {
+                    rows.next();
+                    assertThat(rows.getInt(1)).as("taken: deleted by the claim, in this transaction").isZero();
+                }
+            }
+            assertThat(claimKeys(List.of(ORDER_1), at(2), tokenB, ORDERS)).as("another worker's claim").isEmpty();
+            assertThat(row(ORDER_1)).as("seen by others as it was").isEqualTo(before);
+            connection.rollback();
+        }
+        assertThat(row(ORDER_1)).as("back as it was after the rollback").isEqualTo(before);
+
+        List<AckOutcome> outcomes;
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store.beginEngineTransaction(connection);
+            List<ClaimedMark> claimed = claims.claim(connection, List.of(ORDER_1, stats), at(3), LEASE, tokenA);
+            outcomes = claims.ackClaimed(connection, claimed, at(4));
+            connection.commit();
+        }
+        assertThat(outcomes).containsExactly(AckOutcome.SUCCESS, AckOutcome.SUCCESS);
+        assertThat(row(ORDER_1)).as("ended by the commit").isNull();
+        assertThat(row(stats)).isNull();
+    }
+
+    /**
      * Marks claimed in the transaction that refreshes them (contract §4 step 8) are acked on the rows it holds: every
      * one deleted as claimed, across projections (on a queue partitioned by projection, rows of two tables); one that
      * transaction marked again meanwhile is marked anew and released by the ordinary rules.

@@ -189,6 +189,39 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * A lone key's take in its refresh's transaction (docs/design.md D61) finds each key by a key index, deletes by the
+     * address it locked, and bounds its lock waits before it locks any candidate — in the plan for these values and in
+     * the generic plan the statement gets once prepared on the server.
+     */
+    @Test
+    void aTakeOfLoneKeysInTheirRefreshFindsEachByItsKeyDeletesByAddressAndBoundsItsLockWaitsFirst() throws Exception {
+        try (Connection connection = connect()) {
+            String[] projections = {"p0", "p1"};
+            String[] ids = {"00003000", "00003001"};
+            String custom = plan(connection, "EXPLAIN " + PostgresClaimStatements.TAKE_KEYS, select -> {
+                select.setArray(1, connection.createArrayOf("text", projections));
+                select.setArray(2, connection.createArrayOf("text", new String[] {"", ""}));
+                select.setArray(3, connection.createArrayOf("text", ids));
+                select.setArray(4, connection.createArrayOf("text", PROJECTIONS.toArray()));
+                select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+                select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+            });
+            String generic = genericPlan(connection, "EXPLAIN", PostgresClaimStatements.TAKE_KEYS,
+                    arrayLiteral(projections), arrayLiteral(new String[] {"", ""}), arrayLiteral(ids),
+                    arrayLiteral(PROJECTIONS.toArray(String[]::new)), "'2030-01-01 12:00:00+00'",
+                    "'2030-01-01 12:00:00+00'");
+            assertThat(generic).as("a plan with its parameters unknown:%n%s", generic).containsPattern("\\$\\d");
+            for (String plan : List.of(custom, generic)) {
+                assertThat(plan).as(plan).contains("Delete on projection_pending q")
+                        .containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
+                        .contains("Tid Scan on projection_pending q")
+                        .doesNotContain("Seq Scan on projection_pending").doesNotContain("tenant_due");
+                assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
+            }
+        }
+    }
+
     /** {@code values} as a PostgreSQL text array literal. */
     static String arrayLiteral(String[] values) {
         StringBuilder literal = new StringBuilder("'{");
