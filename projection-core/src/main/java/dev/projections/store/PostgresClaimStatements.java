@@ -3,7 +3,8 @@ package dev.projections.store;
 /**
  * PostgreSQL's claim statements, as {@link PostgresPendingQueue} runs them: the due claim per projection, the claim of
  * handed keys, and the one statement that locks the candidates either selects and sets their claim by row address,
- * with the transaction settings it makes before it locks anything.
+ * with the transaction settings it makes before it locks anything; in a refresh's transaction, a batch's due claim
+ * that only locks and a lone key's take that deletes.
  */
 final class PostgresClaimStatements {
 
