@@ -317,13 +317,17 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setObject(i, dialect.timestamp(now));
     }
 
-    /** Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. */
+    /**
+     * Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. On a connection that
+     * commits each statement (the container rolled the transaction back at its timeout) a take would end the marks
+     * for good: they are claimed with a lease instead, and come back when it lapses.
+     */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
-        if (keys.isEmpty() || projections.isEmpty()) {
-            return List.of();
+        if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
+            return super.takeKeysInRefresh(connection, keys, projections, now, lease, token);
         }
         try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
             bindKeys(connection, take, 1, keys, projections, now);

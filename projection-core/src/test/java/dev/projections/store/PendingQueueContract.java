@@ -765,6 +765,23 @@ abstract class PendingQueueContract {
     }
 
     /**
+     * A lone key's claim for its refresh's transaction on a connection that commits each statement — the container rolled
+     * the transaction back at its timeout before the claim ran — leases the mark and never takes it (design D61): a
+     * take there would end the mark for good with its refresh thrown away; the lease lets it come back.
+     */
+    @Test
+    void aLoneKeysClaimOnAConnectionThatCommitsEachStatementLeasesTheMarkAndNeverEndsIt() throws Exception {
+        mark(at(0), ORDER_1);
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(true);
+            assertThat(new ClaimsInRefresh(store.queue()).claim(connection, List.of(ORDER_1), at(1), LEASE, tokenA))
+                    .extracting(ClaimedMark::key).containsExactly(ORDER_1);
+        }
+        assertThat(row(ORDER_1)).as("still pending").isNotNull();
+        assertThat(row(ORDER_1).claimToken()).as("leased").isEqualTo(tokenA);
+    }
+
+    /**
      * Marks claimed in the transaction that refreshes them (contract §4 step 8) are acked on the rows it holds: every
      * one deleted as claimed, across projections (on a queue partitioned by projection, rows of two tables); one that
      * transaction marked again meanwhile is marked anew and released by the ordinary rules.
