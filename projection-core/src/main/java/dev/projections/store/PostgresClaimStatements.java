@@ -61,6 +61,19 @@ final class PostgresClaimStatements {
             """;
 
     /*
+     * Each candidate's row by the address it was locked at (the projection in the join lets a queue partitioned by
+     * projection read only the candidate's partition), under a one-time condition; returned as a claim returns it.
+     */
+    private static final String CANDIDATE_BY_ADDRESS = """
+             WHERE q.projection = candidate.projection
+               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
+               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
+               AND %s
+            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
+                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
+            """;
+
+    /*
      * A claim is one statement: the candidates, locked (FOR UPDATE SKIP LOCKED, in a CTE, so evaluated once), get
      * their claim by address in the same statement, which returns each claimed row with its new address for the ack;
      * and it lets its transaction commit without waiting for the disk (set_config is SET LOCAL; docs/design.md D25;
@@ -90,13 +103,7 @@ final class PostgresClaimStatements {
             UPDATE projection_pending q
                SET claim_token = claim.token, claimed_until = claim.lease_until, claimed_by = claim.holder
               FROM candidate, claim
-             WHERE q.projection = candidate.projection
-               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
-               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
-               AND %s
-            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
-                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
-            """;
+            """ + CANDIDATE_BY_ADDRESS;
 
     /**
      * How long a statement that locks with SKIP LOCKED while it holds other rows (a claim, a cancelled run's purge)
@@ -127,16 +134,10 @@ final class PostgresClaimStatements {
      * own — one round trip less per commit's key. A business commit of the key meanwhile waits for the row, then
      * inserts its mark anew; the others' claims skip the row, and see it, unclaimed, until the commit.
      */
-    static final String TAKE_KEYS = """
+    static final String TAKE_KEYS = ("""
             WITH candidate (projection, tenant_id, entity_id, generation, attempts, priority, address, first_marked_at) AS (
             %s)
             DELETE FROM projection_pending q
              USING candidate
-             WHERE q.projection = candidate.projection
-               AND q.tableoid = split_part(candidate.address, ' ', 1)::oid
-               AND q.ctid = split_part(candidate.address, ' ', 2)::tid
-               AND %s
-            RETURNING q.projection, q.tenant_id, q.entity_id, q.generation, q.attempts, q.priority,
-                      q.tableoid::bigint || ' ' || q.ctid::text, q.first_marked_at
-            """.formatted(CLAIM_KEYS, BOUNDED_LOCK_WAITS);
+            """ + CANDIDATE_BY_ADDRESS).formatted(CLAIM_KEYS, BOUNDED_LOCK_WAITS);
 }
