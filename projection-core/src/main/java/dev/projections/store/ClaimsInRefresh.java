@@ -11,13 +11,13 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59): the claim
- * statements are the ordinary ones ({@link PendingQueue#claimStatementInRefresh} sets what they set for the rest of the
- * transaction), so one worker per key, generations and the ack's rules are the ordinary ones; but on PostgreSQL a
- * batch's due claim only locks its rows (a lease nobody else could see was a row version written for nothing). The
- * row locks, held until the transaction ends, keep every other worker off the keys; the ack deletes the rows (or, for
- * lone keys on PostgreSQL, the claim already took them: D61), a rollback takes back whatever the claim wrote with
- * everything else.
+ * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59, D61): the
+ * claim statements are the ordinary ones ({@link PendingQueue#claimStatementInRefresh} sets what they set for the rest
+ * of the transaction), so one worker per key, generations and the ack's rules are the ordinary ones; but on PostgreSQL
+ * a lone key's claim takes its row, which then needs no ack, and a batch's due claim only locks its rows (a lease
+ * nobody else could see was a row version written for nothing). The row locks, held until the transaction ends,
+ * keep every other worker off the keys; the ack deletes the rows (or, for lone keys on PostgreSQL, the claim already
+ * took them: D61), a rollback takes back whatever the claim wrote with everything else.
  */
 public final class ClaimsInRefresh {
 
@@ -43,7 +43,8 @@ public final class ClaimsInRefresh {
     /**
      * The acks of what {@link #claim} claimed, in key order: none to run where the claim took the rows (each then
      * ends with the commit, a success, as no other transaction could change a row this one holds; a claim made
-     * instead on a connection that commits each statement keeps its lease and is not acked), else {@link #ack}.
+     * instead on a connection that commits each statement keeps its lease and is reported a success without an ack),
+     * else {@link #ack}.
      */
     public List<AckOutcome> ackClaimed(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
             throws SQLException {

@@ -131,7 +131,7 @@ final class PostgresClaimStatements {
      * Lone keys claimed in the transaction that refreshes them (docs/design.md D61): taken, their rows deleted by the
      * claim itself. The row lock holds each key until the commit, as the claim's UPDATE did; the commit then ends the
      * mark with the read model's write and a rollback puts the row back as it was, so the ack is no statement of its
-     * own — one round trip less per commit's key. A business commit of the key meanwhile waits for the row, then
+     * own — one round trip less per transaction (per table it touched). A business commit of the key meanwhile waits for the row, then
      * inserts its mark anew; the others' claims skip the row, and see it, unclaimed, until the commit.
      */
     static final String TAKE_KEYS = ("""
