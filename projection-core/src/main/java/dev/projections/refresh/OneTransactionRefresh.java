@@ -213,7 +213,8 @@ final class OneTransactionRefresh {
         try {
             outcomes = TenantScoped.run(tenantScope, tenant,
                     () -> transactions.inNewTransaction(within, connection -> {
-                        List<ClaimedMark> marks = claims.claim(connection, keys, clock.instant(), claimedFor, token);
+                        ClaimsInRefresh.Claimed claim = claims.claim(connection, keys, clock.instant(), claimedFor, token);
+                        List<ClaimedMark> marks = claim.marks();
                         if (marks.isEmpty()) {
                             return null;
                         }
@@ -231,7 +232,7 @@ final class OneTransactionRefresh {
                                 spent[i] = Duration.between(begun, clock.instant());
                             }
                         }
-                        return claims.ackClaimed(connection, marks, clock.instant());
+                        return claims.ackClaimed(connection, claim, clock.instant());
                     }), closing -> callbacks.scopeCloseFailed(keys.get(0), closing));
         } catch (Exception | LinkageError | AssertionError e) {
             LOG.log(Level.FINE, "the refresh of " + keys + " in one transaction rolled back; it is claimed again", e);

@@ -27,31 +27,36 @@ public final class ClaimsInRefresh {
         this.queue = queue;
     }
 
-    /**
-     * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in one statement, in key
-     * order: the order they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL the statement takes them:
-     * it deletes their rows, which its lock holds to the commit (docs/design.md D61).
-     */
-    public List<ClaimedMark> claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
-            throws SQLException {
-        List<ClaimedMark> claimed = new ArrayList<>(queue.takeKeysInRefresh(connection, keys,
-                keys.stream().map(MarkKey::projection).distinct().toList(), now, lease, token));
-        claimed.sort(Comparator.comparing(ClaimedMark::key));
-        return claimed;
+    /** What {@link #claim} claimed, in key order, and whether the claim took the rows (so that no ack is to run). */
+    public record Claimed(List<ClaimedMark> marks, boolean taken) {
     }
 
     /**
-     * The acks of what {@link #claim} claimed, in key order: none to run where the claim took the rows (each then
-     * ends with the commit, a success, as no other transaction could change a row this one holds; a claim made
-     * instead on a connection that commits each statement keeps its lease and is reported a success without an ack),
-     * else {@link #ack}.
+     * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in one statement, in key
+     * order: the order they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL the statement takes them:
+     * it deletes their rows, which its lock holds to the commit (docs/design.md D61) — not on a connection that says it
+     * commits each statement (the container rolled the transaction back at its timeout, or its pool enlists the
+     * connection only at the first statement, as GlassFish's and Payara's do): there they are claimed and acked.
      */
-    public List<AckOutcome> ackClaimed(Connection connection, List<ClaimedMark> sortedMarks, Instant now)
+    public Claimed claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
-        if (queue.takesInRefresh()) {
-            return Collections.nCopies(sortedMarks.size(), AckOutcome.SUCCESS);
+        List<String> projections = keys.stream().map(MarkKey::projection).distinct().toList();
+        List<ClaimedMark> taken = queue.takeKeysInRefresh(connection, keys, projections, now, lease, token);
+        List<ClaimedMark> claimed = new ArrayList<>(taken != null ? taken
+                : queue.claimKeys(connection, keys, projections, now, lease, token, true));
+        claimed.sort(Comparator.comparing(ClaimedMark::key));
+        return new Claimed(claimed, taken != null);
+    }
+
+    /**
+     * The acks of what {@link #claim} claimed, in key order: none to run where the claim took the rows (each then ends
+     * with the commit, a success, as no other transaction could change a row this one holds), else {@link #ack}.
+     */
+    public List<AckOutcome> ackClaimed(Connection connection, Claimed claimed, Instant now) throws SQLException {
+        if (claimed.taken()) {
+            return Collections.nCopies(claimed.marks().size(), AckOutcome.SUCCESS);
         }
-        return ack(connection, sortedMarks, now);
+        return ack(connection, claimed.marks(), now);
     }
 
     /**

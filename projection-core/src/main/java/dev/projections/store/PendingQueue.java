@@ -332,16 +332,12 @@ public abstract class PendingQueue {
     }
 
     /**
-     * Lone keys claimed in the transaction that refreshes them ({@link ClaimsInRefresh}): as {@link #claimKeys} claims
-     * them there, unless the dialect {@link #takesInRefresh}: deletes them in the claim, its commit their ack.
+     * Lone keys taken in the transaction that refreshes them ({@link ClaimsInRefresh}): deleted by the claim, its commit
+     * their ack; {@code null} where the dialect does not take them, and they are claimed as {@link #claimKeys} does.
      */
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                         Instant now, Duration lease, String token) throws SQLException {
-        return claimKeys(connection, keys, projections, now, lease, token, true);
-    }
-
-    boolean takesInRefresh() {
-        return false;
+        return null;
     }
 
     /** The acks of marks claimed in this very transaction ({@link ClaimsInRefresh}), in key order: as {@link #ackAll}. */

@@ -327,7 +327,7 @@ final class PostgresPendingQueue extends PendingQueue {
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
         if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
-            return super.takeKeysInRefresh(connection, keys, projections, now, lease, token);
+            return null; // claimed and acked instead: on a pool that enlists at the first statement, that is normal
         }
         try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
             bindKeys(connection, take, 1, keys, projections, now);
@@ -335,10 +335,6 @@ final class PostgresPendingQueue extends PendingQueue {
         }
     }
 
-    @Override
-    boolean takesInRefresh() {
-        return true;
-    }
 
     @Override
     String claimStatement(String candidates) {
