@@ -27,7 +27,7 @@ public final class ClaimsInRefresh {
         this.queue = queue;
     }
 
-    /** What {@link #claim} claimed, in key order, and whether the claim took the rows (so that no ack is to run). */
+    /** What {@link ClaimsInRefresh#claim} claimed, in key order, and whether it took the rows (so no ack is to run). */
     public record Claimed(List<ClaimedMark> marks, boolean taken) {
     }
 
