@@ -199,7 +199,7 @@ public final class LoginThrottle {
 
         /** Whole seconds, rounded up, as a Retry-After header gives them. */
         public long retryAfterSeconds() {
-            return seconds(retryAfter);
+            return Math.max(1, seconds(retryAfter)); // a delay ending within the millisecond still answers 429: never "0"
         }
 
         private static long seconds(Duration duration) {
