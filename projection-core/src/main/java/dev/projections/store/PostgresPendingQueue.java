@@ -318,16 +318,17 @@ final class PostgresPendingQueue extends PendingQueue {
     }
 
     /**
-     * Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. On a connection that
-     * commits each statement (the container rolled the transaction back at its timeout) a take would end the marks
-     * for good: they are claimed with a lease instead, and come back when it lapses.
+     * Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. Not on a connection
+     * that says it commits each statement (the container rolled the transaction back at its timeout, where a take
+     * would end the marks for good; or a pool that enlists at the first statement): {@code null}, and the caller
+     * claims them with a lease and acks them by the ordinary rules.
      */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
         if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
-            return null; // claimed and acked instead: on a pool that enlists at the first statement, that is normal
+            return null;
         }
         try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
             bindKeys(connection, take, 1, keys, projections, now);
