@@ -1,7 +1,13 @@
 package dev.projections.store;
 
 import dev.projections.MarkKey;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A mark this worker claimed: its generation at claim time and the token that proves the claim. {@code address} is
@@ -21,5 +27,23 @@ public record ClaimedMark(MarkKey key, String generation, String token, Instant 
     public ClaimedMark(MarkKey key, String generation, String token, Instant claimedAt, Instant leaseUntil, int attempts,
                        int priority) {
         this(key, generation, token, claimedAt, leaseUntil, attempts, priority, null, null);
+    }
+
+    /**
+     * The marks a claim statement returns, in a claim's columns (key, generation, attempts, priority, then the row's
+     * address where {@code addressed}, and {@code first_marked_at} by name), held by {@code token} until the lease's end.
+     */
+    static List<ClaimedMark> readAll(PreparedStatement select, Dialect dialect, String token, Instant now,
+                                     Duration lease, boolean addressed) throws SQLException {
+        List<ClaimedMark> marks = new ArrayList<>();
+        try (ResultSet rows = select.executeQuery()) {
+            int firstMarkedAt = rows.findColumn("first_marked_at");
+            while (rows.next()) {
+                marks.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                        rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6),
+                        addressed ? rows.getString(7) : null, dialect.instant(rows, firstMarkedAt)));
+            }
+        }
+        return marks;
     }
 }

@@ -143,6 +143,47 @@ final class MariaDbPendingQueue extends PendingQueue {
                 + ") AND ", keyList(keys), "", "projection, tenant_id, entity_id");
     }
 
+    /*
+     * A take's delete (docs/design.md D61): rows the claim by key has just locked, found by the primary key
+     * (MariaDbClaimPlanTest); the lock held to the commit makes the commit their ack. Each key is its own equality: a
+     * DELETE's row-constructor IN list, which takes no index hint, scans the whole table.
+     */
+    private static final String TAKE = "DELETE FROM projection_pending WHERE %s";
+
+    /** The take of {@code keys} keys (package-private for the plan test). */
+    String takeSql(int keys) {
+        return TAKE.formatted(String.join(" OR ",
+                Collections.nCopies(keys, "(projection = ? AND tenant_id = ? AND entity_id = ?)")));
+    }
+
+    /**
+     * Locked by the claim by key without a lease, then deleted ({@code TAKE}): the commit is their ack, a rollback puts
+     * them back: two statements where a claim, its lease and the ack are three. Not where
+     * {@link PendingQueue#takeKeysInRefresh} says not.
+     */
+    @Override
+    List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
+                                        Collection<String> projections, Instant now, Duration lease, String token)
+            throws SQLException {
+        if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
+            return null;
+        }
+        List<ClaimedMark> locked;
+        try (PreparedStatement lock = prepareClaimKeys(connection, keys, projections, now, true)) {
+            locked = held(lock, now, lease, token);
+        }
+        if (!locked.isEmpty()) {
+            try (PreparedStatement delete = connection.prepareStatement(takeSql(locked.size()))) {
+                int i = 1;
+                for (ClaimedMark mark : locked) {
+                    i = bindKey(delete, i, mark.key());
+                }
+                delete.executeUpdate();
+            }
+        }
+        return locked;
+    }
+
     private static String keyList(int keys) {
         return String.join(", ", Collections.nCopies(keys, "(?, ?, ?)"));
     }

@@ -5,7 +5,6 @@ import static dev.projections.store.Statements.bindKey;
 import dev.projections.MarkKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -235,15 +234,7 @@ public abstract class PendingQueue {
             select.setObject(2, dialect.timestamp(leaseUntil));
             select.setString(3, holder);
         }
-        List<ClaimedMark> claimed = new ArrayList<>();
-        try (ResultSet rows = select.executeQuery()) {
-            int firstMarkedAt = rows.findColumn("first_marked_at");
-            while (rows.next()) {
-                MarkKey key = new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3));
-                claimed.add(new ClaimedMark(key, rows.getString(4), token, now, leaseUntil, rows.getInt(5), rows.getInt(6),
-                        oneStatement ? rows.getString(7) : null, dialect.instant(rows, firstMarkedAt)));
-            }
-        }
+        List<ClaimedMark> claimed = held(select, now, lease, token);
         if (oneStatement) {
             return claimed; // claimed by the statement itself, each with its claimed row's address
         }
@@ -264,6 +255,12 @@ public abstract class PendingQueue {
             update.executeBatch();
         }
         return claimed;
+    }
+
+    /** The marks {@code select} returns ({@link ClaimedMark#readAll}), with an address where claimed in one statement. */
+    final List<ClaimedMark> held(PreparedStatement select, Instant now, Duration lease, String token)
+            throws SQLException {
+        return ClaimedMark.readAll(select, dialect, token, now, lease, claimParameters() > 0);
     }
 
     /**
@@ -332,8 +329,10 @@ public abstract class PendingQueue {
     }
 
     /**
-     * Lone keys taken in the transaction that refreshes them ({@link ClaimsInRefresh}): deleted by the claim, its commit
-     * their ack; {@code null} where the dialect does not take them, and they are claimed as {@link #claimKeys} does.
+     * Lone keys taken in the transaction that refreshes them ({@link ClaimsInRefresh}): deleted there, its commit their
+     * ack, a rollback puts them back; {@code null} where the dialect does not take them (here), or on a connection that
+     * says it commits each statement (the container rolled the transaction back at its timeout, where a take would end
+     * the marks for good, or a pool that enlists at the first statement), and they are claimed as {@link #claimKeys}.
      */
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                         Instant now, Duration lease, String token) throws SQLException {

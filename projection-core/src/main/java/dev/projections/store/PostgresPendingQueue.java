@@ -274,20 +274,6 @@ final class PostgresPendingQueue extends PendingQueue {
         }
     }
 
-    /** The marks {@code select} holds (locked or taken), in its columns; {@code token} and the lease for bookkeeping. */
-    private List<ClaimedMark> held(PreparedStatement select, Instant now, Duration lease, String token)
-            throws SQLException {
-        List<ClaimedMark> held = new ArrayList<>();
-        try (ResultSet rows = select.executeQuery()) {
-            while (rows.next()) {
-                held.add(new ClaimedMark(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
-                        rows.getString(4), token, now, now.plus(lease), rows.getInt(5), rows.getInt(6),
-                        rows.getString(7), dialect.instant(rows, 8)));
-            }
-        }
-        return held;
-    }
-
     @Override
     PreparedStatement prepareClaimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                        Instant now, boolean inRefreshTransaction) throws SQLException {
@@ -317,12 +303,7 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setObject(i, dialect.timestamp(now));
     }
 
-    /**
-     * Deleted by the claim ({@code TAKE_KEYS}): the commit is their ack, a rollback puts them back. Not on a connection
-     * that says it commits each statement (the container rolled the transaction back at its timeout, where a take
-     * would end the marks for good; or a pool that enlists at the first statement): {@code null}, and the caller
-     * claims them with a lease and acks them by the ordinary rules.
-     */
+    /** Deleted by the claim itself ({@code TAKE_KEYS}); not where {@link PendingQueue#takeKeysInRefresh} says not. */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)

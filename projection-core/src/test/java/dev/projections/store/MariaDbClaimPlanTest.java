@@ -66,4 +66,26 @@ class MariaDbClaimPlanTest {
         assertThat(parts).as("one part per projection").hasSize(3).allSatisfy(part -> assertThat(part)
                 .contains("projection_pending_claim_idx").doesNotContain("filesort").doesNotStartWith("ALL"));
     }
+
+    /** A take's delete (design D61) finds the rows it locked by the primary key, one key or several. */
+    @Test
+    void aTakeDeletesItsLockedRowsThroughThePrimaryKey() throws SQLException {
+        MariaDbPendingQueue store = (MariaDbPendingQueue) Tables.forProduct("MariaDB").queue();
+        for (int keys : new int[] {1, 3}) {
+            try (Connection connection = LiquibaseSchema.mariaDb().connect(url);
+                 PreparedStatement explain = connection.prepareStatement("EXPLAIN " + store.takeSql(keys))) {
+                int i = 1;
+                for (int k = 0; k < keys; k++) {
+                    explain.setString(i++, "p" + k);
+                    explain.setString(i++, "");
+                    explain.setString(i++, String.format("%08d", 3 * k + 3));
+                }
+                try (ResultSet plan = explain.executeQuery()) {
+                    assertThat(plan.next()).isTrue();
+                    assertThat(plan.getString("type") + " " + plan.getString("key") + " " + plan.getString("rows"))
+                            .as(keys + " key(s)").isEqualTo("range PRIMARY " + keys);
+                }
+            }
+        }
+    }
 }
