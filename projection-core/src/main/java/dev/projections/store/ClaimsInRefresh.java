@@ -14,10 +14,10 @@ import java.util.List;
  * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59, D61): the
  * claim statements are the ordinary ones ({@link PendingQueue#claimStatementInRefresh} sets what they set for the rest
  * of the transaction), so one worker per key, generations and the ack's rules are the ordinary ones; but on PostgreSQL
- * a lone key's claim takes its row, which then needs no ack, and a batch's due claim only locks its rows (a lease
- * nobody else could see was a row version written for nothing). The row locks, held until the transaction ends,
- * keep every other worker off the keys; the ack deletes the rows (or, for lone keys on PostgreSQL, the claim already
- * took them: D61), a rollback takes back whatever the claim wrote with everything else.
+ * and MariaDB a lone key's claim takes its row, which then needs no ack, and on PostgreSQL a batch's due claim only
+ * locks its rows (a lease nobody else could see was a row version written for nothing). The row locks, held until the
+ * transaction ends, keep every other worker off the keys; the ack deletes the rows (or the claim already took them:
+ * D61), a rollback takes back whatever the claim wrote with everything else.
  */
 public final class ClaimsInRefresh {
 
@@ -32,16 +32,18 @@ public final class ClaimsInRefresh {
     }
 
     /**
-     * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in one statement, in key
-     * order: the order they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL the statement takes them:
-     * it deletes their rows, which its lock holds to the commit (docs/design.md D61) — not on a connection that says it
+     * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in key order: the order
+     * they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL and MariaDB the claim takes them: it deletes
+     * their rows, which its lock holds to the commit (docs/design.md D61) — not on a connection that says it
      * commits each statement (the container rolled the transaction back at its timeout, or its pool enlists the
      * connection only at the first statement, as GlassFish's and Payara's do): there they are claimed and acked.
      */
     public Claimed claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
         List<String> projections = keys.stream().map(MarkKey::projection).distinct().toList();
-        List<ClaimedMark> taken = queue.takeKeysInRefresh(connection, keys, projections, now, lease, token);
+        // a take on a connection that commits each statement would end the marks for good (design D61)
+        List<ClaimedMark> taken = keys.isEmpty() || connection.getAutoCommit() ? null
+                : queue.takeKeysInRefresh(connection, keys, projections, now, lease, token);
         List<ClaimedMark> claimed = new ArrayList<>(taken != null ? taken
                 : queue.claimKeys(connection, keys, projections, now, lease, token, true));
         claimed.sort(Comparator.comparing(ClaimedMark::key));

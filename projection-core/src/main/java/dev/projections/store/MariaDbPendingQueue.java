@@ -158,16 +158,12 @@ final class MariaDbPendingQueue extends PendingQueue {
 
     /**
      * Locked by the claim by key without a lease, then deleted ({@code TAKE}): the commit is their ack, a rollback puts
-     * them back: two statements where a claim, its lease and the ack are three. Not where
-     * {@link PendingQueue#takeKeysInRefresh} says not.
+     * them back: two statements where a claim, its lease and the ack are three.
      */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
-        if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
-            return null;
-        }
         List<ClaimedMark> locked;
         try (PreparedStatement lock = prepareClaimKeys(connection, keys, projections, now, true)) {
             locked = held(lock, now, lease, token);

@@ -303,14 +303,11 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setObject(i, dialect.timestamp(now));
     }
 
-    /** Deleted by the claim itself ({@code TAKE_KEYS}); not where {@link PendingQueue#takeKeysInRefresh} says not. */
+    /** Deleted by the claim itself ({@code TAKE_KEYS}). */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
-        if (keys.isEmpty() || projections.isEmpty() || connection.getAutoCommit()) {
-            return null;
-        }
         try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
             bindKeys(connection, take, 1, keys, projections, now);
             return held(take, now, lease, token);
