@@ -29,8 +29,8 @@ import java.util.logging.Logger;
  * A lone handed key (or two of one commit, each of its own projection: D60) claimed, refreshed and acked in one
  * transaction (docs/design.md D53, docs/contract.md §4): the common case after a commit, which otherwise pays a claim transaction and its commit before the refresh. The claim's
  * row lock, held to the commit, is what keeps other workers off the key; its lease is never seen by another
- * transaction (on PostgreSQL none is written: the claim takes the row, D61). A crash or a failure at any point rolls
- * back the claim with the refresh and the ack, so the mark is left as it was, due and unleased, for any worker to
+ * transaction (on PostgreSQL and MariaDB none is written: the claim takes the row, D61). A crash or a failure at any
+ * point rolls back the claim (or take) with the refresh and any ack, so the mark is left as it was, due and unleased, for any worker to
  * take at once. When the projection's refresh threw an error of
  * its own, the drainer claims the mark the ordinary way and records that failure on it (attempts, backoff, parking,
  * suspension, listeners), without a second refresh; anything else (back-pressure, a transient failure such as a lock

@@ -158,7 +158,9 @@ final class MariaDbPendingQueue extends PendingQueue {
 
     /**
      * Locked by the claim by key without a lease, then deleted ({@code TAKE}): the commit is their ack, a rollback puts
-     * them back: two statements where a claim, its lease and the ack are three.
+     * them back: two statements where a claim, its lease and the ack are three. The lock may wait (docs/pitfalls.md
+     * #94) past the transaction's timeout, so the delete runs only if the connection still says it is in a transaction
+     * ({@code null} else: the keys are then claimed with a lease); and it must delete every row the lock returned.
      */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
@@ -168,13 +170,20 @@ final class MariaDbPendingQueue extends PendingQueue {
         try (PreparedStatement lock = prepareClaimKeys(connection, keys, projections, now, true)) {
             locked = held(lock, now, lease, token);
         }
-        if (!locked.isEmpty()) {
-            try (PreparedStatement delete = connection.prepareStatement(takeSql(locked.size()))) {
-                int i = 1;
-                for (ClaimedMark mark : locked) {
-                    i = bindKey(delete, i, mark.key());
-                }
-                delete.executeUpdate();
+        if (locked.isEmpty()) {
+            return locked;
+        }
+        if (connection.getAutoCommit()) {
+            return null; // the container ended the transaction while the lock waited: a delete now would be for good
+        }
+        try (PreparedStatement delete = connection.prepareStatement(takeSql(locked.size()))) {
+            int i = 1;
+            for (ClaimedMark mark : locked) {
+                i = bindKey(delete, i, mark.key());
+            }
+            int deleted = delete.executeUpdate();
+            if (deleted != locked.size()) { // rolled back with the transaction: the keys go the ordinary way
+                throw new SQLException("a take deleted " + deleted + " of the " + locked.size() + " rows it locked");
             }
         }
         return locked;
