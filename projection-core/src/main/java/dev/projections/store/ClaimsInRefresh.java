@@ -35,14 +35,13 @@ public final class ClaimsInRefresh {
      * Those of {@code keys} (lone keys of projections of their own) that are due and unleased, in key order: the order
      * they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL and MariaDB the claim takes them: it deletes
      * their rows, which its lock holds to the commit (docs/design.md D61) — not on a connection that says it
-     * commits each statement (the container rolled the transaction back at its timeout, or its pool enlists the
-     * connection only at the first statement, as GlassFish's and Payara's do): there they are claimed and acked.
+     * commits each statement (the container rolled the transaction back at its timeout): there they are claimed and
+     * acked ({@link PendingQueue#takeKeysInRefresh}).
      */
     public Claimed claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
         List<String> projections = keys.stream().map(MarkKey::projection).distinct().toList();
-        // a take on a connection that commits each statement would end the marks for good (design D61)
-        List<ClaimedMark> taken = keys.isEmpty() || connection.getAutoCommit() ? null
+        List<ClaimedMark> taken = keys.isEmpty() ? null
                 : queue.takeKeysInRefresh(connection, keys, projections, now, lease, token);
         List<ClaimedMark> claimed = new ArrayList<>(taken != null ? taken
                 : queue.claimKeys(connection, keys, projections, now, lease, token, true));

@@ -168,6 +168,9 @@ final class MariaDbPendingQueue extends PendingQueue {
             throws SQLException {
         List<ClaimedMark> locked;
         try (PreparedStatement lock = prepareClaimKeys(connection, keys, projections, now, true)) {
+            if (connection.getAutoCommit()) {
+                return null; // see PendingQueue.takeKeysInRefresh: asked once prepared
+            }
             locked = held(lock, now, lease, token);
         }
         if (locked.isEmpty()) {

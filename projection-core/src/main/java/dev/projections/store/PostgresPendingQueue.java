@@ -309,6 +309,9 @@ final class PostgresPendingQueue extends PendingQueue {
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
         try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
+            if (connection.getAutoCommit()) {
+                return null; // see PendingQueue.takeKeysInRefresh: asked once prepared
+            }
             bindKeys(connection, take, 1, keys, projections, now);
             return held(take, now, lease, token);
         }

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.projections.MarkKey;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.Backoff;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,6 +36,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -783,6 +786,45 @@ abstract class PendingQueueContract {
         }
         assertThat(row(ORDER_1)).as("still pending").isNotNull();
         assertThat(row(ORDER_1).claimToken()).as("leased").isEqualTo(tokenA);
+    }
+
+    /**
+     * A pool that enlists its connection in the transaction only when a statement is prepared — GlassFish's with
+     * {@code lazy-connection-enlistment} — says until then that the connection commits each statement: the take asks
+     * once its statement is prepared (design D61), so lone keys are taken there as on any other server.
+     */
+    @Test
+    void aLoneKeysTakeAsksWhetherItIsInATransactionOnceItsStatementIsPrepared() throws Exception {
+        mark(at(0), ORDER_1);
+        boolean h2;
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            store.beginEngineTransaction(connection);
+            h2 = connection.getMetaData().getDatabaseProductName().equals("H2");
+            AtomicBoolean prepared = new AtomicBoolean();
+            Connection enlistedAtItsFirstStatement = (Connection) Proxy.newProxyInstance(
+                    Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("getAutoCommit")) {
+                            return !prepared.get();
+                        }
+                        if (method.getName().startsWith("prepare") || method.getName().equals("createStatement")) {
+                            prepared.set(true);
+                        }
+                        try {
+                            return method.invoke(connection, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            ClaimsInRefresh.Claimed claim = new ClaimsInRefresh(store.queue()).claim(enlistedAtItsFirstStatement,
+                    List.of(ORDER_1), at(1), LEASE, tokenA);
+            assertThat(claim.marks()).extracting(ClaimedMark::key).containsExactly(ORDER_1);
+            assertThat(claim.taken()).as("taken where the dialect takes (not H2)").isEqualTo(!h2);
+            connection.commit();
+        }
+        if (!h2) {
+            assertThat(row(ORDER_1)).as("taken: ended by the commit").isNull();
+        }
     }
 
     /**
