@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +61,7 @@ final class ShelfApplication {
 
     /**
      * Inserts, a move, a rollback after a flush, {@code markDirty} beside an entity change and beside an entity only
-     * read, each seen in the read model or the pending table. The server must sweep seldom (minutes): a read model that arrives was handed over
+     * read, each seen in the read model or the pending table; a read model refused at the commit keeps its mark. The server must sweep seldom (minutes): a read model that arrives was handed over
      * after the commit.
      */
     static void checkMarking(Http http, Database db) throws Exception {
@@ -91,6 +92,22 @@ final class ShelfApplication {
         db.execute("INSERT INTO shelf_item (id, shelf, name) VALUES (10, 'f', 'behind JPA')");
         assertThat(http.postJson("/shelf/api/items/1/reading?mark=f", "").statusCode()).isEqualTo(204);
         Awaits.body(http, "/shelf/api/items/counts/f", "1"::equals);
+        db.awaitNoMarks();
+
+        // a read model refused at the commit (a check the test adds to it): the refresh's ack rolls back with it, so
+        // the mark stays, its failure recorded, and is refreshed once the read model takes the row (on these servers
+        // the ack once committed on its own before the read model: docs/pitfalls.md #127)
+        db.execute("ALTER TABLE shelf_count ADD CONSTRAINT shelf_count_refused CHECK (shelf <> 'refused')");
+        assertThat(http.postJson("/shelf/api/items/20?shelf=refused", "").statusCode()).isEqualTo(204);
+        Awaits.until(() -> db.count("SELECT count(*) FROM projection_pending WHERE projection = 'shelf-counts' "
+                + "AND entity_id = 'refused' AND last_error IS NOT NULL"), failed -> failed == 1, Duration.ofSeconds(60));
+        db.execute("ALTER TABLE shelf_count DROP CONSTRAINT shelf_count_refused");
+        // due now rather than after its backoff, which only the (seldom) sweep would find: the next commit of the
+        // shelf hands the key over
+        db.execute("UPDATE projection_pending SET available_at = now() WHERE projection = 'shelf-counts' "
+                + "AND entity_id = 'refused'");
+        assertThat(http.postJson("/shelf/api/items/21?shelf=refused", "").statusCode()).isEqualTo(204);
+        Awaits.body(http, "/shelf/api/items/counts/refused", "2"::equals);
         db.awaitNoMarks();
     }
 }

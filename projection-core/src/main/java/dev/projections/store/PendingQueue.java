@@ -332,7 +332,7 @@ public abstract class PendingQueue {
      * Lone keys (at least one) taken in the transaction that refreshes them: deleted there, its commit their ack, a
      * rollback puts them back; {@code null} where the dialect does not take them (here), or on a connection that says
      * it commits each statement — the container rolled the transaction back at its timeout, where a take would end the
-     * marks for good, or a connection enlisted in none (GlassFish, Payara: docs/pitfalls.md #127); asked once the take's
+     * marks for good, or a connection enlisted in none (docs/pitfalls.md #127); asked once the take's
      * statement is prepared, when a lazily enlisting pool enlists — and they are claimed as {@link #claimKeys} does.
      */
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys, Collection<String> projections,

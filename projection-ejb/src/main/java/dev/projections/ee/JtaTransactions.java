@@ -2,9 +2,11 @@ package dev.projections.ee;
 
 import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
+import dev.projections.engine.Once;
 import dev.projections.refresh.Transactions;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.SystemException;
@@ -12,6 +14,8 @@ import jakarta.transaction.TransactionManager;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import jakarta.transaction.Transaction;
@@ -20,7 +24,9 @@ import jakarta.transaction.Transaction;
  * The engine's transactions, begun on the container's JTA transaction manager, each with its own timeout so a
  * refresh times out inside its lease. The projection's container-managed EntityManager joins the same
  * transaction and the engine's connection is enlisted in it, so a read model in the projection datasource
- * commits atomically with the ack.
+ * commits atomically with the ack. Where a connection taken after the manager's begin is enlisted in nothing —
+ * GlassFish and Payara enlist by the component invocation's transaction, which that begin leaves unset — the EJB
+ * container begins them instead ({@link EngineTransaction}; docs/design.md D62).
  * <p>
  * Not an EJB: the engine stops in a {@code @PreDestroy} at undeploy, when the module's EJBs already refuse
  * calls, and it must still release its claims then.
@@ -36,6 +42,17 @@ public class JtaTransactions implements Transactions {
     Foundation foundation;
 
     private TransactionManager manager;
+
+    /** The container's door for a transaction it begins: looked up at its first use, which only GlassFish and Payara make. */
+    @Inject
+    Instance<EngineTransaction> doors;
+
+    private final Once<EngineTransaction> door = Once.of(() -> doors.get());
+
+    /** Set when a transaction begun on the {@code TransactionManager} left the engine's connection outside it. */
+    private volatile boolean throughContainer;
+
+    private volatile boolean warnedNotEnlisted;
 
     @PostConstruct
     void lookUp() {
@@ -71,11 +88,76 @@ public class JtaTransactions implements Transactions {
             throw new IllegalStateException("the engine's transactions run on threads without one; status "
                     + manager.getStatus());
         }
-        manager.setTransactionTimeout((int) Math.max(1, timeout.toSeconds()));
+        int seconds = (int) Math.max(1, timeout.toSeconds());
+        if (!throughContainer) {
+            try {
+                return inTransactionManagersTransaction(seconds, work, true);
+            } catch (NotEnlisted e) {
+                throughContainer = true;
+                Logger.getLogger(JtaTransactions.class.getName()).info("the engine's connection was in no "
+                        + "transaction begun on the TransactionManager (as on GlassFish and Payara): the engine's "
+                        + "transactions are begun by the EJB container from now on (docs/pitfalls.md #127)");
+            }
+        }
+        return inContainersTransaction(seconds, work);
+    }
+
+    /** Thrown where the engine's connection says it commits each statement inside a transaction just begun. */
+    private static final class NotEnlisted extends Exception {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * The work in a transaction the EJB container begins ({@link EngineTransaction}), with the timeout set on the
+     * thread for the container's begin. Where the container cannot be called — its EJBs already refuse calls at
+     * undeploy, when the engine still releases its claims — the work runs as before, its statements each committing.
+     */
+    private <T> T inContainersTransaction(int seconds, Work<T> work) throws Exception {
+        AtomicBoolean started = new AtomicBoolean();
+        manager.setTransactionTimeout(seconds);
+        try {
+            return door.get().run(() -> {
+                started.set(true);
+                try (Connection connection = foundation.dataSource().getConnection()) {
+                    if (connection.getAutoCommit() && !warnedNotEnlisted) {
+                        warnedNotEnlisted = true;
+                        Logger.getLogger(JtaTransactions.class.getName()).warning("PRJ407: the engine's connection "
+                                + "is in no transaction even in one the EJB container began: its acks commit apart "
+                                + "from the read models (docs/pitfalls.md #127)");
+                    }
+                    foundation.store().beginEngineTransaction(connection);
+                    return work.run(connection);
+                }
+            });
+        } catch (EngineTransaction.Failed failed) {
+            Throwable cause = failed.getCause();
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw (Exception) cause;
+        } catch (RuntimeException refused) {
+            if (started.get()) {
+                throw refused; // the work ran: its commit failed (the container's EJBTransactionRolledbackException)
+            }
+            return inTransactionManagersTransaction(seconds, work, false);
+        } finally {
+            manager.setTransactionTimeout(0);
+        }
+    }
+
+    /**
+     * The work in a transaction begun on the {@code TransactionManager}; when {@code enlistedOnly}, none where the
+     * connection says it commits each statement ({@link NotEnlisted}, thrown before any statement ran).
+     */
+    private <T> T inTransactionManagersTransaction(int seconds, Work<T> work, boolean enlistedOnly) throws Exception {
+        manager.setTransactionTimeout(seconds);
         try {
             manager.begin();
             T result;
             try (Connection connection = foundation.dataSource().getConnection()) {
+                if (enlistedOnly && connection.getAutoCommit()) {
+                    throw new NotEnlisted();
+                }
                 // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
                 foundation.store().beginEngineTransaction(connection);
                 result = work.run(connection);
