@@ -186,11 +186,6 @@ public enum MessageId {
     PRJ406(
             "The tracing of refreshes could not start; refreshes are not traced.",
             "Check the server's OpenTelemetry configuration."),
-    PRJ407(
-            "The engine's database connection is in no transaction even in one the EJB container began: its acks commit "
-                    + "apart from the read models, so a crash between the two can leave a read model stale.",
-            "Use a JTA datasource for the engine and the projections' units; report the server and its version "
-                    + "(docs/pitfalls.md #127)."),
     PRJ501(
             "A management API request failed on an unexpected error (answered 500).",
             "Report it with the stack trace."),

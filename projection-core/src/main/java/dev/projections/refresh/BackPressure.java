@@ -11,7 +11,8 @@ import java.util.List;
  *   <li>{@link java.sql.SQLTransientConnectionException} (what a JDBC pool is meant to throw for it);</li>
  *   <li>the servers' own signals, which carry no such type: IronJacamar's blocking timeout ({@code IJ000655}),
  *       WildFly's EJB pool permit timeout ({@code WFLYEJB0378}), {@code jakarta.ejb.ConcurrentAccessTimeoutException},
- *       GlassFish/Payara's pool ({@code In-use connections equal max-pool-size}), a full executor
+ *       GlassFish/Payara's connection pool ({@code In-use connections equal max-pool-size}) and EJB pool
+ *       ({@code Pool Instance not obtained within given time interval}), a full executor
  *       ({@link java.util.concurrent.RejectedExecutionException});</li>
  *   <li>a type listed in {@code projection.back-pressure}, or a subclass of one.</li>
  * </ul>
@@ -24,7 +25,7 @@ public final class BackPressure {
 
     /** Message texts by which servers signal pool exhaustion on exception types that say nothing of it. */
     private static final List<String> SIGNALS = List.of("IJ000655", "WFLYEJB0378",
-            "In-use connections equal max-pool-size");
+            "In-use connections equal max-pool-size", "Pool Instance not obtained within given time interval");
 
     private final List<String> listed;
 

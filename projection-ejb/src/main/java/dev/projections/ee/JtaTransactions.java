@@ -14,7 +14,6 @@ import jakarta.transaction.TransactionManager;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -25,8 +24,8 @@ import jakarta.transaction.Transaction;
  * refresh times out inside its lease. The projection's container-managed EntityManager joins the same
  * transaction and the engine's connection is enlisted in it, so a read model in the projection datasource
  * commits atomically with the ack. Where a connection taken after the manager's begin is enlisted in nothing —
- * GlassFish and Payara enlist by the component invocation's transaction, which that begin leaves unset — the EJB
- * container begins them instead ({@link EngineTransaction}; docs/design.md D62).
+ * GlassFish and Payara enlist by the component invocation's transaction, which that begin leaves unset — they are
+ * begun through a bean-managed EJB's {@code UserTransaction} instead ({@link EngineTransaction}; docs/design.md D62).
  * <p>
  * Not an EJB: the engine stops in a {@code @PreDestroy} at undeploy, when the module's EJBs already refuse
  * calls, and it must still release its claims then.
@@ -43,7 +42,7 @@ public class JtaTransactions implements Transactions {
 
     private TransactionManager manager;
 
-    /** The container's door for a transaction it begins: looked up at its first use, which only GlassFish and Payara make. */
+    /** The door to a transaction the server enlists by: looked up at its first use, which only GlassFish and Payara make. */
     @Inject
     Instance<EngineTransaction> doors;
 
@@ -51,8 +50,6 @@ public class JtaTransactions implements Transactions {
 
     /** Set when a transaction begun on the {@code TransactionManager} left the engine's connection outside it. */
     private volatile boolean throughContainer;
-
-    private volatile boolean warnedNotEnlisted;
 
     @PostConstruct
     void lookUp() {
@@ -91,12 +88,12 @@ public class JtaTransactions implements Transactions {
         int seconds = (int) Math.max(1, timeout.toSeconds());
         if (!throughContainer) {
             try {
-                return inTransactionManagersTransaction(seconds, work, true);
+                return inTransactionManagersTransaction(seconds, work);
             } catch (NotEnlisted e) {
                 throughContainer = true;
                 Logger.getLogger(JtaTransactions.class.getName()).info("the engine's connection was in no "
                         + "transaction begun on the TransactionManager (as on GlassFish and Payara): the engine's "
-                        + "transactions are begun by the EJB container from now on (docs/pitfalls.md #127)");
+                        + "transactions are begun through a bean-managed EJB from now on (docs/pitfalls.md #127)");
             }
         }
         return inContainersTransaction(seconds, work);
@@ -108,23 +105,14 @@ public class JtaTransactions implements Transactions {
     }
 
     /**
-     * The work in a transaction the EJB container begins ({@link EngineTransaction}), with the timeout set on the
-     * thread for the container's begin. Where the container cannot be called — its EJBs already refuse calls at
-     * undeploy, when the engine still releases its claims — the work runs as before, its statements each committing.
+     * The work in a transaction begun through {@link EngineTransaction}'s {@code UserTransaction}, where the server
+     * enlists the connection. Where the EJB cannot be called (its pool exhausted, the application stopping), that
+     * failure is the work's: nothing runs outside a transaction the connection joins.
      */
     private <T> T inContainersTransaction(int seconds, Work<T> work) throws Exception {
-        AtomicBoolean started = new AtomicBoolean();
-        manager.setTransactionTimeout(seconds);
         try {
-            return door.get().run(() -> {
-                started.set(true);
+            return door.get().run(seconds, () -> {
                 try (Connection connection = foundation.dataSource().getConnection()) {
-                    if (connection.getAutoCommit() && !warnedNotEnlisted) {
-                        warnedNotEnlisted = true;
-                        Logger.getLogger(JtaTransactions.class.getName()).warning("PRJ407: the engine's connection "
-                                + "is in no transaction even in one the EJB container began: its acks commit apart "
-                                + "from the read models (docs/pitfalls.md #127)");
-                    }
                     foundation.store().beginEngineTransaction(connection);
                     return work.run(connection);
                 }
@@ -135,27 +123,20 @@ public class JtaTransactions implements Transactions {
                 throw error;
             }
             throw (Exception) cause;
-        } catch (RuntimeException refused) {
-            if (started.get()) {
-                throw refused; // the work ran: its commit failed (the container's EJBTransactionRolledbackException)
-            }
-            return inTransactionManagersTransaction(seconds, work, false);
-        } finally {
-            manager.setTransactionTimeout(0);
         }
     }
 
     /**
-     * The work in a transaction begun on the {@code TransactionManager}; when {@code enlistedOnly}, none where the
-     * connection says it commits each statement ({@link NotEnlisted}, thrown before any statement ran).
+     * The work in a transaction begun on the {@code TransactionManager}; none where the connection says it commits each
+     * statement ({@link NotEnlisted}, thrown before any statement ran).
      */
-    private <T> T inTransactionManagersTransaction(int seconds, Work<T> work, boolean enlistedOnly) throws Exception {
+    private <T> T inTransactionManagersTransaction(int seconds, Work<T> work) throws Exception {
         manager.setTransactionTimeout(seconds);
         try {
             manager.begin();
             T result;
             try (Connection connection = foundation.dataSource().getConnection()) {
-                if (enlistedOnly && connection.getAutoCommit()) {
+                if (connection.getAutoCommit()) {
                     throw new NotEnlisted();
                 }
                 // READ COMMITTED on MariaDB/MySQL, for this transaction only (docs/design.md D28)
