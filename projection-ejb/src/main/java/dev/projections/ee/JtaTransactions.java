@@ -27,8 +27,13 @@ import jakarta.transaction.Transaction;
  * GlassFish and Payara enlist by the component invocation's transaction, which that begin leaves unset — they are
  * begun through a bean-managed EJB's {@code UserTransaction} instead ({@link EngineTransaction}; docs/design.md D62).
  * <p>
- * Not an EJB: the engine stops in a {@code @PreDestroy} at undeploy, when the module's EJBs already refuse
- * calls, and it must still release its claims then.
+ * Not an EJB: the engine stops in a {@code @PreDestroy} at undeploy, when WildFly's EJBs already refuse calls, and
+ * it must still release its claims then (on GlassFish and Payara, which stop the timer's singleton before the module's
+ * EJBs, {@link EngineTransaction} still answers then).
+ * <p>
+ * The question that sends the engine through {@link EngineTransaction} is asked by the first engine transaction on
+ * the manager, which the schema's migration at deployment makes in an invocation without a transaction: in one with
+ * a suspended caller's transaction, GlassFish would enlist the connection in that one and the question answer no.
  */
 @ApplicationScoped
 public class JtaTransactions implements Transactions {
