@@ -317,7 +317,6 @@ final class PostgresPendingQueue extends PendingQueue {
         }
     }
 
-
     @Override
     String claimStatement(String candidates) {
         return CLAIM_IN_ONE_STATEMENT.formatted(candidates, COMMIT_WITHOUT_WAITING + "\n               AND "

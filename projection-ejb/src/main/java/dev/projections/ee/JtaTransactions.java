@@ -54,7 +54,7 @@ public class JtaTransactions implements Transactions {
     private final Once<EngineTransaction> door = Once.of(() -> doors.get());
 
     /** Set when a transaction begun on the {@code TransactionManager} left the engine's connection outside it. */
-    private volatile boolean throughContainer;
+    private volatile boolean throughUserTransaction;
 
     @PostConstruct
     void lookUp() {
@@ -91,17 +91,17 @@ public class JtaTransactions implements Transactions {
                     + manager.getStatus());
         }
         int seconds = (int) Math.max(1, timeout.toSeconds());
-        if (!throughContainer) {
+        if (!throughUserTransaction) {
             try {
                 return inTransactionManagersTransaction(seconds, work);
             } catch (NotEnlisted e) {
-                throughContainer = true;
+                throughUserTransaction = true;
                 Logger.getLogger(JtaTransactions.class.getName()).info("the engine's connection was in no "
                         + "transaction begun on the TransactionManager (as on GlassFish and Payara): the engine's "
                         + "transactions are begun through a bean-managed EJB from now on (docs/pitfalls.md #127)");
             }
         }
-        return inContainersTransaction(seconds, work);
+        return inUserTransaction(seconds, work);
     }
 
     /** Thrown where the engine's connection says it commits each statement inside a transaction just begun. */
@@ -114,7 +114,7 @@ public class JtaTransactions implements Transactions {
      * enlists the connection. Where the EJB cannot be called (its pool exhausted, the application stopping), that
      * failure is the work's: nothing runs outside a transaction the connection joins.
      */
-    private <T> T inContainersTransaction(int seconds, Work<T> work) throws Exception {
+    private <T> T inUserTransaction(int seconds, Work<T> work) throws Exception {
         try {
             return door.get().run(seconds, () -> {
                 try (Connection connection = foundation.dataSource().getConnection()) {
