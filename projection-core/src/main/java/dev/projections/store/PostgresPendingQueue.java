@@ -7,10 +7,10 @@ import static dev.projections.store.PostgresAckStatements.LOCK_IN_KEY_ORDER;
 import static dev.projections.store.PostgresClaimStatements.BOUNDED_LOCK_WAITS;
 import static dev.projections.store.PostgresClaimStatements.CLAIM_DUE;
 import static dev.projections.store.PostgresClaimStatements.CLAIM_IN_ONE_STATEMENT;
-import static dev.projections.store.PostgresClaimStatements.CLAIM_KEYS;
 import static dev.projections.store.PostgresClaimStatements.COMMIT_WITHOUT_WAITING;
 import static dev.projections.store.PostgresClaimStatements.LOCK_DUE;
 import static dev.projections.store.PostgresClaimStatements.TAKE_KEYS;
+import static dev.projections.store.PostgresClaimStatements.TAKE_ONE_KEY;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -277,15 +277,27 @@ final class PostgresPendingQueue extends PendingQueue {
     @Override
     PreparedStatement prepareClaimKeys(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
                                        Instant now, boolean inRefreshTransaction) throws SQLException {
+        String candidates = PostgresClaimStatements.keysCandidates(keys.size());
         PreparedStatement select = connection.prepareStatement(inRefreshTransaction
-                ? claimStatementInRefresh(CLAIM_KEYS) : claimStatement(CLAIM_KEYS));
+                ? claimStatementInRefresh(candidates) : claimStatement(candidates));
         bindKeys(connection, select, 1 + claimParameters(), keys, projections, now);
         return select;
     }
 
-    /** {@link #CLAIM_KEYS}' parameters from {@code i} on: the keys as three arrays, the projections, the due time. */
+    /**
+     * {@link PostgresClaimStatements#keysCandidates}' parameters from {@code i} on: the keys (one key's three values, or
+     * any other count as three arrays), the projections, the due time.
+     */
     private void bindKeys(Connection connection, PreparedStatement select, int i, Collection<MarkKey> keys,
                           Collection<String> projections, Instant now) throws SQLException {
+        if (keys.size() == 1) {
+            MarkKey key = keys.iterator().next();
+            select.setString(i++, key.projection());
+            select.setString(i++, key.tenantId());
+            select.setString(i++, key.entityId());
+            bindDue(connection, select, i, projections, now);
+            return;
+        }
         String[] projectionOfKey = new String[keys.size()];
         String[] tenants = new String[keys.size()];
         String[] ids = new String[keys.size()];
@@ -298,17 +310,22 @@ final class PostgresPendingQueue extends PendingQueue {
         select.setArray(i++, connection.createArrayOf("text", projectionOfKey));
         select.setArray(i++, connection.createArrayOf("text", tenants));
         select.setArray(i++, connection.createArrayOf("text", ids));
+        bindDue(connection, select, i, projections, now);
+    }
+
+    private void bindDue(Connection connection, PreparedStatement select, int i, Collection<String> projections,
+                         Instant now) throws SQLException {
         select.setArray(i++, connection.createArrayOf("text", projections.toArray()));
         select.setObject(i++, dialect.timestamp(now));
         select.setObject(i, dialect.timestamp(now));
     }
 
-    /** Deleted by the claim itself ({@code TAKE_KEYS}). */
+    /** Deleted by the claim itself ({@code TAKE_ONE_KEY}, {@code TAKE_KEYS}). */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
-        try (PreparedStatement take = connection.prepareStatement(TAKE_KEYS)) {
+        try (PreparedStatement take = connection.prepareStatement(keys.size() == 1 ? TAKE_ONE_KEY : TAKE_KEYS)) {
             if (connection.getAutoCommit()) {
                 return null; // see PendingQueue.takeKeysInRefresh: asked once prepared
             }

@@ -222,6 +222,109 @@ class PostgresClaimPlanTest {
         }
     }
 
+    /**
+     * One key's claim and take (a lone commit's) find the key by a key index, change it by the address they locked, and
+     * bound their lock waits before they lock it — in the plan for these values and in the generic plan.
+     */
+    @Test
+    void aClaimOrTakeOfOneKeyFindsItByItsKeyChangesItByAddressAndBoundsItsLockWaitsFirst() throws Exception {
+        try (Connection connection = connect()) {
+            for (String sql : List.of(PostgresClaimStatements.TAKE_ONE_KEY,
+                    QUEUE.claimStatementInRefresh(PostgresClaimStatements.CLAIM_ONE_KEY))) {
+                boolean take = sql.equals(PostgresClaimStatements.TAKE_ONE_KEY);
+                int first = take ? 1 : 4; // a claim's own parameters first: token, lease end, holder
+                String custom = plan(connection, "EXPLAIN " + sql, select -> {
+                    if (!take) {
+                        claimParameters(select);
+                    }
+                    bindOneKey(select, first);
+                });
+                List<String> literals = new java.util.ArrayList<>(take ? List.of()
+                        : List.of("'token'", "'2030-01-01 12:02:00+00'", "'node'"));
+                literals.addAll(List.of("'p1'", "''", "'00003001'", arrayLiteral(PROJECTIONS.toArray(String[]::new)),
+                        "'2030-01-01 12:00:00+00'", "'2030-01-01 12:00:00+00'"));
+                String generic = genericPlan(connection, "EXPLAIN", sql, literals.toArray(String[]::new));
+                assertThat(generic).as("a plan with its parameters unknown:%n%s", generic).containsPattern("\\$\\d");
+                for (String plan : List.of(custom, generic)) {
+                    assertThat(plan).as(plan).contains(take ? "Delete on projection_pending q" : "Update on projection_pending q")
+                            .containsPattern("Index Scan (using|on) projection_pending_(pk|entity_idx)")
+                            .contains("Tid Scan on projection_pending q")
+                            .doesNotContain("Seq Scan on projection_pending").doesNotContain("tenant_due");
+                    assertLockTimeoutSetBeforeAnyCandidateIsLocked(plan);
+                }
+            }
+        }
+    }
+
+    /**
+     * One key's take is planned once per connection, where the take of keys as arrays was planned at every execution
+     * for as long as the connection lived (docs/pitfalls.md #128): with one key in its arrays a custom plan always looked
+     * cheaper than the generic plan, which assumes ten. Run as the driver runs them, prepared on the server from the
+     * fifth execution on; PostgreSQL's own count of each statement's custom and generic plans tells.
+     */
+    @Test
+    void oneKeysTakeKeepsItsGenericPlanWhereTheArraysOfOneKeyAreReplannedAtEveryExecution() throws Exception {
+        assertThat(plansOfTwelveTakes(PostgresClaimStatements.TAKE_ONE_KEY, PostgresClaimPlanTest::bindOneKey))
+                .as("generic plans, custom plans of one key's take").satisfies(plans -> {
+                    assertThat(plans[0]).isGreaterThan(0);
+                    assertThat(plans[1]).isLessThanOrEqualTo(5);
+                });
+        assertThat(plansOfTwelveTakes(PostgresClaimStatements.TAKE_KEYS, (select, first) -> {
+            Connection connection = select.getConnection();
+            select.setArray(1, connection.createArrayOf("text", new String[] {"p1"}));
+            select.setArray(2, connection.createArrayOf("text", new String[] {""}));
+            select.setArray(3, connection.createArrayOf("text", new String[] {"00003001"}));
+            select.setArray(4, connection.createArrayOf("text", PROJECTIONS.toArray()));
+            select.setObject(5, NOW.atOffset(ZoneOffset.UTC));
+            select.setObject(6, NOW.atOffset(ZoneOffset.UTC));
+        })).as("generic plans, custom plans of the arrays' take of one key").satisfies(plans -> {
+            assertThat(plans[0]).isZero();
+            assertThat(plans[1]).isGreaterThan(5);
+        });
+    }
+
+    interface KeyBinding {
+        void bind(PreparedStatement select, int first) throws SQLException;
+    }
+
+    /** One key's parameters from {@code first} on: p1's 00003001 (tenant ""), every projection, due now. */
+    private static void bindOneKey(PreparedStatement select, int first) throws SQLException {
+        select.setString(first, "p1");
+        select.setString(first + 1, "");
+        select.setString(first + 2, "00003001");
+        select.setArray(first + 3, select.getConnection().createArrayOf("text", PROJECTIONS.toArray()));
+        select.setObject(first + 4, NOW.atOffset(ZoneOffset.UTC));
+        select.setObject(first + 5, NOW.atOffset(ZoneOffset.UTC));
+    }
+
+    /**
+     * {@code take} run twelve times on one connection, in a transaction rolled back: PostgreSQL's generic and custom
+     * plans of it since the driver prepared it on the server (at the fifth run).
+     */
+    private static long[] plansOfTwelveTakes(String take, KeyBinding binding) throws SQLException {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try {
+                try (PreparedStatement select = connection.prepareStatement(take)) {
+                    for (int run = 0; run < 12; run++) {
+                        binding.bind(select, 1);
+                        select.executeQuery().close();
+                    }
+                }
+                try (Statement statement = connection.createStatement();
+                     ResultSet plans = statement.executeQuery("SELECT generic_plans, custom_plans"
+                             + " FROM pg_prepared_statements WHERE NOT from_sql")) {
+                    assertThat(plans.next()).as("the take prepared on the server").isTrue();
+                    long[] counts = {plans.getLong(1), plans.getLong(2)};
+                    assertThat(plans.next()).as("one statement prepared on the server").isFalse();
+                    return counts;
+                }
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
     /** {@code values} as a PostgreSQL text array literal. */
     static String arrayLiteral(String[] values) {
         StringBuilder literal = new StringBuilder("'{");
