@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
@@ -30,10 +29,12 @@ import java.util.function.ToIntFunction;
  * takes a lane at once when the lane's first waiting key came alone (nothing was offered to that lane in the quarter
  * of {@code linger} before it: a lone commit is refreshed at once), else it waits for companions until that key has
  * waited {@code linger} or a batch is full. With nothing to take it stays for {@code keepAlive}, so the next commit
- * finds it rather than a thread to start. A commit starts a drainer only when none is collecting or about to run: under
- * a stream of commits the keys that arrive while drainers work are claimed together, and only as many drainers run as
- * the load needs. A collector that takes one lane while another waits for a collector reserves a helper for it
- * ({@link Turn#helper}), so no lane's keys wait for a drainer that is busy elsewhere. On overflow keys are dropped and
+ * finds it rather than a thread to start. A commit wakes one collector per lane its keys came into, the one that began
+ * collecting last ({@link Slots#wakeFor}); other changes wake them all. A commit starts a drainer only when none is
+ * collecting or about to run: under a stream of commits the keys that arrive while drainers work are claimed together,
+ * and only as many drainers run as the load needs. A collector that takes one lane while another waits wakes another
+ * collector for it ({@link Slots#passOn}), or reserves a helper when none collects ({@link Turn#helper}), so no lane's
+ * keys wait for a drainer that is busy elsewhere. On overflow keys are dropped and
  * {@link #takeSweepRequest} turns true: the pending table is the source of truth, this set only a hint.
  * <p>
  * Its mechanisms share the hand-off's one lock, each in a class of its own: this class, the protocol (offer, reserve,
@@ -55,12 +56,11 @@ public final class Handoff {
     public static final Duration KEEP_ALIVE = Duration.ofSeconds(1);
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when keys arrive, a look is owed, a turn ends, or the engine stops: collecting drainers look again. */
-    private final Condition changed = lock.newCondition();
     private final long keepAlive;
     private final LongSupplier nanos;
     private final Lanes lanes;
-    private final Slots slots;
+    /** Package-private for the tests of who a commit wakes. */
+    final Slots slots;
     private boolean sweepRequested;
     private boolean stopping;
     private long pressedUntil;
@@ -115,7 +115,7 @@ public final class Handoff {
         this.keepAlive = keepAlive.toNanos();
         this.nanos = nanos;
         this.lanes = new Lanes(capacity, workers, linger.toNanos(), caps, batchSizes);
-        this.slots = new Slots(this, workers);
+        this.slots = new Slots(this, workers, lock);
     }
 
     /**
@@ -132,7 +132,7 @@ public final class Handoff {
                 return null;
             }
             if (slots.any(null, Slot.State.COLLECTING)) {
-                changed.signalAll();
+                slots.wakeFor(offered.waitingIn());
                 return null;
             }
             return slots.anyWillTake(null) ? null : tryReserveLocked();
@@ -155,7 +155,7 @@ public final class Handoff {
     public boolean askForDueLook(Collection<String> projections) {
         return locked(() -> {
             boolean anyOpen = lanes.askForLook(projections);
-            changed.signalAll();
+            slots.wakeCollectors();
             return !anyOpen || slots.anyWillTake(null);
         });
     }
@@ -191,7 +191,7 @@ public final class Handoff {
     public void wakeAll() {
         lockedDo(() -> {
             stopping = true;
-            changed.signalAll();
+            slots.wakeCollectors();
         });
     }
 
@@ -230,7 +230,7 @@ public final class Handoff {
                 slot.state = Slot.State.WORKING;
                 return takeTurnLocked(slot, false, claimable);
             }
-            slot.state = Slot.State.COLLECTING;
+            slots.beginCollecting(slot, claimable);
             long idleEnds = nanos.getAsLong() + keepAlive;
             try {
                 while (true) {
@@ -239,6 +239,7 @@ public final class Handoff {
                     }
                     Turn turn = takeTurnLocked(slot, true, claimable);
                     if (turn != null) {
+                        slots.passOn(slot, lanes.waitingProjections());
                         return turn;
                     }
                     long now = nanos.getAsLong();
@@ -250,15 +251,14 @@ public final class Handoff {
                             return null;
                         }
                     }
-                    changed.awaitNanos(Math.max(1, waitFor));
+                    slot.sleep(Math.max(1, waitFor));
                 }
             } finally {
-                if (slot.state == Slot.State.COLLECTING) {
-                    slot.state = Slot.State.WORKING;
-                }
+                slots.endCollecting(slot);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            slots.passOn(slot, lanes.waitingProjections()); // what it was woken for, or lingered on, is another's
             return null;
         } finally {
             lock.unlock();
@@ -297,7 +297,7 @@ public final class Handoff {
                 if (!ending.ended) {
                     ending.ended = true;
                     lanes.turnEnded(ending.projection(), !ending.isCompanion);
-                    changed.signalAll(); // a drainer collecting may take this lane again
+                    slots.wakeCollectors(); // a drainer collecting may take this lane again
                 }
             }
         });

@@ -36,8 +36,14 @@ final class Lanes {
     record Taken(String projection, List<MarkKey> keys, boolean lookOwed) {
     }
 
-    /** What an offer did: whether keys were dropped on overflow, and whether a lane offered to may be served now. */
-    record Offered(boolean dropped, boolean waiting) {
+    /**
+     * What an offer did: whether keys were dropped on overflow, and the projections offered to whose lanes may be
+     * served now ({@code waitingIn}).
+     */
+    record Offered(boolean dropped, List<String> waitingIn) {
+        boolean waiting() {
+            return !waitingIn.isEmpty();
+        }
     }
 
     /** One projection's keys, and its drainers. */
@@ -157,7 +163,7 @@ final class Lanes {
                 waitingCount++;
             }
         }
-        return new Offered(dropped, offeredTo.stream().anyMatch(Lane::waiting));
+        return new Offered(dropped, offeredTo.stream().filter(Lane::waiting).map(lane -> lane.projection).toList());
     }
 
     /** Each of {@code projections} owes a look at its due marks; true when one of them may have one more drainer. */
@@ -257,6 +263,11 @@ final class Lanes {
         if (ownDrainer) {
             busyTurns--;
         }
+    }
+
+    /** The projections whose lanes have work a drainer could start on now, lingering or not. */
+    List<String> waitingProjections() {
+        return lanes.values().stream().filter(Lane::waiting).map(lane -> lane.projection).toList();
     }
 
     /**

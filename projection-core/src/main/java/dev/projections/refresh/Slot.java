@@ -1,6 +1,7 @@
 package dev.projections.refresh;
 
 import java.util.Set;
+import java.util.concurrent.locks.Condition;
 
 /**
  * One drainer's place among the {@code workers} of a {@link Handoff}. A slot is reserved before its drainer is
@@ -21,9 +22,23 @@ public final class Slot {
     State state = State.RESERVED;
     boolean ended;
     boolean seenIdleBySweep;
+    /** What its drainer waits on while it collects: each collector is woken on its own (Slots#wakeFor). */
+    final Condition woken;
+    /** While it collects: the projections it may take, and when it began, in collections begun. */
+    Set<String> collectingFor;
+    long collectingSince;
+    /** The lane it was woken for and has not looked at yet: it covers that lane; a commit into another wakes another. */
+    String toldFor;
 
-    Slot(Handoff handoff) {
+    Slot(Handoff handoff, Condition woken) {
         this.handoff = handoff;
+        this.woken = woken;
+    }
+
+    /** Its drainer waits, collecting, under the hand-off's lock: until woken or {@code nanos} have passed. */
+    void sleep(long nanos) throws InterruptedException {
+        woken.awaitNanos(nanos);
+        toldFor = null;
     }
 
     /**
