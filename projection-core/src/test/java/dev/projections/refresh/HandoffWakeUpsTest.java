@@ -95,12 +95,22 @@ class HandoffWakeUpsTest {
         return turn.get(10, TimeUnit.SECONDS).keys();
     }
 
+    /** Three drainers collecting for every projection, in the order they began. */
+    private List<CompletableFuture<Turn>> threeCollecting(Handoff handoff) throws InterruptedException {
+        List<CompletableFuture<Turn>> turns = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            turns.add(collecting(handoff, EVERY));
+        }
+        return turns;
+    }
+
     @Test
     void aCommitWakesOneCollectorTheOneThatBeganCollectingLast() throws Exception {
         Handoff handoff = handoff(Duration.ZERO);
-        CompletableFuture<Turn> first = collecting(handoff, EVERY);
-        CompletableFuture<Turn> second = collecting(handoff, EVERY);
-        CompletableFuture<Turn> third = collecting(handoff, EVERY);
+        List<CompletableFuture<Turn>> turns = threeCollecting(handoff);
+        CompletableFuture<Turn> first = turns.get(0);
+        CompletableFuture<Turn> second = turns.get(1);
+        CompletableFuture<Turn> third = turns.get(2);
 
         List<Integer> before = looks(handoff);
         assertThat(handoff.offer(List.of(key("p", 1)))).as("no drainer starts").isNull();
@@ -120,15 +130,14 @@ class HandoffWakeUpsTest {
     @Test
     void aCommitIntoTwoLanesWakesTwoCollectors() throws Exception {
         Handoff handoff = handoff(Duration.ZERO);
-        CompletableFuture<Turn> first = collecting(handoff, EVERY);
-        CompletableFuture<Turn> second = collecting(handoff, EVERY);
-        CompletableFuture<Turn> third = collecting(handoff, EVERY);
+        List<CompletableFuture<Turn>> turns = threeCollecting(handoff);
+        CompletableFuture<Turn> first = turns.get(0);
 
         List<Integer> before = looks(handoff);
         handoff.offer(List.of(key("p", 1), key("q", 1)));
 
         assertThat(untouched(handoff, before)).containsExactly(true, false, false);
-        assertThat(List.of(keysOf(second), keysOf(third)))
+        assertThat(List.of(keysOf(turns.get(1)), keysOf(turns.get(2))))
                 .containsExactlyInAnyOrder(List.of(key("p", 1)), List.of(key("q", 1)));
         assertThat(untouched(handoff, before)).as("the first, after both took their lanes")
                 .containsExactly(true, false, false);
@@ -138,9 +147,7 @@ class HandoffWakeUpsTest {
     @Test
     void aCollectorWokenForOneLaneDoesNotCoverTheNextCommitsOtherLane() throws Exception {
         Handoff handoff = handoff(Duration.ZERO);
-        CompletableFuture<Turn> first = collecting(handoff, EVERY);
-        collecting(handoff, EVERY);
-        collecting(handoff, EVERY);
+        CompletableFuture<Turn> first = threeCollecting(handoff).get(0);
 
         List<Integer> before = looks(handoff);
         handoff.lockedDo(() -> { // two commits before the collector woken for the first can look
