@@ -3,6 +3,7 @@ package dev.projections.refresh;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -163,7 +164,7 @@ final class Slots {
     private Slot latestCollector(String projection, String toldFor, Set<Slot> counted) {
         Slot latest = null;
         for (Slot slot : slots) {
-            if (slot.state == Slot.State.COLLECTING && java.util.Objects.equals(slot.toldFor, toldFor)
+            if (slot.state == Slot.State.COLLECTING && Objects.equals(slot.toldFor, toldFor)
                     && !counted.contains(slot) && slot.collectingFor.contains(projection)
                     && (latest == null || slot.collectingSince > latest.collectingSince)) {
                 latest = slot;

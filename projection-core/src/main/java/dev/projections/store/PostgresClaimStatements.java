@@ -163,4 +163,9 @@ final class PostgresClaimStatements {
 
     /** The take of one key (see CLAIM_ONE_KEY). */
     static final String TAKE_ONE_KEY = TAKE.formatted(CLAIM_ONE_KEY, BOUNDED_LOCK_WAITS);
+
+    /** The take of {@code count} lone keys: one statement for one key, one for any other count (as keysCandidates). */
+    static String take(int count) {
+        return count == 1 ? TAKE_ONE_KEY : TAKE_KEYS;
+    }
 }

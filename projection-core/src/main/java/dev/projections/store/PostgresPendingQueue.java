@@ -9,8 +9,6 @@ import static dev.projections.store.PostgresClaimStatements.CLAIM_DUE;
 import static dev.projections.store.PostgresClaimStatements.CLAIM_IN_ONE_STATEMENT;
 import static dev.projections.store.PostgresClaimStatements.COMMIT_WITHOUT_WAITING;
 import static dev.projections.store.PostgresClaimStatements.LOCK_DUE;
-import static dev.projections.store.PostgresClaimStatements.TAKE_KEYS;
-import static dev.projections.store.PostgresClaimStatements.TAKE_ONE_KEY;
 
 import dev.projections.MarkKey;
 import java.sql.Connection;
@@ -325,7 +323,7 @@ final class PostgresPendingQueue extends PendingQueue {
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
                                         Collection<String> projections, Instant now, Duration lease, String token)
             throws SQLException {
-        try (PreparedStatement take = connection.prepareStatement(keys.size() == 1 ? TAKE_ONE_KEY : TAKE_KEYS)) {
+        try (PreparedStatement take = connection.prepareStatement(PostgresClaimStatements.take(keys.size()))) {
             if (connection.getAutoCommit()) {
                 return null; // see PendingQueue.takeKeysInRefresh: asked once prepared
             }
