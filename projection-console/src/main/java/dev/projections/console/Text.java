@@ -1,5 +1,7 @@
 package dev.projections.console;
 
+import dev.projections.ee.admin.ActionRefused;
+import dev.projections.ops.DatabaseFailure;
 import jakarta.ejb.EJBAccessException;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
@@ -8,6 +10,8 @@ import java.util.Locale;
 import java.util.ResourceBundle;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The console's texts for Java code (messages after an action, labels built from values), from the bundle the pages
@@ -17,11 +21,14 @@ import java.util.function.Supplier;
  * <p>Only the console's own sentences are here. A refusal of the engine or of {@code ConsoleAdmin}
  * ({@code IllegalArgumentException} naming a bad value, {@code IllegalStateException} naming a running run) is shown as
  * its message says, in English: it is the API's error, the same in a log, in a caller's code and in the console, and
- * the audit details {@code ConsoleAdmin} writes are data, kept in the words they were written in.
+ * the audit details {@code ConsoleAdmin} writes are data, kept in the words they were written in. The database failing
+ * an action is the console's sentence naming what could not be done; the database's text goes to the log.
  */
 public final class Text {
 
     static final String BUNDLE = "dev.projections.console.text";
+
+    private static final Logger LOG = Logger.getLogger(Text.class.getName());
 
     /**
      * The language asked for and its parents only: the default lookup would fall back to the server JVM's language
@@ -63,8 +70,21 @@ public final class Text {
         } catch (EJBAccessException denied) {
             error(of("action.not-allowed"));
         } catch (RuntimeException refused) {
-            error(refused.getMessage() == null ? refused.toString() : refused.getMessage());
+            error(refusal(refused));
         }
+    }
+
+    /**
+     * What the operator reads of an action that threw {@code refused}: the refusal's own message, or, when the
+     * database failed the action, the console's sentence naming what could not be done — the database's text may
+     * quote SQL and driver internals, so it goes to the log, as the management API's does.
+     */
+    static String refusal(RuntimeException refused) {
+        if (refused instanceof ActionRefused && refused.getCause() instanceof DatabaseFailure failure) {
+            LOG.log(Level.WARNING, "PRJ504: console action failed in the database", failure);
+            return Text.of("action.database-failed", failure.what()); // qualified: TextBundleTest finds it so
+        }
+        return refused.getMessage() == null ? refused.toString() : refused.getMessage();
     }
 
     static void info(String text) {

@@ -42,6 +42,7 @@ public record ProjectionSettings(
         int verifyPerMinute,
         Duration freshnessObjective,
         Boolean oneTransaction,
+        String synchronousCommit,
         Map<String, String> origins) {
 
     public static final String BATCH_SIZE = "batch-size";
@@ -58,11 +59,12 @@ public record ProjectionSettings(
     public static final String VERIFY_PER_MINUTE = "verify-per-minute";
     public static final String FRESHNESS_OBJECTIVE = "freshness-objective";
     public static final String ONE_TRANSACTION = "one-transaction";
+    public static final String SYNCHRONOUS_COMMIT = "synchronous-commit";
 
     /** The keys a projection may set for itself, in the order the console lists them. */
     public static final List<String> KEYS = List.of(BATCH_SIZE, WORKERS, LEASE_TIME, RETRY_DELAY, MAX_RETRY_DELAY, MAX_ATTEMPTS, NON_RETRYABLE,
             BACK_PRESSURE, SUSPEND_AFTER_FAILING_KEYS, SUSPEND_FAILURE_PERCENT, REBUILD_PAGE_SIZE, VERIFY_PER_MINUTE,
-            FRESHNESS_OBJECTIVE, ONE_TRANSACTION);
+            FRESHNESS_OBJECTIVE, ONE_TRANSACTION, SYNCHRONOUS_COMMIT);
 
     public static final String DEFAULT_ORIGIN = "default";
 
@@ -106,6 +108,7 @@ public record ProjectionSettings(
         values.put(VERIFY_PER_MINUTE, verifyPerMinute == 0 ? "0 (no sampling)" : Integer.toString(verifyPerMinute));
         values.put(FRESHNESS_OBJECTIVE, freshnessObjective == null ? "none" : Durations.format(freshnessObjective));
         values.put(ONE_TRANSACTION, oneTransaction == null ? "the database's default" : oneTransaction.toString());
+        values.put(SYNCHRONOUS_COMMIT, synchronousCommit == null ? "the database's" : synchronousCommit);
         return values;
     }
 
@@ -127,7 +130,7 @@ public record ProjectionSettings(
                 global.retryDelay(), global.maxRetryDelay(), global.maxAttempts(),
                 global.nonRetryable(), global.backPressure(), global.suspendAfterFailingKeys(),
                 global.suspendFailurePercent(), global.rebuildPageSize(), global.verifyPerMinute(), global.freshnessObjective(), global.oneTransaction(),
-                origins);
+                global.synchronousCommit(), origins);
     }
 
     /** {@code projection.order-search.max-attempts}. */
@@ -227,6 +230,7 @@ public record ProjectionSettings(
                 p.whole(labels.get(VERIFY_PER_MINUTE), global.verifyPerMinute(), 0, Settings.MAX_VERIFY_PER_MINUTE),
                 p.duration(labels.get(FRESHNESS_OBJECTIVE), global.freshnessObjective()),
                 p.optionalBool(labels.get(ONE_TRANSACTION), global.oneTransaction()),
+                p.oneOf(labels.get(SYNCHRONOUS_COMMIT), global.synchronousCommit(), Settings.SYNCHRONOUS_COMMITS),
                 origins);
         problems.addAll(p.errors);
         if (settings.leaseTime.compareTo(Settings.MIN_LEASE_TIME) < 0) { // a bad value fell back to the global one

@@ -45,6 +45,7 @@ public record Settings(
         String changelogLockTable,
         Duration freshnessObjective,
         Boolean oneTransaction,
+        String synchronousCommit,
         Awaits awaits,
         Retention retention,
         boolean testSupport,
@@ -146,6 +147,13 @@ public record Settings(
      * the database's default (on for PostgreSQL, off for MariaDB; H2 never). Per projection too.
      */
     public static final String ONE_TRANSACTION = "projection.one-transaction";
+    /**
+     * PostgreSQL's {@code synchronous_commit} for the transactions that refresh a projection's read model and end its
+     * marks (docs/design.md D63); unset, the database's own. Per projection too.
+     */
+    public static final String SYNCHRONOUS_COMMIT = "projection.synchronous-commit";
+    /** The values of {@link #SYNCHRONOUS_COMMIT}: PostgreSQL's own for {@code synchronous_commit}. */
+    public static final List<String> SYNCHRONOUS_COMMITS = List.of("on", "off", "local", "remote_write", "remote_apply");
     /* hyphenated, not projection.await.x: that form is projection "await"'s own setting (§10) */
     public static final String AWAIT_MAX_WAITERS = "projection.await-max-waiters";
     public static final String AWAIT_MAX_TIMEOUT = "projection.await-max-timeout";
@@ -261,6 +269,7 @@ public record Settings(
                         "an SQL identifier ([A-Za-z_][A-Za-z0-9_]*, at most 63 characters)"),
                 p.duration(FRESHNESS_OBJECTIVE, null),
                 p.optionalBool(ONE_TRANSACTION, null),
+                p.oneOf(SYNCHRONOUS_COMMIT, null, SYNCHRONOUS_COMMITS),
                 new Awaits(p.whole(AWAIT_MAX_WAITERS, 32, 0, 10_000),
                         p.duration(AWAIT_MAX_TIMEOUT, Duration.ofSeconds(30)),
                         p.duration(AWAIT_POLL_INTERVAL, Duration.ofMillis(500))),
@@ -341,7 +350,7 @@ public record Settings(
         return new Settings(enabled, autoRefresh, processing, wakeUpInterval, schema, datasource, listenDatasource, sweepInterval, batchSize, workers, batchLinger,
                 retryDelay, maxRetryDelay, leaseTime, rebuildPageSize, verifyPerMinute, maxAttempts, nonRetryable, backPressure,
                 suspendAfterFailingKeys, suspendFailurePercent, probeInterval, trendRetention, transactionManager,
-                tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, awaits, retention, testSupport,
+                tableSchema, changelogTable, changelogLockTable, freshnessObjective, oneTransaction, synchronousCommit, awaits, retention, testSupport,
                 trustedProxies, Map.copyOf(resolved));
     }
 }

@@ -128,6 +128,15 @@ public final class SettingsReference {
                     + "traced, never on H2. A business commit of such a key meanwhile waits for the refresh's commit; "
                     + "on MariaDB turn it on only for projections whose refresh takes no lock a business transaction "
                     + "may hold (docs/contract.md §4, steps 7 and 8; docs/pitfalls.md #96)"),
+            new Key("projection.synchronous-commit", "the database's (`synchronous_commit` as PostgreSQL has it)", true,
+                    "PostgreSQL's `synchronous_commit` for the transactions that refresh a projection's read model and "
+                    + "end its marks: `on`, `off`, `local`, `remote_write` or `remote_apply`. With `off` such a commit "
+                    + "does not wait for the disk, and a commit's read model arrives that much sooner; a database "
+                    + "crash may then lose the last refreshes (a fraction of a second of them), and with each its "
+                    + "mark's end, so the marks come back and are refreshed again: nothing is lost, but a read model "
+                    + "may briefly be older than a read of it before the crash showed ([Performance](performance.md"
+                    + "#commits-that-do-not-wait-for-the-disk)). Never for a refresh that writes anything else that "
+                    + "must survive a crash. PostgreSQL only: set on another database it fails the deployment"),
             new Key("projection.await-max-waiters", "`32`", false,
                     "threads of this instance that may wait for the refresh of their own commits at once ([Read your "
                     + "writes](using.md#read-your-writes)); one more is answered \"not waited\" at once; `0` turns waits "

@@ -58,6 +58,19 @@ final class ValueParser {
         return value;
     }
 
+    /** One of {@code allowed} (as written, lower case), or {@code fallback} when unset. */
+    String oneOf(String key, String fallback, List<String> allowed) {
+        String value = raw(key);
+        if (value == null || value.isEmpty()) {
+            return fallback;
+        }
+        if (!allowed.contains(value)) {
+            errors.add(key + " must be one of " + String.join(", ", allowed) + ", was \"" + value + "\"");
+            return fallback;
+        }
+        return value;
+    }
+
     String text(String key, String fallback) {
         String value = raw(key);
         return value == null || value.isEmpty() ? fallback : value;

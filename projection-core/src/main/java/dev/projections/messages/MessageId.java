@@ -195,7 +195,10 @@ public enum MessageId {
     PRJ503(
             "A demo console user has no password and cannot log in.",
             "Set PROJECTION_ADMIN_PASSWORD / PROJECTION_VIEWER_PASSWORD before starting the demo "
-                    + "server.");
+                    + "server."),
+    PRJ504(
+            "A console action failed in the database; the page says what could not be done, the log why.",
+            "Look at the database; the operator may try again: nothing of the action was done.");
 
     private final String meaning;
     private final String action;

@@ -59,6 +59,7 @@ final class BatchRefresher {
     private final RefreshTracing tracing;
     private final OneTransactionRefresh oneTransaction;
     private final RefreshEnds ends;
+    private final RefreshCommits commits;
 
     BatchRefresher(Tables store, Transactions transactions, Clock clock, Settings settings, ProjectionCatalog catalog,
                    TenantScope tenantScope, RefreshObservers observers, LeasePolicy leases, InFlight inFlight,
@@ -83,10 +84,11 @@ final class BatchRefresher {
         this.stopping = stopping;
         this.inHand = new ClaimsInHand(claims, shortTransactions, clock, leases);
         RefreshTimes times = new RefreshTimes();
+        this.commits = new RefreshCommits(settings, store.dialect());
         this.ends = new RefreshEnds(lag, guard, giveBacks, failures, callbacks, times);
         this.oneTransaction = new OneTransactionRefresh(queue, transactions, clock, settings, catalog, tenantScope,
                 leases, tracing, store.dialect().refreshesInTheClaimTransaction(),
-                store.dialect().refreshesInTheClaimTransactionByDefault(), callbacks, ends::succeeded, times);
+                store.dialect().refreshesInTheClaimTransactionByDefault(), callbacks, ends::succeeded, times, commits);
     }
 
     /** The refresh of a lone handed key in one transaction with its claim and ack (docs/design.md D53). */
@@ -229,9 +231,9 @@ final class BatchRefresher {
                     return null;
                 }
                 return transactions.inNewTransaction(leases.refreshTimeout(held, clock.instant()), connection -> {
+                    commits.tell(connection, first.key().projection());
                     projection.refreshAll(ids);
-                    // acks lock rows: in key order, like every statement locking several pending rows
-                    // (docs/contract.md §3)
+                    // acks lock rows in key order, as every statement locking several pending rows (contract §3)
                     return queue.ackAll(connection, held, clock.instant());
                 });
             }, closing -> callbacks.scopeCloseFailed(first.key(), marks.size(), closing));
@@ -333,6 +335,7 @@ final class BatchRefresher {
                     return null;
                 }
                 return transactions.inNewTransaction(leases.refreshTimeout(held, clock.instant()), connection -> {
+                    commits.tell(connection, mark.key().projection());
                     projection.refresh(mark.key().entityId());
                     return queue.ack(connection, held.get(0), clock.instant());
                 });

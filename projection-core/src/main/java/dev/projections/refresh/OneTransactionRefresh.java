@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,11 +28,11 @@ import java.util.logging.Logger;
 
 /**
  * A lone handed key (or two of one commit, each of its own projection: D60) claimed, refreshed and acked in one
- * transaction (docs/design.md D53, docs/contract.md §4): the common case after a commit, which otherwise pays a claim transaction and its commit before the refresh. The claim's
- * row lock, held to the commit, is what keeps other workers off the key; its lease is never seen by another
- * transaction (on PostgreSQL and MariaDB none is written: the claim takes the row, D61). A crash or a failure at any
- * point rolls back the claim (or take) with the refresh and any ack, so the mark is left as it was, due and unleased, for any worker to
- * take at once. When the projection's refresh threw an error of
+ * transaction (docs/design.md D53, docs/contract.md §4): the common case after a commit, which otherwise pays a claim
+ * transaction and its commit before the refresh. The claim's row lock, held to the commit, keeps other workers off the
+ * key; its lease is never seen by another transaction (on PostgreSQL and MariaDB none is written: the claim takes the
+ * row, D61). A crash or a failure at any point rolls back the claim (or take) with the refresh and any ack, so the mark
+ * is left as it was, due and unleased, for any worker to take at once. When the projection's refresh threw an error of
  * its own, the drainer claims the mark the ordinary way and records that failure on it (attempts, backoff, parking,
  * suspension, listeners), without a second refresh; anything else (back-pressure, a transient failure such as a lock
  * wait cut short, the claim, ack or commit failing) sends the key the ordinary way, refreshed there.
@@ -112,7 +113,6 @@ final class OneTransactionRefresh {
         void refreshed(ClaimedMark mark, AckOutcome outcome, Instant committedAt, Duration took);
     }
 
-    private final PendingQueue queue;
     private final ClaimsInRefresh claims;
     /** Projections whose marks came with tenants while a tenant scope is deployed: their batches go the ordinary way. */
     private final Set<String> tenantsSeen = ConcurrentHashMap.newKeySet();
@@ -132,11 +132,10 @@ final class OneTransactionRefresh {
     private final RefreshTimes times;
 
     OneTransactionRefresh(PendingQueue queue, Transactions transactions, Clock clock, Settings settings,
-                          ProjectionCatalog catalog, TenantScope tenantScope, LeasePolicy leases,
-                          RefreshTracing tracing, boolean databaseAllows, boolean databaseDefault,
-                          ApplicationCallbacks callbacks, Committed committed, RefreshTimes times) {
-        this.queue = queue;
-        this.claims = new ClaimsInRefresh(queue);
+                          ProjectionCatalog catalog, TenantScope tenantScope, LeasePolicy leases, RefreshTracing tracing,
+                          boolean databaseAllows, boolean databaseDefault, ApplicationCallbacks callbacks,
+                          Committed committed, RefreshTimes times, RefreshCommits commits) {
+        this.claims = new ClaimsInRefresh(queue, commits::of);
         this.transactions = transactions;
         this.clock = clock;
         this.settings = settings;
@@ -169,21 +168,22 @@ final class OneTransactionRefresh {
 
     /**
      * Whether {@code projection}'s lone handed key may share its one transaction with another projection's, as a
-     * commit that marks two projections hands them over (docs/design.md D60): as {@link #applies}, and its refreshes
-     * typically within half of {@link #LONGEST_TYPICAL_REFRESH}, so that the two together hold their rows no longer
-     * than one lone key may; not for a while after a refresh of it threw in one transaction, so that a failing
-     * projection does not have its companion's refresh rolled back with it commit after commit.
+     * commit that marks two projections hands them over (docs/design.md D60): as {@link #applies}, with no
+     * {@code synchronous-commit} of its own (D63: paired projections commit alike), and its refreshes typically within
+     * half of {@link #LONGEST_TYPICAL_REFRESH}, so that the two together hold their rows no longer than one lone key
+     * may; not for a while after a refresh of it threw in one transaction, so that a failing projection does not have
+     * its companion's refresh rolled back with it commit after commit.
      */
     boolean pairs(String projection) {
         Instant resting = restingUntil.get(projection);
         return applies(projection) && (resting == null || !clock.instant().isBefore(resting))
+                && Objects.equals(settings.of(projection).synchronousCommit(), settings.synchronousCommit())
                 && times.typicallyWithin(projection, LONGEST_TYPICAL_REFRESH.dividedBy(2));
     }
 
     /**
      * Claims {@code keys} (lone handed keys of one tenant, each of another projection: one, or two that {@link #pairs}),
-     * refreshes and acks them in one transaction, as their tenant. A key not claimable is left out; the others are
-     * refreshed all the same.
+     * refreshes and acks them in one transaction, as their tenant; a key not claimable is left out, the others not.
      */
     Result refresh(List<MarkKey> keys) {
         String tenant = keys.get(0).tenantId();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Claims made in the transaction that goes on to refresh and ack what they claim (docs/design.md D53, D59, D61): the
@@ -22,9 +23,20 @@ import java.util.List;
 public final class ClaimsInRefresh {
 
     private final PendingQueue queue;
+    private final Function<List<String>, String> synchronousCommits;
 
+    /** Claims whose transactions commit as the database says. */
     public ClaimsInRefresh(PendingQueue queue) {
+        this(queue, projections -> null);
+    }
+
+    /**
+     * Claims whose transactions are told to commit with {@code synchronousCommits} of the projections they claimed
+     * for, where that is not {@code null} (PostgreSQL's {@code synchronous_commit}, docs/design.md D63).
+     */
+    public ClaimsInRefresh(PendingQueue queue, Function<List<String>, String> synchronousCommits) {
         this.queue = queue;
+        this.synchronousCommits = synchronousCommits;
     }
 
     /** What {@link ClaimsInRefresh#claim} claimed, in key order, and whether it took the rows (so no ack is to run). */
@@ -36,15 +48,20 @@ public final class ClaimsInRefresh {
      * they are refreshed and acked in ({@link #ackClaimed}). On PostgreSQL and MariaDB the claim takes them: it deletes
      * their rows, which its lock holds to the commit (docs/design.md D61) — not on a connection that says it
      * commits each statement (the container rolled the transaction back at its timeout): there they are claimed and
-     * acked ({@link PendingQueue#takeKeysInRefresh}).
+     * acked ({@link PendingQueue#takeKeysInRefresh}). The transaction is told how to commit, where it is to be told: by
+     * the take's own statement, else by one of its own.
      */
     public Claimed claim(Connection connection, List<MarkKey> keys, Instant now, Duration lease, String token)
             throws SQLException {
         List<String> projections = keys.stream().map(MarkKey::projection).distinct().toList();
+        String synchronousCommit = synchronousCommits.apply(projections);
         List<ClaimedMark> taken = keys.isEmpty() ? null
-                : queue.takeKeysInRefresh(connection, keys, projections, now, lease, token);
+                : queue.takeKeysInRefresh(connection, keys, projections, now, lease, token, synchronousCommit);
         List<ClaimedMark> claimed = new ArrayList<>(taken != null ? taken
                 : queue.claimKeys(connection, keys, projections, now, lease, token, true));
+        if (taken == null && synchronousCommit != null) { // claimed, not taken: the take's statement tells itself
+            queue.dialect.commitTransaction(connection, synchronousCommit);
+        }
         claimed.sort(Comparator.comparing(ClaimedMark::key));
         return new Claimed(claimed, taken != null);
     }
@@ -75,6 +92,10 @@ public final class ClaimsInRefresh {
         if (look && asked > 0) {
             claimed.addAll(queue.claimDueInRefresh(connection, List.of(projection), now, lease, token, asked,
                     fromPriority));
+        }
+        String synchronousCommit = synchronousCommits.apply(List.of(projection));
+        if (!claimed.isEmpty() && synchronousCommit != null) {
+            queue.dialect.commitTransaction(connection, synchronousCommit);
         }
         return claimed;
     }

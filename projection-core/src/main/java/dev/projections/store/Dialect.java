@@ -1,6 +1,7 @@
 package dev.projections.store;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -30,6 +31,14 @@ public enum Dialect {
         @Override
         public <T> T pick(T postgres, T h2, T mariadb) {
             return postgres;
+        }
+
+        @Override
+        public void commitTransaction(Connection connection, String synchronousCommit) throws SQLException {
+            try (PreparedStatement set = connection.prepareStatement("SELECT set_config('synchronous_commit', ?, true)")) {
+                set.setString(1, synchronousCommit);
+                set.executeQuery().close();
+            }
         }
     },
 
@@ -303,6 +312,24 @@ public enum Dialect {
      */
     public boolean refreshesInTheClaimTransactionByDefault() {
         return pick(true, false, false);
+    }
+
+    /**
+     * Whether the transaction on {@code connection} can be told how to commit, {@link #commitTransaction}: on PostgreSQL,
+     * whose {@code synchronous_commit} a transaction may set for itself. MariaDB's counterpart is the server's alone.
+     */
+    public boolean commitsAsTold() {
+        return pick(true, false, false);
+    }
+
+    /**
+     * Sets PostgreSQL's {@code synchronous_commit} to {@code synchronousCommit} for the rest of the transaction on
+     * {@code connection} (docs/design.md D63): it is read when the transaction commits.
+     *
+     * @throws UnsupportedOperationException where {@link #commitsAsTold} is false
+     */
+    public void commitTransaction(Connection connection, String synchronousCommit) throws SQLException {
+        throw new UnsupportedOperationException(this + " has no synchronous_commit of a transaction's own");
     }
 
     /** Whether indexes may have a WHERE clause (a partial index); where not, the changelog leaves them out. */

@@ -164,8 +164,8 @@ final class MariaDbPendingQueue extends PendingQueue {
      */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
-                                        Collection<String> projections, Instant now, Duration lease, String token)
-            throws SQLException {
+                                        Collection<String> projections, Instant now, Duration lease, String token,
+                                        String synchronousCommit) throws SQLException {
         List<ClaimedMark> locked;
         try (PreparedStatement lock = prepareClaimKeys(connection, keys, projections, now, true)) {
             if (connection.getAutoCommit()) {

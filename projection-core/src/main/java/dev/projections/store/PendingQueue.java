@@ -334,9 +334,12 @@ public abstract class PendingQueue {
      * it commits each statement — the container rolled the transaction back at its timeout, where a take would end the
      * marks for good, or a connection enlisted in none (docs/pitfalls.md #127); asked once the take's
      * statement is prepared, when a lazily enlisting pool enlists — and they are claimed as {@link #claimKeys} does.
+     * A take that is not {@code null} told the transaction {@code synchronousCommit} where that is not {@code null}
+     * (docs/design.md D63: PostgreSQL's only, so others are never given one).
      */
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys, Collection<String> projections,
-                                        Instant now, Duration lease, String token) throws SQLException {
+                                        Instant now, Duration lease, String token, String synchronousCommit)
+            throws SQLException {
         return null;
     }
 

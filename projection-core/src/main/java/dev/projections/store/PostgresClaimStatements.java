@@ -1,5 +1,8 @@
 package dev.projections.store;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * PostgreSQL's claim statements, as {@link PostgresPendingQueue} runs them: the due claim per projection, the claim of
  * handed keys, and the one statement that locks the candidates either selects and sets their claim by row address,
@@ -167,5 +170,26 @@ final class PostgresClaimStatements {
     /** The take of {@code count} lone keys: one statement for one key, one for any other count (as keysCandidates). */
     static String take(int count) {
         return count == 1 ? TAKE_ONE_KEY : TAKE_KEYS;
+    }
+
+    /*
+     * The same, telling its transaction how to commit (docs/design.md D63) in the same one-time filter, so that a lone
+     * key's refresh that commits without waiting for the disk costs no statement more: synchronous_commit is read at
+     * the commit. One text per count kind and value (PostgreSQL's five), made once.
+     */
+    private static final Map<String, String> TAKES_TOLD = new ConcurrentHashMap<>();
+
+    /** As {@link #take(int)}, the transaction told {@code synchronousCommit}, or not told when {@code null}. */
+    static String take(int count, String synchronousCommit) {
+        if (synchronousCommit == null) {
+            return take(count);
+        }
+        if (!synchronousCommit.matches("[a-z_]{1,20}")) {
+            throw new IllegalArgumentException("synchronous_commit must be one of PostgreSQL's values, was \""
+                    + synchronousCommit + "\"");
+        }
+        return TAKES_TOLD.computeIfAbsent((count == 1 ? "1 " : "n ") + synchronousCommit, told -> TAKE.formatted(
+                count == 1 ? CLAIM_ONE_KEY : CLAIM_KEYS, BOUNDED_LOCK_WAITS + "\n               AND (SELECT set_config("
+                        + "'synchronous_commit', '" + synchronousCommit + "', true)) IS NOT NULL"));
     }
 }

@@ -321,9 +321,10 @@ final class PostgresPendingQueue extends PendingQueue {
     /** Deleted by the claim itself ({@code TAKE_ONE_KEY}, {@code TAKE_KEYS}). */
     @Override
     List<ClaimedMark> takeKeysInRefresh(Connection connection, Collection<MarkKey> keys,
-                                        Collection<String> projections, Instant now, Duration lease, String token)
-            throws SQLException {
-        try (PreparedStatement take = connection.prepareStatement(PostgresClaimStatements.take(keys.size()))) {
+                                        Collection<String> projections, Instant now, Duration lease, String token,
+                                        String synchronousCommit) throws SQLException {
+        try (PreparedStatement take = connection.prepareStatement(
+                PostgresClaimStatements.take(keys.size(), synchronousCommit))) {
             if (connection.getAutoCommit()) {
                 return null; // see PendingQueue.takeKeysInRefresh: asked once prepared
             }

@@ -116,6 +116,27 @@ class ProjectionSettingsTest {
     }
 
     @Test
+    void synchronousCommitIsOneOfPostgresValuesUnsetTheDatabasesAndAnotherValueFailsTheDeploymentNamingTheKey() {
+        Settings settings = resolve(SettingSource.of(Map.of("projection.synchronous-commit", "off",
+                "projection.customer-stats.synchronous-commit", "remote_apply")), ORDER_SEARCH, CUSTOMER_STATS);
+        assertThat(settings.of("order-search").synchronousCommit()).as("the global value").isEqualTo("off");
+        assertThat(settings.of("customer-stats").synchronousCommit()).as("its own").isEqualTo("remote_apply");
+        assertThat(resolve(SettingSource.of(Map.of()), ORDER_SEARCH).of("order-search").synchronousCommit())
+                .as("unset: the database's").isNull();
+
+        assertThatThrownBy(() -> resolve(SettingSource.of(Map.of("projection.order-search.synchronous-commit", "fast")),
+                ORDER_SEARCH))
+                .isInstanceOf(InvalidSettingsException.class)
+                .satisfies(e -> assertThat(((InvalidSettingsException) e).problems()).containsExactly(
+                        "projection.order-search.synchronous-commit must be one of on, off, local, remote_write, "
+                                + "remote_apply, was \"fast\""));
+        assertThatThrownBy(() -> Settings.load(SettingSource.of(Map.of("projection.synchronous-commit", "OFF"))))
+                .isInstanceOf(InvalidSettingsException.class)
+                .hasMessageContaining("projection.synchronous-commit must be one of on, off, local, remote_write, "
+                        + "remote_apply, was \"OFF\"");
+    }
+
+    @Test
     void aProjectionNameWithDotsIsReadWhole() {
         Declaring dotted = new Declaring("orders.search", Map.of());
         Settings settings = resolve(SettingSource.of(Map.of("projection.orders.search.max-attempts", "2")), dotted);

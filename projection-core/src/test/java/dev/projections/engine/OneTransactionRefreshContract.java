@@ -61,9 +61,9 @@ import org.junit.jupiter.api.Test;
  */
 abstract class OneTransactionRefreshContract {
 
-    private static final String PROJECTION = "one-tx";
+    static final String PROJECTION = "one-tx";
     /** A second projection, marked with the first by a commit as an order marks its search entry and its customer. */
-    private static final String PAIRED = "one-tx-pair";
+    static final String PAIRED = "one-tx-pair";
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** The instance died: nothing after the kill point runs, its transaction never commits. */
@@ -103,7 +103,7 @@ abstract class OneTransactionRefreshContract {
     protected volatile ThrowingRunnable atRefreshStart = () -> { };
     private volatile ThrowingRunnable atRefreshEnd = () -> { };
     /** What the second projection does at the end of each refresh. */
-    private volatile ThrowingRunnable atPairedRefreshEnd = () -> { };
+    protected volatile ThrowingRunnable atPairedRefreshEnd = () -> { };
     private final AtomicInteger pairedRefreshesBegun = new AtomicInteger();
     /** The instances' tenant scope: none unless a test sets one. */
     private volatile TenantScope tenantScope = TenantScope.NONE;
@@ -993,7 +993,14 @@ abstract class OneTransactionRefreshContract {
      * lane would wait for it, so the two pair.
      */
     private Engine pairedEngine() throws Exception {
-        Engine engine = engine(Map.of(Settings.WORKERS, "1"));
+        return pairedEngine(Map.of());
+    }
+
+    /** The same, with {@code settings} too. */
+    protected Engine pairedEngine(Map<String, String> settings) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put(Settings.WORKERS, "1");
+        Engine engine = engine(all);
         MarkKey warmUp = pairedMark("warm-" + engines.size());
         engine.drainers().committed(List.of(warmUp));
         assertThat(markOf(warmUp)).as("warmed up").isNull();
@@ -1105,7 +1112,7 @@ abstract class OneTransactionRefreshContract {
         return mark(new MarkKey(PROJECTION, tenant, id));
     }
 
-    private MarkKey pairedMark(String id) throws SQLException {
+    protected MarkKey pairedMark(String id) throws SQLException {
         return mark(new MarkKey(PAIRED, "", id));
     }
 
@@ -1151,7 +1158,7 @@ abstract class OneTransactionRefreshContract {
         }
     }
 
-    private String claimToken(MarkKey key) throws SQLException {
+    protected String claimToken(MarkKey key) throws SQLException {
         Object[] mark = markOf(key);
         return mark == null ? "no mark" : (String) mark[1];
     }

@@ -3,6 +3,8 @@ package dev.projections.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
+import dev.projections.config.ProjectionSettings;
+import dev.projections.config.Settings;
 import dev.projections.refresh.JdbcTransactions;
 import dev.projections.store.LiquibaseSchema;
 import dev.projections.store.PostgresPendingQueueTest;
@@ -15,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,6 +71,98 @@ class PostgresOneTransactionRefreshTest extends OneTransactionRefreshContract {
 
         assertThat(seen.get()).isEqualTo("on 50ms");
         assertThat(log()).containsExactly("1");
+    }
+
+    /*
+     * synchronous-commit (docs/design.md D63): PostgreSQL reads synchronous_commit when a transaction commits, so what
+     * the refresh's own code reads in its transaction is how that transaction commits.
+     */
+    @Test
+    void withSynchronousCommitOffALoneKeysRefreshCommitsWithoutWaitingForTheDisk() throws Exception {
+        Engine engine = engine(Map.of(Settings.SYNCHRONOUS_COMMIT, "off"));
+        MarkKey key = mark("1");
+        AtomicReference<String> seen = new AtomicReference<>();
+        atRefreshStart = () -> seen.set(synchronousCommitNow());
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(seen.get()).isEqualTo("off");
+        assertThat(log()).containsExactly("1");
+        assertThat(markOf(key)).as("acked").isNull();
+    }
+
+    @Test
+    void withSynchronousCommitOffARebuildsBatchInOneTransactionCommitsWithoutWaitingForTheDisk() throws Exception {
+        Engine engine = engine(Map.of(ProjectionSettings.key(PROJECTION, ProjectionSettings.SYNCHRONOUS_COMMIT), "off"));
+        rebuildMark("1");
+        rebuildMark("2");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> seen.add(synchronousCommitNow());
+
+        engine.refresh().drain();
+
+        assertThat(seen).containsExactly("off", "off");
+        assertThat(log()).containsExactlyInAnyOrder("1", "2");
+    }
+
+    @Test
+    void withSynchronousCommitSetTheOrdinaryPathsRefreshCommitsAsSetToo() throws Exception {
+        Engine engine = engine(Map.of(ProjectionSettings.key(PROJECTION, ProjectionSettings.ONE_TRANSACTION), "false",
+                Settings.SYNCHRONOUS_COMMIT, "local"));
+        MarkKey key = mark("1");
+        AtomicReference<String> seen = new AtomicReference<>();
+        atRefreshStart = () -> seen.set(synchronousCommitNow() + " " + (claimToken(key) != null ? "claimed before" : "?"));
+
+        engine.drainers().committed(List.of(key));
+
+        assertThat(seen.get()).isEqualTo("local claimed before");
+        assertThat(markOf(key)).as("acked").isNull();
+    }
+
+    @Test
+    void withSynchronousCommitSetTheOrdinaryPathsBatchCommitsAsSetToo() throws Exception {
+        Engine engine = engine(Map.of(ProjectionSettings.key(PROJECTION, ProjectionSettings.ONE_TRANSACTION), "false",
+                Settings.SYNCHRONOUS_COMMIT, "local"));
+        MarkKey first = mark("1");
+        MarkKey second = mark("2");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        atRefreshStart = () -> seen.add(synchronousCommitNow());
+
+        engine.refresh().drain();
+
+        assertThat(seen).containsExactly("local", "local");
+        assertThat(markOf(first)).as("acked").isNull();
+        assertThat(markOf(second)).as("acked").isNull();
+    }
+
+    @Test
+    void aPairCommitsWithoutWaitingOnlyWhenBothOfItsProjectionsSaySo() throws Exception {
+        AtomicReference<String> seen = new AtomicReference<>();
+        atPairedRefreshEnd = () -> seen.set(synchronousCommitNow());
+        Engine oneSaysSo = pairedEngine(Map.of(ProjectionSettings.key(PROJECTION, ProjectionSettings.SYNCHRONOUS_COMMIT),
+                "off"));
+
+        oneSaysSo.drainers().committed(List.of(mark("1"), pairedMark("7")));
+
+        assertThat(seen.get()).as("one of the two set off: as the database says").isEqualTo("on");
+        assertThat(log()).containsExactlyInAnyOrder("1", "pair:7");
+        oneSaysSo.stop();
+
+        Engine bothSaySo = pairedEngine(Map.of(Settings.SYNCHRONOUS_COMMIT, "off"));
+
+        bothSaySo.drainers().committed(List.of(mark("2"), pairedMark("8")));
+
+        assertThat(seen.get()).as("both").isEqualTo("off");
+        assertThat(log()).containsExactlyInAnyOrder("1", "pair:7", "2", "pair:8");
+    }
+
+    /** {@code synchronous_commit} in the refresh's transaction, as its commit will read it. */
+    private static String synchronousCommitNow() throws SQLException {
+        try (Statement statement = JdbcTransactions.current().createStatement();
+             ResultSet rows = statement.executeQuery("SELECT current_setting('synchronous_commit')")) {
+            rows.next();
+            return rows.getString(1);
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.projections.refresh;
 
+import static dev.projections.refresh.NamedProjection.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.projections.MarkKey;
@@ -169,19 +170,6 @@ class HandoffLanesTest {
         dev.projections.config.Settings resolved = dev.projections.config.ProjectionSettings.resolve(global, source,
                 List.of(named("slow"), named("fast")));
         return Handoff.of(resolved);
-    }
-
-    private static dev.projections.Projection named(String name) {
-        return new dev.projections.Projection() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void refresh(String id) {
-            }
-        };
     }
 
     @Test

@@ -1,12 +1,13 @@
 package dev.projections.refresh;
 
+import static dev.projections.refresh.NamedProjection.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.projections.Projection;
 import dev.projections.config.ProjectionSettings;
 import dev.projections.config.SettingSource;
 import dev.projections.config.Settings;
 import dev.projections.spi.RefreshTracing;
+import dev.projections.store.Dialect;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -164,20 +165,7 @@ class OneTransactionRuleTest {
                 List.of(named("orders"), named("customers")));
         return new OneTransactionRefresh(null, null, Clock.systemUTC(), settings, null, null,
                 new LeasePolicy(settings.leaseTime()), tracing, databaseAllows, databaseDefault, null,
-                (mark, outcome, at, took) -> { }, times);
-    }
-
-    private static Projection named(String name) {
-        return new Projection() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void refresh(String id) {
-            }
-        };
+                (mark, outcome, at, took) -> { }, times, new RefreshCommits(settings, Dialect.POSTGRESQL));
     }
 
     private static RefreshTracing tracing() {

@@ -92,6 +92,38 @@ public class PostgresPendingQueueTest extends PendingQueueContract {
         }
     }
 
+    /*
+     * A lone key's take tells its transaction how to commit in its own one-time filter (docs/design.md D63), one key or
+     * several, also when it took nothing: no statement more; untold, the transaction commits as the database says.
+     */
+    @org.junit.jupiter.api.Test
+    void aTakeToldHowToCommitTellsItsTransactionItselfAndAnUntoldOneLeavesItAsTheDatabaseSays() throws Exception {
+        mark(at(0), ORDER_1, ORDER_2);
+        try (Connection connection = connectTo()) {
+            connection.setAutoCommit(false);
+            org.assertj.core.api.Assertions.assertThat(new ClaimsInRefresh(store().queue()).claim(connection,
+                    java.util.List.of(ORDER_1), at(1), LEASE, "t").taken()).isTrue();
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("untold").isEqualTo("on");
+            org.assertj.core.api.Assertions.assertThat(setting(connection, "lock_timeout"))
+                    .isEqualTo(PostgresClaimStatements.LOCK_WAIT_BOUND);
+            connection.rollback();
+            org.assertj.core.api.Assertions.assertThat(told("off").claim(connection, java.util.List.of(ORDER_1), at(1),
+                    LEASE, "t").marks()).hasSize(1);
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("one key, told off").isEqualTo("off");
+            connection.rollback();
+            org.assertj.core.api.Assertions.assertThat(told("local").claim(connection, java.util.List.of(ORDER_1, ORDER_2),
+                    at(1), LEASE, "t").marks()).hasSize(2);
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("two keys, told local").isEqualTo("local");
+            connection.rollback();
+            org.assertj.core.api.Assertions.assertThat(told("off").claim(connection, java.util.List.of(ORDER_3), at(1),
+                    LEASE, "t").marks()).as("nothing to take").isEmpty();
+            org.assertj.core.api.Assertions.assertThat(setting(connection)).as("told all the same").isEqualTo("off");
+            connection.rollback();
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PostgresClaimStatements.take(1, "off'; DROP TABLE x; --"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     /** What lets a lone ack be one statement: the claim returns the address of the row as it claimed it. */
     @org.junit.jupiter.api.Test
     void aClaimReturnsTheAddressOfTheRowItClaimed() throws Exception {
@@ -126,6 +158,11 @@ public class PostgresPendingQueueTest extends PendingQueueContract {
         org.assertj.core.api.Assertions.assertThat(ack(elsewhere, at(2))).isEqualTo(AckOutcome.SUCCESS);
         org.assertj.core.api.Assertions.assertThat(row(ORDER_1)).as("deleted by address").isNull();
         org.assertj.core.api.Assertions.assertThat(row(ORDER_2)).as("never looked up by key").isNull();
+    }
+
+    /** Claims in a refresh's transaction whose transactions are told to commit with {@code synchronousCommit}. */
+    private ClaimsInRefresh told(String synchronousCommit) {
+        return new ClaimsInRefresh(store().queue(), projections -> synchronousCommit);
     }
 
     private static String setting(Connection connection) throws SQLException {

@@ -2,6 +2,7 @@ package dev.projections.ee;
 
 import dev.projections.engine.Foundation;
 import dev.projections.config.Settings;
+import dev.projections.refresh.RefreshCommits;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -49,7 +50,8 @@ public class SchemaMigration {
         Settings settings = foundation.settings();
         // each projection's settings, checked even when disabled as the global ones are: a key naming no projection,
         // or a bad value, fails the deployment here (the projection beans are created for it, at start-up)
-        registry.settings();
+        // and synchronous-commit where the database has none for one transaction (the engine is built lazily)
+        RefreshCommits.requireSupported(registry.settings(), foundation.store().dialect());
         if (!settings.enabled()) {
             return;
         }

@@ -5,7 +5,6 @@ import dev.projections.ProjectionStatus;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.console.CursorToken;
-import dev.projections.ee.admin.ActionRefused;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.Instances;
@@ -22,7 +21,6 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.TreeSet;
 
 /**
@@ -86,18 +84,14 @@ final class ApiResources {
     }
 
     Reply pause(String name) {
-        act(() -> { // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
-            admin.pause(name);
-            return null;
-        });
+        // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
+        admin.pause(name);
         return projections(name);
     }
 
     Reply resume(String name) {
-        act(() -> { // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
-            admin.resume(name);
-            return null;
-        });
+        // an unknown name is the engine's refusal (UnknownProjection): 404, as a read's known() says
+        admin.resume(name);
         return projections(name);
     }
 
@@ -148,8 +142,8 @@ final class ApiResources {
         }
         String forTenant = tenant;
         int parts = partitions == null ? 1 : partitions.intValue();
-        List<String> started = act(() -> verify ? admin.verify(name, forTenant, scope, parts)
-                : admin.rebuild(name, forTenant, scope, parts));
+        List<String> started = verify ? admin.verify(name, forTenant, scope, parts)
+                : admin.rebuild(name, forTenant, scope, parts);
         JsonArrayBuilder runs = Json.createArrayBuilder();
         started.forEach(id -> runs.add(verify ? ApiJson.verification(reads.rebuildProgress(id), links)
                 : ApiJson.rebuild(reads.rebuildProgress(id), links)));
@@ -189,10 +183,7 @@ final class ApiResources {
 
     Reply cancelVerification(String runId) {
         verificationRun(runId);
-        act(() -> {
-            admin.cancelRebuild(runId);
-            return null;
-        });
+        admin.cancelRebuild(runId);
         return Reply.ok(ApiJson.verification(verificationRun(runId), links));
     }
 
@@ -203,10 +194,7 @@ final class ApiResources {
 
     Reply cancel(String runId) {
         run(runId);
-        act(() -> {
-            admin.cancelRebuild(runId);
-            return null;
-        });
+        admin.cancelRebuild(runId);
         return Reply.ok(ApiJson.rebuild(run(runId), links));
     }
 
@@ -291,29 +279,26 @@ final class ApiResources {
         String tenant = body.string("tenant");
         String id = body.string("id");
         if (id != null) {
-            act(() -> {
-                admin.retry(name, tenant == null ? "" : tenant, id);
-                return null;
-            });
+            admin.retry(name, tenant == null ? "" : tenant, id);
             return Reply.ok(Json.createObjectBuilder().add("retried", 1));
         }
         String error = errorPrefix(body);
         expect(body, filter(name, "failing", tenant, error));
-        int retried = act(() -> admin.retryFailed(name, tenant, error));
+        int retried = admin.retryFailed(name, tenant, error);
         return Reply.ok(Json.createObjectBuilder().add("retried", retried));
     }
 
     /** Resumes parked marks (due now, attempts kept): one by {@code id}, or by {@code tenant} and {@code error}. */
     Reply resumeParked(String name, JsonBody body) {
         ParkedSelection selection = parked(name, body);
-        int resumed = act(() -> admin.resumeParked(selection));
+        int resumed = admin.resumeParked(selection);
         return Reply.ok(Json.createObjectBuilder().add("resumed", resumed));
     }
 
     /** Skips (deletes) parked marks, each audited with its last error: one by {@code id}, or by the same filters. */
     Reply skipParked(String name, JsonBody body) {
         ParkedSelection selection = parked(name, body);
-        int skipped = act(() -> admin.skipParked(selection));
+        int skipped = admin.skipParked(selection);
         return Reply.ok(Json.createObjectBuilder().add("skipped", skipped));
     }
 
@@ -369,14 +354,6 @@ final class ApiResources {
         if (!reads.projectionNames().contains(name)) {
             throw ApiProblem.notFound("unknown projection \"" + name + "\"; known projections: "
                     + new TreeSet<>(reads.projectionNames()));
-        }
-    }
-
-    private static <T> T act(Supplier<T> action) {
-        try {
-            return action.get();
-        } catch (ActionRefused refused) {
-            throw ApiProblem.refused(refused);
         }
     }
 }

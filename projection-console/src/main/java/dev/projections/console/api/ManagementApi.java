@@ -1,6 +1,7 @@
 package dev.projections.console.api;
 
 import dev.projections.console.LoginThrottle;
+import dev.projections.ee.admin.ActionRefused;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.ee.admin.ConsoleRoles;
@@ -244,9 +245,17 @@ public class ManagementApi extends HttpServlet {
             return values;
         }
 
+        /**
+         * The endpoint's answer; what the engine refused ({@link ActionRefused}) is answered here, once for every
+         * endpoint, as the problem its cause's type says ({@link ApiProblem#refused}).
+         */
         ApiResources.Reply run(ApiResources api, HttpServletRequest request, Map<String, String> query)
                 throws IOException {
-            return handler.run(api, values, request, query);
+            try {
+                return handler.run(api, values, request, query);
+            } catch (ActionRefused refused) {
+                throw ApiProblem.refused(refused);
+            }
         }
     }
 }

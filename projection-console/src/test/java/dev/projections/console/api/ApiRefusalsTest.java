@@ -10,16 +10,21 @@ import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.ops.DatabaseFailure;
 import dev.projections.ops.NoSuchMark;
 import dev.projections.ops.UnknownProjection;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayInputStream;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * What the engine refuses reaches an API caller as a problem chosen by the refusal's type, never by its message
  * (docs/contract.md §12): not found, a bad value, a conflict, or the server's trouble with the database's text kept
- * out of the answer.
+ * out of the answer; chosen in one place, as an endpoint's answer is run ({@code ManagementApi.Route#run}).
  */
 class ApiRefusalsTest {
 
@@ -73,7 +78,8 @@ class ApiRefusalsTest {
         };
         ApiResources api = new ApiResources(reads, admin, new ApiLinks("/projections/api/v1"));
 
-        assertThatThrownBy(() -> api.retry("orders", body("{\"id\": \"7\"}")))
+        assertThatThrownBy(() -> ManagementApi.Route.of("POST", "/projections/orders/marks/retry")
+                .run(api, jsonRequest("{\"id\": \"7\"}"), Map.of()))
                 .isInstanceOfSatisfying(ApiProblem.class, problem -> assertThat(problem.status()).isEqualTo(404))
                 .hasMessage("no failing mark " + new MarkKey("orders", "", "7") + " to retry");
     }
@@ -94,13 +100,41 @@ class ApiRefusalsTest {
         };
         ApiResources api = new ApiResources(reads, admin, new ApiLinks("/projections/api/v1"));
 
-        assertThatThrownBy(() -> api.pause("ordrs"))
+        assertThatThrownBy(() -> ManagementApi.Route.of("POST", "/projections/ordrs/pause").run(api, null, Map.of()))
                 .isInstanceOfSatisfying(ApiProblem.class, problem -> assertThat(problem.status()).isEqualTo(404))
                 .hasMessage("unknown projection \"ordrs\"; known projections: [orders]");
     }
 
-    private static JsonBody body(String json) throws Exception {
-        return JsonBody.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), "application/json",
-                ApiResources.MARK_ACTION_FIELDS);
+    /** A request of an action whose body is {@code json}: all an endpoint asks of it. */
+    private static HttpServletRequest jsonRequest(String json) {
+        ServletInputStream body = new ServletInputStream() {
+            private final ByteArrayInputStream bytes = new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8));
+
+            @Override
+            public int read() {
+                return bytes.read();
+            }
+
+            @Override
+            public boolean isFinished() {
+                return bytes.available() == 0;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        return (HttpServletRequest) Proxy.newProxyInstance(ApiRefusalsTest.class.getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (proxy, method, arguments) -> switch (method.getName()) {
+                    case "getInputStream" -> body;
+                    case "getContentType" -> "application/json";
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
     }
 }
