@@ -9,7 +9,8 @@
 #                                        business load with marking off/on/refreshing, latency, drain, rebuild, and a
 #                                        rebuild of 1,000,000 seeded orders beside live load (--quick: 50,000); its
 #                                        tables go to stdout and it-tests/target/server-bench.txt; -Dbench.parts=3,4 (6: from a cold start,
-#                                        7: a web node and one, then two processing nodes)
+#                                        7: a web node and one, then two processing nodes, 8: part 2 with
+#                                        projection.synchronous-commit=off; -Dbench.parts=2,8 sets the two side by side)
 #                                        -Dbench.rebuild-repetitions=6 runs the drain and six rebuilds only, and
 #                                        -Dbench.server-settings=k=v,k=v sets the engine's settings on the server
 # Builds first, offline (MVN_OFFLINE= benchmarks/run.sh lets Maven download what is missing).

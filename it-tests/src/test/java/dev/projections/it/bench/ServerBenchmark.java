@@ -108,7 +108,7 @@ class ServerBenchmark {
     private final Duration liveRebuildLimit = Duration.ofSeconds(Integer.getInteger("bench.live-rebuild-seconds", 60));
     /** Which parts run ({@code bench.parts=3,4}: the drain, then the rebuild of the orders it made); default all. */
     private final java.util.Set<Integer> parts = java.util.Arrays.stream(
-                    System.getProperty("bench.parts", "1,2,3,4,5,6,7").split(","))
+                    System.getProperty("bench.parts", "1,2,3,4,5,6,7,8").split(","))
             .map(String::trim).map(Integer::valueOf).collect(java.util.stream.Collectors.toSet());
     /** How many times part 4 rebuilds every order, one after the other on the same server. */
     private final int rebuildRepetitions = Integer.getInteger("bench.rebuild-repetitions", 1);
@@ -201,12 +201,34 @@ class ServerBenchmark {
                 }
                 webAndProcessingNodes(ear);
             }
+            if (parts.contains(8)) {
+                if (server != null) {
+                    server.close();
+                    server = null;
+                }
+                withoutWaitingForTheDisk(ear);
+            }
         } finally {
             if (server != null) {
                 server.close();
             }
             vacuum.interrupt();
             System.out.println(report);
+        }
+    }
+
+    /**
+     * Part 8: part 2 on a server of its own whose refreshes commit without waiting for the disk
+     * ({@code projection.synchronous-commit=off}, docs/design.md D63), warmed as part 2's is: {@code bench.parts=2,8}
+     * prints the two side by side.
+     */
+    private void withoutWaitingForTheDisk(Path ear) throws Exception {
+        try (ServerProcess server = startOnFreshDatabase(ear, Map.of("projection.synchronous-commit", "off"))) {
+            long start = System.nanoTime();
+            measureLoad(server, "warm-up", CLIENTS, elapsed(start, warmUp));
+            waitUntilDrained();
+            lightLoadLatency(server, "8. As 2, the refreshes committing without waiting for the disk "
+                    + "(projection.synchronous-commit=off)");
         }
     }
 
@@ -270,14 +292,18 @@ class ServerBenchmark {
     // ---- 2. light-load latency ----
 
     private void lightLoadLatency(ServerProcess server) throws Exception {
+        lightLoadLatency(server, "2. Commit → read model at light load");
+    }
+
+    /** Part 2's samples, under {@code title}. */
+    private void lightLoadLatency(ServerProcess server, String title) throws Exception {
         Latencies latencies = new Latencies();
         for (int i = 0; i < latencySamples; i++) {
             latencies.sample(server, "light-" + i % 20);
             Thread.sleep(10); // light load: each commit alone
         }
         line("");
-        line("2. Commit → read model at light load, %d orders one at a time (machine load %s)", latencySamples,
-                loadAverage());
+        line("%s, %d orders one at a time (machine load %s)", title, latencySamples, loadAverage());
         latencies.print("   ");
         samplesApart(server, sparseSamples, SPARSE_GAP_MILLIS, "sparse", "each handed to a drainer collecting");
         samplesApart(server, quietSamples, QUIET_GAP_MILLIS, "quiet", "each starting a drainer");
