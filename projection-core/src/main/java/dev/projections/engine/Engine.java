@@ -5,7 +5,7 @@ import dev.projections.RefreshOutcome;
 import dev.projections.config.Settings;
 import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.PendingCounts;
-import dev.projections.ops.AuditedActions;
+import dev.projections.ops.AuditedRebuilds;
 import dev.projections.ops.CatchUp;
 import dev.projections.ops.MarkOperations;
 import dev.projections.ops.Operations;
@@ -56,7 +56,7 @@ import javax.sql.DataSource;
  *         .container(PlainContainer.on(ds, executor)).build();
  * engine.drainers().committed(keys);     // after a commit
  * engine.sweep().run();                  // every projection.sweep-interval
- * engine.operations().audited().retry(by, projection, tenant, id);
+ * engine.operations().marks().retry(projection, tenant, id, by);
  * engine.stop();
  * }</pre>
  */
@@ -151,7 +151,7 @@ public final class Engine {
         MarkOperations marks = new MarkOperations(sql, store.actions(), counts, clock, catalog, () -> {
             signalMarks(sql);
             afterCommitDrain(() -> { });
-        });
+        }, settings.sweepInterval().multipliedBy(3));
         PauseOperations pauses = new PauseOperations(sql, store.control(), clock, catalog,
                 () -> container.afterCommit(pausesChanged), () -> {
                     signalMarks(sql);
@@ -166,8 +166,7 @@ public final class Engine {
                 () -> afterCommitDrain(rebuilds::runsMayExist), signals);
         Overview overview = new Overview(sql, dataSource, store, counts, clock, Clock.systemUTC(), catalog, stats,
                 settings);
-        AuditedActions audited = new AuditedActions(sql, marks, pauses, rebuildRuns, catalog, clock,
-                settings.sweepInterval().multipliedBy(3));
+        AuditedRebuilds audited = new AuditedRebuilds(sql, rebuildRuns, catalog, clock);
         CatchUp catchUp = new CatchUp(Foundation.idleWaits(settings, sql, store), marks, catalog, settings,
                 names -> container.afterCommit(() -> drainers.startIfSlotFree(DrainerOrigin.SWEEP, names)));
         return new Operations(marks, pauses, rebuildRuns, overview, audited, catchUp);

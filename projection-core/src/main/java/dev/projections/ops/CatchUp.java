@@ -76,16 +76,17 @@ public final class CatchUp {
     /**
      * Makes the failing marks of {@code projections} due now and, once the caller's transaction committed, starts a
      * drainer for them (none on a web node: the processing instances take them); returns how many marks it made due.
-     * Refused where the engine is off or driven by hand.
+     * Refused where the engine is off or driven by hand. Audited as a retry of each projection's failing marks under
+     * {@code by}.
      */
-    public int refreshNow(Set<String> projections) {
+    public int refreshNow(Set<String> projections, String by) {
         if (!settings.enabled() || !settings.autoRefresh()) {
             throw new IllegalStateException("refreshNow needs projection.enabled and projection.auto-refresh (true by "
                     + "default): with either false nothing refreshes on this instance; drive the engine with EngineSteps");
         }
         int madeDue = 0;
         for (String name : projections) {
-            madeDue += marks.retryFailed(name);
+            madeDue += marks.retryFailed(name, by);
         }
         drainAfterCommit.accept(projections);
         return madeDue;

@@ -3,17 +3,24 @@ package dev.projections.ops;
 import dev.projections.FailedRefresh;
 import dev.projections.MarkKey;
 import dev.projections.ParkedSelection;
+import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.MarkActions;
 import java.time.Clock;
 import java.time.Duration;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
  * Counting failing and parked marks, and the actions on them (docs/contract.md §2, §6): a retry makes failing marks
  * due now keeping their attempts, a resume does so for parked ones, a skip deletes parked ones. What an action made
  * due is announced to {@code madeDue} (the EE layer starts a drainer once the caller's transaction commits).
+ * Each action writes its {@code projection_audit} row on the action's own connection, after the action's statements,
+ * under the caller's name {@code by}: the two commit together in the caller's transaction, and a refused action
+ * leaves neither (docs/contract.md §12). A row the database refuses fails the action as a {@link DatabaseFailure}.
  */
 public final class MarkOperations {
 
@@ -23,15 +30,19 @@ public final class MarkOperations {
     private final Clock clock;
     private final ProjectionCatalog catalog;
     private final Runnable madeDue;
+    private final Duration orphanedAfter;
+    private final AuditLog audit = new AuditLog();
 
+    /** @param orphanedAfter how long no instance deployed a projection before its marks may be purged */
     public MarkOperations(Sql sql, MarkActions actions, PendingCounts counts, Clock clock, ProjectionCatalog catalog,
-                          Runnable madeDue) {
+                          Runnable madeDue, Duration orphanedAfter) {
         this.sql = sql;
         this.actions = actions;
         this.counts = counts;
         this.clock = clock;
         this.catalog = catalog;
         this.madeDue = madeDue;
+        this.orphanedAfter = orphanedAfter;
     }
 
     public long pending(String projection) {
@@ -58,23 +69,26 @@ public final class MarkOperations {
     }
 
     /** Makes every failing, unparked mark of {@code projection} due now; returns how many. */
-    public int retryFailed(String projection) {
-        return retryFailed(projection, null, null);
+    public int retryFailed(String projection, String by) {
+        return retryFailed(projection, null, null, by);
     }
 
     /**
      * Makes the failing, unparked marks of {@code projection} due now: of one tenant ({@code ""} for none,
      * {@code null} for every tenant) and with a last error starting with {@code errorPrefix} ({@code null}: any).
      */
-    public int retryFailed(String projection, String tenant, String errorPrefix) {
+    public int retryFailed(String projection, String tenant, String errorPrefix, String by) {
         UnknownProjection.requireKnown(projection, catalog);
         String checkedTenant = tenant == null ? null : MarkKey.checkedTenant(tenant);
         if (errorPrefix != null && (errorPrefix.isEmpty() || errorPrefix.length() > 500)) {
             throw new IllegalArgumentException("an error prefix must be 1..500 characters (null for any error), was "
                     + errorPrefix.length());
         }
-        int retried = sql.call("retry failing marks of " + projection,
-                c -> actions.retryFailed(c, projection, checkedTenant, errorPrefix, clock.instant()));
+        int retried = sql.call("retry failing marks of " + projection, c -> {
+            int made = actions.retryFailed(c, projection, checkedTenant, errorPrefix, clock.instant());
+            record(c, by, "retry-failed", projection, checkedTenant, null, describe(made, errorPrefix));
+            return made;
+        });
         if (retried > 0) {
             madeDue.run();
         }
@@ -82,33 +96,51 @@ public final class MarkOperations {
     }
 
     /** Makes one failing mark due now; a key with no failing mark is refused, naming it. */
-    public void retry(String projection, String tenant, String id) {
+    public void retry(String projection, String tenant, String id, String by) {
         UnknownProjection.requireKnown(projection, catalog);
         if (tenant == null) {
             throw new IllegalArgumentException("tenant must not be null (use \"\" for none), projection " + projection);
         }
         MarkKey key = new MarkKey(projection, MarkKey.checkedTenant(tenant), MarkKey.checkedId(id, projection));
-        if (!sql.call("retry " + key, c -> actions.retry(c, key, clock.instant()))) {
+        boolean retried = sql.call("retry " + key, c -> {
+            boolean made = actions.retry(c, key, clock.instant());
+            if (made) {
+                record(c, by, "retry", projection, tenant, id, null);
+            }
+            return made;
+        });
+        if (!retried) {
             throw new NoSuchMark(key, "failing", "retry");
         }
         madeDue.run();
     }
 
     /** Makes the selected parked marks due now, attempts kept; returns how many. */
-    public int resumeParked(ParkedSelection selection) {
+    public int resumeParked(ParkedSelection selection, String by) {
         check(selection);
-        int resumed = sql.call("resume parked marks of " + selection.projection(),
-                c -> actions.resumeParked(c, selection, clock.instant()));
+        int resumed = sql.call("resume parked marks of " + selection.projection(), c -> {
+            int made = actions.resumeParked(c, selection, clock.instant());
+            record(c, by, "resume-parked", selection.projection(), selection.tenant(), selection.entityId(),
+                    describe(made, selection.errorPrefix()));
+            return made;
+        });
         if (resumed > 0) {
             madeDue.run();
         }
         return resumed;
     }
 
-    /** Deletes the selected parked marks; returns them as they were, key and error, for whoever audits the action. */
-    public List<FailedRefresh> skipParked(ParkedSelection selection) {
+    /** Deletes the selected parked marks, one audit row per key with its attempts and last error; returns how many. */
+    public int skipParked(ParkedSelection selection, String by) {
         check(selection);
-        return sql.call("skip parked marks of " + selection.projection(), c -> actions.skipParked(c, selection));
+        return sql.call("skip parked marks of " + selection.projection(), c -> {
+            List<FailedRefresh> skipped = actions.skipParked(c, selection);
+            for (FailedRefresh mark : skipped) {
+                record(c, by, "skip-parked", selection.projection(), mark.tenant(), mark.id(),
+                        "after " + mark.attempts() + " attempts: " + mark.lastError());
+            }
+            return skipped.size();
+        });
     }
 
     private void check(ParkedSelection selection) {
@@ -136,11 +168,25 @@ public final class MarkOperations {
 
     /**
      * Deletes the marks of {@code projection}, which this instance does not deploy, when no instance has deployed it
-     * for {@code window} (no {@code projection_instance} row newer, checked in the delete itself); returns how many.
+     * for {@code orphanedAfter} (no {@code projection_instance} row newer, checked in the delete itself); returns how
+     * many.
      */
-    public int purgeOrphaned(String projection, Duration window) {
+    public int purge(String projection, String by) {
         checkPurgeable(projection);
-        return sql.call("purge the marks of " + projection,
-                c -> actions.purgeOrphaned(c, projection, clock.instant(), window));
+        return sql.call("purge the marks of " + projection, c -> {
+            int purged = actions.purgeOrphaned(c, projection, clock.instant(), orphanedAfter);
+            record(c, by, "purge", projection, null, null, purged + " marks");
+            return purged;
+        });
+    }
+
+    private static String describe(int count, String errorPrefix) {
+        return count + " marks" + (errorPrefix == null ? "" : " with error \"" + errorPrefix + "…\"");
+    }
+
+    /** Writes the action's audit row on the action's connection. */
+    private void record(Connection connection, String by, String action, String projection, String tenant,
+                           String id, String detail) throws SQLException {
+        audit.record(connection, AuditEntry.of(clock.instant(), by, action, projection, tenant, id, detail));
     }
 }

@@ -1,10 +1,14 @@
 package dev.projections.ops;
 
+import dev.projections.inspect.AuditEntry;
+import dev.projections.inspect.AuditLog;
 import dev.projections.lifecycle.LifecycleListener;
 import dev.projections.lifecycle.ProjectionResumed;
 import dev.projections.lifecycle.ProjectionSuspended;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.ControlTable;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 
 /**
@@ -12,7 +16,9 @@ import java.time.Clock;
  * (docs/contract.md §2), each recorded with the caller's name. {@code pausesChanged} is told after each change (the
  * EE layer forgets its cached copy of the pauses), {@code madeDue} after a resume, and {@code events} of a suspension
  * and of a resume that ended a pause or suspension — the EE layer tells the application once the caller's
- * transaction committed.
+ * transaction committed. Each change writes its {@code projection_audit} row on the change's own connection, after
+ * it, so the two commit together in the caller's transaction (docs/contract.md §12); a row the database refuses fails
+ * the change as a {@link DatabaseFailure}.
  */
 public final class PauseOperations {
 
@@ -23,6 +29,7 @@ public final class PauseOperations {
     private final Runnable pausesChanged;
     private final Runnable madeDue;
     private final LifecycleListener events;
+    private final AuditLog audit = new AuditLog();
 
     public PauseOperations(Sql sql, ControlTable control, Clock clock, ProjectionCatalog catalog, Runnable pausesChanged,
                            Runnable madeDue) {
@@ -44,6 +51,7 @@ public final class PauseOperations {
         UnknownProjection.requireKnown(projection, catalog);
         sql.call("pause " + projection, c -> {
             control.setPaused(c, projection, true, by, clock.instant());
+            record(c, by, "pause", projection, null);
             return null;
         });
         pausesChanged.run();
@@ -51,8 +59,11 @@ public final class PauseOperations {
 
     public void resume(String projection, String by) {
         UnknownProjection.requireKnown(projection, catalog);
-        boolean wasPaused = sql.call("resume " + projection,
-                c -> control.resumeIfPaused(c, projection, by, clock.instant()));
+        boolean wasPaused = sql.call("resume " + projection, c -> {
+            boolean was = control.resumeIfPaused(c, projection, by, clock.instant());
+            record(c, by, "resume", projection, null);
+            return was;
+        });
         pausesChanged.run();
         madeDue.run();
         if (wasPaused) {
@@ -69,6 +80,7 @@ public final class PauseOperations {
         }
         sql.call("suspend " + projection, c -> {
             control.suspend(c, projection, reason, by, clock.instant());
+            record(c, by, "suspend", projection, reason);
             return null;
         });
         pausesChanged.run();
@@ -78,5 +90,10 @@ public final class PauseOperations {
     public boolean isPaused(String projection) {
         UnknownProjection.requireKnown(projection, catalog);
         return sql.call("read the pause of " + projection, c -> control.paused(c).contains(projection));
+    }
+
+    private void record(Connection connection, String by, String action, String projection, String detail)
+            throws SQLException {
+        audit.record(connection, AuditEntry.of(clock.instant(), by, action, projection, null, null, detail));
     }
 }

@@ -184,12 +184,15 @@ final class PostgresClaimStatements {
         if (synchronousCommit == null) {
             return take(count);
         }
-        if (!synchronousCommit.matches("[a-z_]{1,20}")) {
-            throw new IllegalArgumentException("synchronous_commit must be one of PostgreSQL's values, was \""
-                    + synchronousCommit + "\"");
-        }
-        return TAKES_TOLD.computeIfAbsent((count == 1 ? "1 " : "n ") + synchronousCommit, told -> TAKE.formatted(
-                count == 1 ? CLAIM_ONE_KEY : CLAIM_KEYS, BOUNDED_LOCK_WAITS + "\n               AND (SELECT set_config("
-                        + "'synchronous_commit', '" + synchronousCommit + "', true)) IS NOT NULL"));
+        // the value is checked once, when its text is made: a told take is on every lone commit's path
+        return TAKES_TOLD.computeIfAbsent((count == 1 ? "1 " : "n ") + synchronousCommit, told -> {
+            if (!synchronousCommit.matches("[a-z_]{1,20}")) {
+                throw new IllegalArgumentException("synchronous_commit must be one of PostgreSQL's values, was \""
+                        + synchronousCommit + "\"");
+            }
+            return TAKE.formatted(count == 1 ? CLAIM_ONE_KEY : CLAIM_KEYS, BOUNDED_LOCK_WAITS
+                    + "\n               AND (SELECT set_config('synchronous_commit', '" + synchronousCommit
+                    + "', true)) IS NOT NULL");
+        });
     }
 }

@@ -99,13 +99,14 @@ public final class Tables {
     }
 
     /**
-     * Runs {@code work} on a connection whose transaction the caller owns (an application's, a console action's in
-     * its container transaction), so at the datasource's isolation: on MariaDB every statement of it goes without the
-     * snapshot check, which would otherwise fail a REPEATABLE READ transaction that read before the product's
-     * statements wrote a row the engine changed meanwhile ({@link SnapshotChecks}); elsewhere as it is.
+     * What to make of a connection whose transaction the caller owns (an application's, a console action's in its
+     * container transaction), so at the datasource's isolation: on MariaDB a view of it whose every statement goes
+     * without the snapshot check, which would otherwise fail a REPEATABLE READ transaction that read before the
+     * product's statements wrote a row the engine changed meanwhile ({@link SnapshotChecks}); elsewhere the connection
+     * as it is. Asked once, by whoever hands such connections out, rather than on each.
      */
-    public <T> T outsideSnapshotChecks(Connection connection, SqlWork<T> work) throws SQLException {
-        return work.run(dialect.outsideSnapshotChecks(connection));
+    public SqlWork<Connection> outsideSnapshotChecks() {
+        return dialect::outsideSnapshotChecks;
     }
 
     /** {@code projection_pending} as the engine uses it: mark, claim, ack, fail, park, release. */

@@ -202,8 +202,8 @@ class EngineOperationsTest {
             engine.store().queue().upsert(connection, List.of(new dev.projections.MarkKey("orders", "", "1"),
                     new dev.projections.MarkKey("orders", "", "2")), 0, engine.clock().instant());
         }
-        engine.operations().audited().pause("alice", "orders");
-        String runId = engine.operations().audited().rebuild("carol", "orders", "");
+        engine.operations().pauses().pause("orders", "alice");
+        String runId = engine.operations().audited().rebuild("carol", "orders", "", dev.projections.RebuildScope.everything(), 1);
         transaction.commit();
 
         assertThat(engine.reads().count(dev.projections.inspect.MarkFilter.pending("orders")).value()).isEqualTo(2);

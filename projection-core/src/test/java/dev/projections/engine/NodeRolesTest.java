@@ -197,7 +197,7 @@ class NodeRolesTest {
     void anOperatorsActionOnAWebNodeMakesMarksDueAndLeavesTheDrainToTheProcessingNodes() throws Exception {
         Marks.mark(web, "orders", "1");
 
-        web.operations().catchUp().refreshNow(Set.of("orders"));
+        web.operations().catchUp().refreshNow(Set.of("orders"), "tests");
 
         assertThat(webThreads).as("the after-commit drainer of refreshNow does not start here").isEmpty();
         processing.sweep().run();

@@ -65,7 +65,7 @@ class CatchUpTest {
         db.fail(failing, 2, "boom", false);
         CatchUp catchUp = db.catchUp(Settings.defaults(), drainsAsked);
 
-        assertThat(catchUp.refreshNow(catchUp.namedOrAll("orders"))).isEqualTo(1);
+        assertThat(catchUp.refreshNow(catchUp.namedOrAll("orders"), "tests")).isEqualTo(1);
 
         assertThat(db.row(failing)[1]).isEqualTo(db.clock.instant());
         assertThat(drainsAsked).containsExactly(Set.of("orders"));
@@ -76,7 +76,7 @@ class CatchUpTest {
         OperationsDatabase db = new OperationsDatabase("catch-up-refused");
         CatchUp off = db.catchUp(Settings.load(SettingSource.of(Map.of(Settings.AUTO_REFRESH, "false"))), drainsAsked);
 
-        assertThatThrownBy(() -> off.refreshNow(Set.of("orders"))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> off.refreshNow(Set.of("orders"), "tests")).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("projection.auto-refresh");
         assertThatThrownBy(() -> off.namedOrAll("orders", "invoices")).isInstanceOf(UnknownProjection.class)
                 .hasMessageContaining("invoices");

@@ -103,7 +103,7 @@ final class OperationsDatabase {
 
     MarkOperations marks() {
         return new MarkOperations(sql, store.actions(), new PendingCounts(store.dialect()), clock, catalog(),
-                madeDue::incrementAndGet);
+                madeDue::incrementAndGet, java.time.Duration.ofMinutes(3));
     }
 
     /** Waits that check this database every few ms; a refreshNow's drainer start counted in {@code drainsAsked}. */
@@ -137,11 +137,11 @@ final class OperationsDatabase {
     private dev.projections.engine.Engine engine;
 
     /**
-     * The operator's actions with their audit rows, as an engine on this database builds them for every face; the
+     * The operations with their audit rows, as an engine on this database builds them for every face; the
      * drainers they start are counted in {@link #madeDue} and never run (the tests look at the tables the actions
      * leave), and marks of a projection gone 3 min (three sweep intervals of one minute) are orphaned.
      */
-    AuditedActions audited() {
+    Operations operations() {
         if (engine == null) {
             engine = dev.projections.engine.Engine.builder()
                     .dataSource(dataSource)
@@ -153,7 +153,7 @@ final class OperationsDatabase {
                     .instanceId("operations-test")
                     .build();
         }
-        return engine.operations().audited();
+        return engine.operations();
     }
 
     /** The audit rows, oldest first: user, action, projection, tenant, entity id, detail. */

@@ -114,7 +114,7 @@ class MariaDbSnapshotIsolationTest {
                 other.commit();
             }
 
-            int retried = store.outsideSnapshotChecks(caller, c -> store.actions().retryFailed(c, ORDERS, T0.plusSeconds(2)));
+            int retried = store.actions().retryFailed(store.outsideSnapshotChecks().run(caller), ORDERS, T0.plusSeconds(2));
             caller.commit();
 
             assertThat(retried).isEqualTo(1);

@@ -1511,8 +1511,8 @@ abstract class PendingQueueContract {
 
             Future<List<dev.projections.FailedRefresh>> skip = threads.submit(() -> {
                 // as the console runs it: in the caller's transaction, at the datasource's level (ops.Sql)
-                List<dev.projections.FailedRefresh> result = store.outsideSnapshotChecks(operator,
-                        c -> store.actions().skipParked(c, dev.projections.ParkedSelection.all(ORDERS)));
+                List<dev.projections.FailedRefresh> result = store.actions().skipParked(
+                        store.outsideSnapshotChecks().run(operator), dev.projections.ParkedSelection.all(ORDERS));
                 operator.commit();
                 return result;
             });
@@ -1542,7 +1542,7 @@ abstract class PendingQueueContract {
 
             Future<Integer> retry = threads.submit(() -> {
                 // as the console runs it: in the caller's transaction, at the datasource's level (ops.Sql)
-                int result = store.outsideSnapshotChecks(operator, c -> store.actions().retryFailed(c, ORDERS, at(12)));
+                int result = store.actions().retryFailed(store.outsideSnapshotChecks().run(operator), ORDERS, at(12));
                 operator.commit();
                 return result;
             });

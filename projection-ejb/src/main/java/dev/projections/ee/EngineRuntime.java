@@ -8,8 +8,10 @@ import dev.projections.engine.Engine;
 import dev.projections.engine.EveryListener;
 import dev.projections.engine.Observers;
 import dev.projections.engine.Once;
-import dev.projections.ops.AuditedActions;
+import dev.projections.ops.AuditedRebuilds;
+import dev.projections.ops.MarkOperations;
 import dev.projections.ops.Operations;
+import dev.projections.ops.PauseOperations;
 import dev.projections.metrics.LagTimer;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
@@ -155,10 +157,24 @@ public class EngineRuntime {
         return assembled().operations();
     }
 
-    /** The operator's actions with their audit rows, for the console's door: the engine is built at its first use. */
+    /* The operations the console's door calls, each injected as itself (no getter on the way): the engine is built
+       at the first use of any. */
+
     @Produces
     @Dependent
-    AuditedActions auditedActions() {
+    MarkOperations producedMarks() {
+        return operations().marks();
+    }
+
+    @Produces
+    @Dependent
+    PauseOperations producedPauses() {
+        return operations().pauses();
+    }
+
+    @Produces
+    @Dependent
+    AuditedRebuilds producedRebuilds() {
         return operations().audited();
     }
 }

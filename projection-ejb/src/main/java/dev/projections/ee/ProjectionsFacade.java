@@ -95,25 +95,25 @@ public class ProjectionsFacade implements Projections {
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int resumeParked(dev.projections.ParkedSelection selection) {
-        return operations().marks().resumeParked(selection);
+        return operations().marks().resumeParked(selection, caller());
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int skipParked(dev.projections.ParkedSelection selection) {
-        return operations().marks().skipParked(selection).size();
+        return operations().marks().skipParked(selection, caller());
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int retryFailed(String projection) {
-        return operations().marks().retryFailed(projection);
+        return operations().marks().retryFailed(projection, caller());
     }
 
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void retry(String projection, String tenant, String id) {
-        operations().marks().retry(projection, tenant, id);
+        operations().marks().retry(projection, tenant, id, caller());
     }
 
     @Override
@@ -144,17 +144,17 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public String rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        return operations().rebuilds().start(projection, tenant, scope, partitions, caller());
+        return operations().audited().rebuild(caller(), projection, tenant, scope, partitions);
     }
 
     @Override
     public String verify(String projection, String tenant, RebuildScope scope, int partitions) {
-        return operations().rebuilds().verify(projection, tenant, scope, partitions, caller());
+        return operations().audited().verify(caller(), projection, tenant, scope, partitions);
     }
 
     @Override
     public void cancelRebuild(String runId) {
-        operations().rebuilds().cancel(runId, caller());
+        operations().audited().cancelRebuild(caller(), runId);
     }
 
     @Override
@@ -164,7 +164,7 @@ public class ProjectionsFacade implements Projections {
 
     @Override
     public List<String> rebuildAllTenants(String projection) {
-        return operations().rebuilds().startForEveryTenant(projection, RebuildScope.everything(), 1, caller());
+        return operations().audited().rebuildEveryTenant(caller(), projection, RebuildScope.everything(), 1);
     }
 
     @Override
@@ -218,7 +218,7 @@ public class ProjectionsFacade implements Projections {
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public int refreshNow(String... projections) {
-        return operations().catchUp().refreshNow(operations().catchUp().namedOrAll(projections));
+        return operations().catchUp().refreshNow(operations().catchUp().namedOrAll(projections), caller());
     }
 
     private dev.projections.ops.Operations operations() {

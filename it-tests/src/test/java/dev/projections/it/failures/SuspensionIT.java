@@ -115,6 +115,22 @@ class SuspensionIT {
     }
 
     @Test
+    void theApplicationsOwnSuspensionAndResumeAreAuditedUnderItsCaller() throws Exception {
+        Rows rows = new Rows(dataSource);
+        long audited = rows.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");
+        request.login(ConsoleUsers.VIEWER, ConsoleUsers.VIEWER_PASSWORD);
+
+        projections.suspend(GATED, "nightly reindex");
+        projections.resume(GATED);
+
+        assertThat(rows.count("SELECT COUNT(*) FROM projection_audit WHERE id > ?", audited)).isEqualTo(2);
+        assertThat(rows.one("SELECT user_name, detail FROM projection_audit WHERE id > ? AND action = 'suspend'",
+                audited)).containsExactly(ConsoleUsers.VIEWER, "nightly reindex");
+        assertThat(rows.one("SELECT user_name, projection FROM projection_audit WHERE id > ? AND action = 'resume'",
+                audited)).containsExactly(ConsoleUsers.VIEWER, GATED);
+    }
+
+    @Test
     void anAdminSuspendsByHandWithAReasonAuditedAndAWorkingProbeLiftsIt() throws Exception {
         Rows rows = new Rows(dataSource);
         long audited = rows.count("SELECT COALESCE(MAX(id), 0) FROM projection_audit");

@@ -77,6 +77,9 @@ class ScopedRebuildIT {
                 "SELECT order_id FROM order_search WHERE tenant_id = 'scoped' ORDER BY order_id").stream()
                 .map(row -> ((Number) row.get(0)).longValue()).toList();
         assertThat(refreshed).hasSize(100).allMatch(id -> id >= first + 100 && id <= first + 299 && (id - first) % 2 == 0);
+        assertThat(new Rows(dataSource).one("SELECT action, tenant_id, detail FROM projection_audit WHERE detail LIKE ?",
+                "%run " + runId)).as("the application's start is audited as the console's is")
+                .containsExactly("rebuild", "scoped", scope + ", run " + runId);
     }
 
     @Test

@@ -5,7 +5,9 @@ import dev.projections.Projection;
 import dev.projections.RebuildScope;
 import dev.projections.TenantScope;
 import dev.projections.ee.ProjectionRegistry;
-import dev.projections.ops.AuditedActions;
+import dev.projections.ops.AuditedRebuilds;
+import dev.projections.ops.MarkOperations;
+import dev.projections.ops.PauseOperations;
 import dev.projections.ops.Rebuildable;
 import dev.projections.ops.UnknownProjection;
 import jakarta.annotation.Resource;
@@ -35,9 +37,16 @@ public class ConsoleAdmin {
     @Inject
     ProjectionRegistry registry;
 
-    /** The engine's, built at this bean's first call (the producer is {@code EngineRuntime}'s). */
+    /* The engine's, built at this bean's first call (the producers are EngineRuntime's). */
+
     @Inject
-    AuditedActions audited;
+    MarkOperations marks;
+
+    @Inject
+    PauseOperations pauses;
+
+    @Inject
+    AuditedRebuilds rebuilds;
 
     @Inject
     Instance<TenantScope> tenantScope;
@@ -48,14 +57,14 @@ public class ConsoleAdmin {
     /** Makes one failing mark due now, keeping its attempts. */
     public void retry(String projection, String tenant, String id) {
         act(() -> {
-            audited.retry(caller(), projection, tenant, id);
+            marks.retry(projection, tenant, id, caller());
             return null;
         });
     }
 
     /** Makes every failing mark of {@code projection} due now; returns how many. */
     public int retryFailed(String projection) {
-        return act(() -> audited.retryFailed(caller(), projection));
+        return act(() -> marks.retryFailed(projection, caller()));
     }
 
     /**
@@ -63,12 +72,12 @@ public class ConsoleAdmin {
      * error starting with {@code errorPrefix} ({@code null}: any); returns how many.
      */
     public int retryFailed(String projection, String tenant, String errorPrefix) {
-        return act(() -> audited.retryFailed(caller(), projection, tenant, errorPrefix));
+        return act(() -> marks.retryFailed(projection, tenant, errorPrefix, caller()));
     }
 
     /** Makes the selected parked marks due now, attempts kept; returns how many. */
     public int resumeParked(ParkedSelection selection) {
-        return act(() -> audited.resumeParked(caller(), selection));
+        return act(() -> marks.resumeParked(selection, caller()));
     }
 
     /**
@@ -76,12 +85,12 @@ public class ConsoleAdmin {
      * keeps each skipped key with its last error, in the action's transaction.
      */
     public int skipParked(ParkedSelection selection) {
-        return act(() -> audited.skipParked(caller(), selection));
+        return act(() -> marks.skipParked(selection, caller()));
     }
 
     /** Starts a rebuild of {@code projection} for one tenant ({@code ""} for none); returns its run id. */
     public String rebuild(String projection, String tenant) {
-        return act(() -> audited.rebuild(caller(), projection, tenant));
+        return act(() -> rebuilds.rebuild(caller(), projection, tenant, RebuildScope.everything(), 1));
     }
 
     /**
@@ -89,7 +98,8 @@ public class ConsoleAdmin {
      * {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> rebuild(String projection, String tenant, RebuildScope scope, int partitions) {
-        return act(() -> audited.rebuild(caller(), projection, tenant, scope, partitions));
+        return act(() -> tenant == null ? rebuilds.rebuildEveryTenant(caller(), projection, scope, partitions)
+                : List.of(rebuilds.rebuild(caller(), projection, tenant, scope, partitions)));
     }
 
     /**
@@ -97,20 +107,21 @@ public class ConsoleAdmin {
      * none) or, with {@code null}, for every tenant of the application's {@code TenantDirectory}; returns the run ids.
      */
     public List<String> verify(String projection, String tenant, RebuildScope scope, int partitions) {
-        return act(() -> audited.verify(caller(), projection, tenant, scope, partitions));
+        return act(() -> tenant == null ? rebuilds.verifyEveryTenant(caller(), projection, scope, partitions)
+                : List.of(rebuilds.verify(caller(), projection, tenant, scope, partitions)));
     }
 
     /** Cancels a running rebuild run, committed on its own before this returns (docs/contract.md §7); its rebuild marks are deleted afterwards, live ones stay. */
     public void cancelRebuild(String runId) {
         act(() -> {
-            audited.cancelRebuild(caller(), runId);
+            rebuilds.cancelRebuild(caller(), runId);
             return null;
         });
     }
 
     /** Starts a rebuild for every tenant of the application's {@code TenantDirectory}. */
     public List<String> rebuildAllTenants(String projection) {
-        return act(() -> audited.rebuildAllTenants(caller(), projection));
+        return act(() -> rebuilds.rebuildEveryTenant(caller(), projection, RebuildScope.everything(), 1));
     }
 
     /** Whether {@code projection} offers {@code clear()}, so the console shows "clear and rebuild". */
@@ -133,7 +144,7 @@ public class ConsoleAdmin {
             throw new ActionRefused("projection " + projection + " does not offer clear() and ids(): it cannot be "
                     + "cleared and rebuilt", null);
         }
-        List<String> tenants = tenant != null ? List.of(tenant) : act(audited::everyTenant);
+        List<String> tenants = tenant != null ? List.of(tenant) : act(() -> rebuilds.everyTenant());
         ConsoleAdmin self = context.getBusinessObject(ConsoleAdmin.class);
         TenantScope scope = tenantScope.isResolvable() ? tenantScope.get() : TenantScope.NONE;
         List<String> runs = new ArrayList<>();
@@ -148,27 +159,27 @@ public class ConsoleAdmin {
     /** One tenant's clear and rebuild, in a transaction of its own; called by {@link #clearAndRebuild}. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public String clearAndRebuildTenant(String projection, String tenant) {
-        return act(() -> audited.clearAndRebuild(caller(), projection, tenant));
+        return act(() -> rebuilds.clearAndRebuild(caller(), projection, tenant));
     }
 
     /** Suspends {@code projection} with a reason: probed, and lifted when a probe succeeds or on "Resume". */
     public void suspend(String projection, String reason) {
         act(() -> {
-            audited.suspend(caller(), projection, reason);
+            pauses.suspend(projection, reason, caller());
             return null;
         });
     }
 
     public void pause(String projection) {
         act(() -> {
-            audited.pause(caller(), projection);
+            pauses.pause(projection, caller());
             return null;
         });
     }
 
     public void resume(String projection) {
         act(() -> {
-            audited.resume(caller(), projection);
+            pauses.resume(projection, caller());
             return null;
         });
     }
@@ -179,11 +190,11 @@ public class ConsoleAdmin {
      */
     public int purge(String projection) {
         act(() -> {
-            audited.checkPurgeable(projection);
+            marks.checkPurgeable(projection);
             return null;
         });
         // what the database does to the delete is its failure, not a refusal: the container logs it
-        return audited.purge(caller(), projection);
+        return marks.purge(projection, caller());
     }
 
     /** What the engine refuses reaches the console with its message, and rolls the action and its audit back. */

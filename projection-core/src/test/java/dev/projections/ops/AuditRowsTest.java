@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** An operator's actions and the audit row each leaves (docs/contract.md §12), on H2 without a server. */
-class AuditedActionsTest {
+/** The actions and the audit row each leaves, under who acted (docs/contract.md §12), on H2 without a server. */
+class AuditRowsTest {
 
     @Test
     void aRetryIsRecordedWithWhoActedAndTheKey() throws Exception {
@@ -19,7 +19,7 @@ class AuditedActionsTest {
         MarkKey key = db.mark("orders", "7");
         db.fail(key, 2, "boom", false);
 
-        db.audited().retry("alice", "orders", "", "7");
+        db.operations().marks().retry("orders", "", "7", "alice");
 
         assertThat(db.audit()).containsExactly(Arrays.asList("alice", "retry", "orders", "", "7", null));
         assertThat(db.madeDue).hasValue(1);
@@ -30,15 +30,32 @@ class AuditedActionsTest {
         OperationsDatabase db = new OperationsDatabase("audit-refused");
         db.mark("orders", "8"); // pending, never failed
 
-        assertThatThrownBy(() -> db.audited().retry("alice", "orders", "", "8"))
+        assertThatThrownBy(() -> db.operations().marks().retry("orders", "", "8", "alice"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no failing mark");
-        assertThatThrownBy(() -> db.audited().purge("alice", "orders"))
+        assertThatThrownBy(() -> db.operations().marks().purge("orders", "alice"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("projection orders is deployed here: its marks are not purged");
-        assertThatThrownBy(() -> db.audited().purge("alice", " "))
+        assertThatThrownBy(() -> db.operations().marks().purge(" ", "alice"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("purge needs a projection name, was  ");
 
         assertThat(db.audit()).isEmpty();
+    }
+
+    @Test
+    void eachActionWritesItsRowOnItsOwnConnectionWithTheCountOrTheReason() throws Exception {
+        OperationsDatabase db = new OperationsDatabase("audit-one-connection");
+        db.fail(db.mark("orders", "1"), 2, "Timeout: search down", false);
+        db.fail(db.mark("orders", "2"), 5, "gave up", true);
+
+        assertThat(db.marks().retryFailed("orders", null, "Timeout", "dave")).isEqualTo(1);
+        assertThat(db.marks().resumeParked(ParkedSelection.all("orders"), "dave")).isEqualTo(1);
+        db.pauses().suspend("customers", "search cluster maintenance", "erin");
+
+        assertThat(db.sqlCalls).as("one connection per action, its row beside it").hasValue(3);
+        assertThat(db.audit()).containsExactly(
+                Arrays.asList("dave", "retry-failed", "orders", null, null, "1 marks with error \"Timeout…\""),
+                Arrays.asList("dave", "resume-parked", "orders", null, null, "1 marks"),
+                Arrays.asList("erin", "suspend", "customers", null, null, "search cluster maintenance"));
     }
 
     @Test
@@ -47,7 +64,7 @@ class AuditedActionsTest {
         db.fail(db.mark("orders", "1"), 5, "gave up", true);
         db.fail(db.mark("orders", "2"), 3, "no such order", true);
 
-        int skipped = db.audited().skipParked("bob", ParkedSelection.all("orders"));
+        int skipped = db.operations().marks().skipParked(ParkedSelection.all("orders"), "bob");
 
         assertThat(skipped).isEqualTo(2);
         assertThat(db.audit()).containsExactlyInAnyOrder(
@@ -59,28 +76,28 @@ class AuditedActionsTest {
     void pausesAndResumesAreRecordedAndTheRebuildNamesItsRun() throws Exception {
         OperationsDatabase db = new OperationsDatabase("audit-pause-rebuild");
 
-        db.audited().pause("carol", "orders");
-        db.audited().resume("carol", "orders");
-        String runId = db.audited().rebuild("carol", "orders", "");
+        db.operations().pauses().pause("orders", "carol");
+        db.operations().pauses().resume("orders", "carol");
+        String runId = db.operations().audited().rebuild("carol", "orders", "", dev.projections.RebuildScope.everything(), 1);
 
         List<List<String>> audit = db.audit();
         assertThat(audit).hasSize(3);
         assertThat(audit.get(0)).containsExactly("carol", "pause", "orders", null, null, null);
         assertThat(audit.get(1)).containsExactly("carol", "resume", "orders", null, null, null);
-        assertThat(audit.get(2)).containsExactly("carol", "rebuild", "orders", "", null, "run " + runId);
+        assertThat(audit.get(2)).containsExactly("carol", "rebuild", "orders", "", null, "everything, run " + runId);
     }
 
     /** The engine review's E9: a cancel commits on its own, so its audit row must commit with it, or neither. */
     @Test
     void aCancelWhoseAuditRowTheDatabaseRefusesLeavesTheRunRunning() throws Exception {
         OperationsDatabase db = new OperationsDatabase("audit-cancel-not-written");
-        String runId = db.audited().rebuild("carol", "orders", "");
+        String runId = db.operations().audited().rebuild("carol", "orders", "", dev.projections.RebuildScope.everything(), 1);
         try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
             statement.execute("ALTER TABLE projection_audit RENAME TO projection_audit_away");
         }
 
-        assertThatThrownBy(() -> db.audited().cancelRebuild("carol", runId))
-                .isInstanceOf(AuditedActions.AuditNotWritten.class)
+        assertThatThrownBy(() -> db.operations().audited().cancelRebuild("carol", runId))
+                .isInstanceOf(AuditedRebuilds.AuditNotWritten.class)
                 .hasMessageContaining("could not write the audit of cancel-rebuild");
 
         assertThat(db.rebuilds(null, Set.of()).progress(runId).state()).as("the cancel rolled back with its audit row")
@@ -88,22 +105,25 @@ class AuditedActionsTest {
         try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
             statement.execute("ALTER TABLE projection_audit_away RENAME TO projection_audit");
         }
-        db.audited().cancelRebuild("carol", runId);
+        db.operations().audited().cancelRebuild("carol", runId);
         assertThat(db.rebuilds(null, Set.of()).progress(runId).state())
                 .isEqualTo(dev.projections.RebuildProgress.CANCELLED);
         assertThat(db.audit().get(db.audit().size() - 1)).startsWith("carol", "cancel-rebuild", "orders", "");
     }
 
     @Test
-    void anAuditRowTheDatabaseRefusesIsTheDatabasesFailureNotARefusalOfTheAction() throws Exception {
+    void anAuditRowTheDatabaseRefusesFailsTheActionAsTheDatabasesFailureNamingIt() throws Exception {
         OperationsDatabase db = new OperationsDatabase("audit-not-written");
         try (java.sql.Connection connection = db.connect(); java.sql.Statement statement = connection.createStatement()) {
             statement.execute("ALTER TABLE projection_audit RENAME TO projection_audit_away");
         }
 
-        assertThatThrownBy(() -> db.audited().pause("carol", "orders"))
-                .isInstanceOf(AuditedActions.AuditNotWritten.class)
-                .isNotInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("could not write the audit of pause");
+        // the faces tell a refusal (a bad argument, a state that forbids the action) from the database's failure
+        assertThatThrownBy(() -> db.operations().pauses().pause("orders", "carol"))
+                .isInstanceOf(DatabaseFailure.class)
+                .hasMessageContaining("could not pause orders");
+        assertThatThrownBy(() -> db.operations().audited().rebuild("carol", "orders", "", dev.projections.RebuildScope.everything(), 1))
+                .isInstanceOf(AuditedRebuilds.AuditNotWritten.class)
+                .hasMessageContaining("could not write the audit of rebuild");
     }
 }
