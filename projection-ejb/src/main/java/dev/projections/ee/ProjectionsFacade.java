@@ -32,7 +32,9 @@ import java.util.Set;
  * The operations on marks (retry, resume, skip, {@code refreshNow}) run in a transaction of their own, committed
  * before they return, as a rebuild's cancel does: in the caller's transaction they would hold the marks' rows until
  * its commit, which upserts the transaction's own marks then, in key order — two key-ordered sequences in one
- * transaction, a deadlock with any commit or rebuild step that marks keys of both (engine review E2).
+ * transaction, a deadlock with any commit or rebuild step that marks keys of both (engine review E2). A pause, resume
+ * or suspension joins the caller's transaction, or runs in one of its own without one, so that the change and its
+ * audit row commit together; a bad argument, refused before any SQL, leaves the caller's transaction as it was.
  */
 @ApplicationScoped
 public class ProjectionsFacade implements Projections {
@@ -83,6 +85,7 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    @Transactional(value = Transactional.TxType.REQUIRED, dontRollbackOn = IllegalArgumentException.class)
     public void suspend(String projection, String reason) {
         operations().pauses().suspend(projection, reason, caller());
     }
@@ -117,11 +120,13 @@ public class ProjectionsFacade implements Projections {
     }
 
     @Override
+    @Transactional(value = Transactional.TxType.REQUIRED, dontRollbackOn = IllegalArgumentException.class)
     public void pause(String projection) {
         operations().pauses().pause(projection, caller());
     }
 
     @Override
+    @Transactional(value = Transactional.TxType.REQUIRED, dontRollbackOn = IllegalArgumentException.class)
     public void resume(String projection) {
         operations().pauses().resume(projection, caller());
     }

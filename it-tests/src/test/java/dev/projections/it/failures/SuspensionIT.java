@@ -1,6 +1,7 @@
 package dev.projections.it.failures;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.projections.Projections;
 import dev.projections.ee.admin.ConsoleAdmin;
@@ -128,6 +129,25 @@ class SuspensionIT {
                 audited)).containsExactly(ConsoleUsers.VIEWER, "nightly reindex");
         assertThat(rows.one("SELECT user_name, projection FROM projection_audit WHERE id > ? AND action = 'resume'",
                 audited)).containsExactly(ConsoleUsers.VIEWER, GATED);
+    }
+
+    @Test
+    void theApplicationsPauseOutsideATransactionCommitsWithItsAuditRowOrNotAtAll() throws Exception {
+        renameAuditTable("projection_audit", "projection_audit_away");
+        try {
+            assertThatThrownBy(() -> projections.pause(GATED)).as("no audit row, no pause")
+                    .isInstanceOf(dev.projections.ops.DatabaseFailure.class).hasMessageContaining("could not pause");
+        } finally {
+            renameAuditTable("projection_audit_away", "projection_audit");
+        }
+        assertThat(projections.isPaused(GATED)).as("the pause rolled back with its row").isFalse();
+    }
+
+    private void renameAuditTable(String from, String to) throws java.sql.SQLException {
+        try (java.sql.Connection connection = dataSource.getConnection();
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE " + from + " RENAME TO " + to);
+        }
     }
 
     @Test
