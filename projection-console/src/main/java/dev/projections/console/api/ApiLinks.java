@@ -1,8 +1,6 @@
 package dev.projections.console.api;
 
 import dev.projections.console.QueryString;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The API's paths as this request reaches it: {@code /projections/api/v1} in the console WAR (context root
@@ -25,9 +23,5 @@ record ApiLinks(String base) {
 
     static String segment(String value) {
         return QueryString.encode(value);
-    }
-
-    static String query(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

@@ -5,6 +5,7 @@ import dev.projections.ProjectionStatus;
 import dev.projections.RebuildProgress;
 import dev.projections.RebuildScope;
 import dev.projections.console.CursorToken;
+import dev.projections.console.QueryString;
 import dev.projections.ee.admin.ConsoleAdmin;
 import dev.projections.ee.admin.ConsoleReads;
 import dev.projections.inspect.Instances;
@@ -232,13 +233,11 @@ final class ApiResources {
     }
 
     private String nextPage(String name, Map<String, String> query, String after) {
-        StringBuilder next = new StringBuilder(links.projection(name)).append("/marks?");
+        QueryString next = new QueryString();
         for (String parameter : List.of("state", "tenant", "error", "limit")) {
-            if (query.containsKey(parameter)) {
-                next.append(parameter).append('=').append(ApiLinks.query(query.get(parameter))).append('&');
-            }
+            next.add(parameter, query.get(parameter));
         }
-        return next.append("after=").append(after).toString();
+        return links.projection(name) + "/marks?" + next.add("after", after);
     }
 
     private static int limit(String text) {
