@@ -6,9 +6,6 @@ import dev.projections.RefreshListener;
 import dev.projections.RefreshOutcome;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -23,21 +20,14 @@ final class ApplicationCallbacks {
 
     private static final Logger LOG = Logger.getLogger(ApplicationCallbacks.class.getName());
 
-    /**
-     * A listener that throws at every refresh would write a warning per refresh: per projection, one WARNING with
-     * its stack trace per interval, the rest at FINE. The counter counts each.
-     */
-    static final Duration WARN_EVERY = Duration.ofMinutes(1);
-
     private final RefreshListener listener;
     private final EngineStats stats;
-    private final Clock clock;
-    private final Map<String, Instant> warnedAt = new ConcurrentHashMap<>();
+    private final WarningThrottle warnings;
 
     ApplicationCallbacks(RefreshListener listener, EngineStats stats, Clock clock) {
         this.listener = listener;
         this.stats = stats;
-        this.clock = clock;
+        this.warnings = new WarningThrottle(clock);
     }
 
     /** Tells the listener of {@code key}'s refresh, acked as {@code ack}; never throws what the listener threw. */
@@ -67,7 +57,7 @@ final class ApplicationCallbacks {
 
     private void failed(String projection, String what, Throwable failure) {
         stats.listenerFailed(projection);
-        boolean warn = dueForWarning(projection, clock.instant());
+        boolean warn = warnings.dueForWarning(projection);
         if (!warn && !LOG.isLoggable(Level.FINE)) {
             return;
         }
@@ -76,19 +66,10 @@ final class ApplicationCallbacks {
                 + FailureText.of(failure);
         if (warn) {
             LOG.log(Level.WARNING, "PRJ122: " + message + " (the next ones of " + projection + " are logged at FINE for "
-                    + WARN_EVERY.toSeconds() + " s)", failure);
+                    + WarningThrottle.EVERY.toSeconds() + " s)", failure);
         } else {
             LOG.log(Level.FINE, "PRJ122: " + message);
         }
     }
 
-    /** True for the first failure of {@code projection} and for the first one {@link #WARN_EVERY} after a warning. */
-    private boolean dueForWarning(String projection, Instant now) {
-        Instant last = warnedAt.get(projection);
-        if (last == null) {
-            return warnedAt.putIfAbsent(projection, now) == null;
-        }
-        // one drainer wins the replace: two failing at once do not both warn
-        return !now.isBefore(last.plus(WARN_EVERY)) && warnedAt.replace(projection, last, now);
-    }
 }

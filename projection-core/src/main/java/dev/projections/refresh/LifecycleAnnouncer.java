@@ -4,11 +4,8 @@ import dev.projections.lifecycle.LifecycleEvent;
 import dev.projections.lifecycle.LifecycleListener;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -27,7 +24,6 @@ import java.util.logging.Logger;
 public final class LifecycleAnnouncer {
 
     private static final Logger LOG = Logger.getLogger(LifecycleAnnouncer.class.getName());
-    private static final Duration WARN_EVERY = Duration.ofMinutes(1);
     /** How long a stop waits for the events queued before it to be told. */
     static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
@@ -39,10 +35,9 @@ public final class LifecycleAnnouncer {
 
     private final LifecycleListener listener;
     private final EngineStats stats;
-    private final Clock clock;
     private final Executor delivery;
     private final BlockingQueue<LifecycleEvent> waiting = new ArrayBlockingQueue<>(QUEUE_BOUND);
-    private final Map<String, Instant> warned = new ConcurrentHashMap<>();
+    private final WarningThrottle warnings;
     private boolean delivering; // the loop runs or was handed to the executor; guarded by this
     private boolean stopping; // guarded by this
     private boolean stopped; // guarded by this
@@ -55,7 +50,7 @@ public final class LifecycleAnnouncer {
     public LifecycleAnnouncer(LifecycleListener listener, EngineStats stats, Clock clock, Executor delivery) {
         this.listener = listener;
         this.stats = stats;
-        this.clock = clock;
+        this.warnings = new WarningThrottle(clock);
         this.delivery = delivery;
     }
 
@@ -159,12 +154,7 @@ public final class LifecycleAnnouncer {
 
     private void failed(LifecycleEvent event, String what, Throwable e) {
         stats.listenerFailed(event.projection());
-        Instant now = clock.instant();
-        Instant last = warned.get(event.projection());
-        boolean warn = last == null || !now.isBefore(last.plus(WARN_EVERY));
-        if (warn) {
-            warned.put(event.projection(), now);
-        }
+        boolean warn = warnings.dueForWarning(event.projection());
         LOG.log(warn ? Level.WARNING : Level.FINE, "PRJ120: " + what + " (" + stats.listenerFailures(event.projection())
                 + " listener failures of " + event.projection() + " on this instance)"
                 + (e == null ? "" : ": " + FailureText.of(e)), warn ? e : null);
