@@ -65,18 +65,6 @@ final class PostgresPendingQueue extends PendingQueue {
         if (sortedKeys.isEmpty()) {
             return;
         }
-        int n = sortedKeys.size();
-        String[] projections = new String[n];
-        String[] tenants = new String[n];
-        String[] ids = new String[n];
-        String[] generations = new String[n];
-        for (int i = 0; i < n; i++) {
-            MarkKey key = sortedKeys.get(i);
-            projections[i] = key.projection();
-            tenants[i] = key.tenantId();
-            ids[i] = key.entityId();
-            generations[i] = Generations.next();
-        }
         try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
             statement.setInt(1, priority);
             statement.setObject(2, dialect.timestamp(now));
@@ -84,10 +72,7 @@ final class PostgresPendingQueue extends PendingQueue {
             statement.setString(4, holder);
             statement.setString(5, rebuildRun);
             statement.setString(6, traceparent);
-            statement.setArray(7, connection.createArrayOf("text", projections));
-            statement.setArray(8, connection.createArrayOf("text", tenants));
-            statement.setArray(9, connection.createArrayOf("text", ids));
-            statement.setArray(10, connection.createArrayOf("text", generations));
+            bindKeysWithFreshGenerations(connection, statement, 7, sortedKeys, new String[sortedKeys.size()]);
             statement.executeUpdate();
         }
     }
@@ -207,6 +192,28 @@ final class PostgresPendingQueue extends PendingQueue {
     /** Locks the keys' rows in key order; returns each key's row, a gone one inserted with its {@code fresh} generation. */
     private Map<MarkKey, Held> lockInKeyOrder(Connection connection, List<MarkKey> sortedKeys,
                                                               Instant now, String[] fresh) throws SQLException {
+        Map<MarkKey, Held> held = new HashMap<>();
+        try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
+            lock.setObject(1, dialect.timestamp(now));
+            lock.setObject(2, dialect.timestamp(now));
+            lock.setString(3, holder);
+            bindKeysWithFreshGenerations(connection, lock, 4, sortedKeys, fresh);
+            try (ResultSet rows = lock.executeQuery()) {
+                while (rows.next()) {
+                    held.put(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
+                            new Held(rows.getString(4), rows.getString(5), rows.getString(6)));
+                }
+            }
+        }
+        return held;
+    }
+
+    /**
+     * Binds {@code sortedKeys} as four text arrays from parameter {@code first} on — projections, tenants, ids, and a
+     * new generation for each, written into {@code fresh} — the unnest of the upsert and of the lock in key order.
+     */
+    private static void bindKeysWithFreshGenerations(Connection connection, PreparedStatement statement, int first,
+                                                     List<MarkKey> sortedKeys, String[] fresh) throws SQLException {
         int n = sortedKeys.size();
         String[] projections = new String[n];
         String[] tenants = new String[n];
@@ -218,23 +225,10 @@ final class PostgresPendingQueue extends PendingQueue {
             ids[i] = key.entityId();
             fresh[i] = Generations.next();
         }
-        Map<MarkKey, Held> held = new HashMap<>();
-        try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_KEY_ORDER)) {
-            lock.setObject(1, dialect.timestamp(now));
-            lock.setObject(2, dialect.timestamp(now));
-            lock.setString(3, holder);
-            lock.setArray(4, connection.createArrayOf("text", projections));
-            lock.setArray(5, connection.createArrayOf("text", tenants));
-            lock.setArray(6, connection.createArrayOf("text", ids));
-            lock.setArray(7, connection.createArrayOf("text", fresh));
-            try (ResultSet rows = lock.executeQuery()) {
-                while (rows.next()) {
-                    held.put(new MarkKey(rows.getString(1), rows.getString(2), rows.getString(3)),
-                            new Held(rows.getString(4), rows.getString(5), rows.getString(6)));
-                }
-            }
-        }
-        return held;
+        statement.setArray(first, connection.createArrayOf("text", projections));
+        statement.setArray(first + 1, connection.createArrayOf("text", tenants));
+        statement.setArray(first + 2, connection.createArrayOf("text", ids));
+        statement.setArray(first + 3, connection.createArrayOf("text", fresh));
     }
 
     @Override
