@@ -58,12 +58,22 @@ public final class AuditedRebuilds {
                 rebuilds.verifyEveryTenant(projection, scope, partitions, by));
     }
 
-    /** {@code runs} (one run id, or a list of them) once their start's row is written: "everything, run …". */
-    private <T> T recorded(String by, String action, String projection, String tenant, RebuildScope scope,
-                           int partitions, T runs) {
-        record(by, action, projection, tenant, null, scope + (partitions > 1 ? " in " + partitions + " partitions" : "")
-                + (runs instanceof List<?> ? ", runs " : ", run ") + runs);
+    /** {@code runId} once its start's row is written: "everything, run …". */
+    private String recorded(String by, String action, String projection, String tenant, RebuildScope scope,
+                            int partitions, String runId) {
+        record(by, action, projection, tenant, null, describe(scope, partitions) + ", run " + runId);
+        return runId;
+    }
+
+    /** {@code runs} once their start's one row is written: "everything, runs [...]". */
+    private List<String> recorded(String by, String action, String projection, String tenant, RebuildScope scope,
+                                  int partitions, List<String> runs) {
+        record(by, action, projection, tenant, null, describe(scope, partitions) + ", runs " + runs);
         return runs;
+    }
+
+    private static String describe(RebuildScope scope, int partitions) {
+        return scope + (partitions > 1 ? " in " + partitions + " partitions" : "");
     }
 
     /** The tenants "every tenant" means: the application's {@code TenantDirectory}'s, or the tenant {@code ""} without one. */

@@ -8,10 +8,10 @@ import dev.projections.inspect.AuditLog;
 import dev.projections.inspect.PendingCounts;
 import dev.projections.refresh.ProjectionCatalog;
 import dev.projections.store.MarkActions;
-import java.time.Clock;
-import java.time.Duration;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -186,7 +186,7 @@ public final class MarkOperations {
 
     /** Writes the action's audit row on the action's connection. */
     private void record(Connection connection, String by, String action, String projection, String tenant,
-                           String id, String detail) throws SQLException {
+                        String id, String detail) throws SQLException {
         audit.record(connection, AuditEntry.of(clock.instant(), by, action, projection, tenant, id, detail));
     }
 }

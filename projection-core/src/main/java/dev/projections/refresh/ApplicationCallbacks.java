@@ -71,5 +71,4 @@ final class ApplicationCallbacks {
             LOG.log(Level.FINE, "PRJ122: " + message);
         }
     }
-
 }
